@@ -1,0 +1,3 @@
+module github.com/vianic/vianic
+
+go 1.26

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs one RTL unit bench in one simulator.
+#
+#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME
+#
+# A bench lives in testbench/NAME/: tb_NAME.v (top module tb_NAME) and
+# files.f, one source path per line relative to the repository root ('#'
+# starts a comment). Include directories rtl/, rtl/generated/ and
+# testbench/common/ are always on the path. The bench gets +seed=N (default 1)
+# and, with -w, +vcd=PATH; it must print "PASS" on success and call $fatal on
+# failure. Build products go to build/bench/NAME/SIM/.
+set -euo pipefail
+
+sim=verilator
+vcd=""
+seed=1
+quiet=0
+while getopts "s:w:r:q" opt; do
+  case $opt in
+    s) sim=$OPTARG ;;
+    w) vcd=$OPTARG ;;
+    r) seed=$OPTARG ;;
+    q) quiet=1 ;;
+    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME" >&2; exit 2; }
+name=$1
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=$root/testbench/$name
+[ -f "$dir/files.f" ] || { echo "bench: no testbench/$name/files.f" >&2; exit 2; }
+top=tb_$name
+out=$root/build/bench/$name/$sim
+mkdir -p "$out"
+
+mapfile -t srcs < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$dir/files.f" | grep -v '^$' | sed "s|^|$root/|")
+incs=(-I"$root/rtl" -I"$root/rtl/generated" -I"$root/testbench/common")
+
+args=(+seed="$seed")
+[ -n "$vcd" ] && args+=(+vcd="$(realpath -m "$vcd")")
+
+log=$out/run.log
+case $sim in
+  verilator)
+    # Benches are not held to -Wall (the RTL is, by `make lint`); warnings are
+    # shown but not fatal.
+    verilator --binary --timing --trace -j 2 -Wno-fatal -Wno-lint -Wno-style \
+      -Wno-TIMESCALEMOD --x-assign unique --x-initial unique \
+      --top-module "$top" -Mdir "$out/obj" -o sim "${incs[@]}" "${srcs[@]}" \
+      >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; echo "bench $name [$sim]: BUILD FAILED" >&2; exit 1; }
+    run=("$out/obj/sim" "${args[@]}" +verilator+seed+"$seed" +verilator+rand+reset+2)
+    ;;
+  icarus)
+    iverilog -g2012 -Wall -Wno-timescale -Wno-implicit-dimensions -o "$out/sim.vvp" -s "$top" "${incs[@]}" "${srcs[@]}" \
+      >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; echo "bench $name [$sim]: BUILD FAILED" >&2; exit 1; }
+    run=(vvp -n "$out/sim.vvp" "${args[@]}")
+    ;;
+  *) echo "bench: unknown simulator $sim" >&2; exit 2 ;;
+esac
+
+start=$(date +%s.%N)
+set +e
+"${run[@]}" >"$log" 2>&1
+rc=$?
+set -e
+secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}')
+[ $quiet -eq 1 ] || cat "$log"
+if [ $rc -ne 0 ] || ! grep -q '^PASS' "$log" || grep -qE '^(FAIL|ERROR)' "$log"; then
+  [ $quiet -eq 1 ] && tail -n 40 "$log" >&2
+  echo "bench $name [$sim]: FAILED (exit $rc, ${secs}s, log $log)" >&2
+  exit 1
+fi
+echo "bench $name [$sim]: ok (${secs}s)"
