@@ -1,0 +1,720 @@
+// via_dma_diag: DMA diagnostic engine of the vianic NIC.
+//
+// Copies len bytes from src_addr to dst_addr in host memory through an AXI4
+// master, to exercise and measure the DMA path: several read bursts in flight,
+// bursts split at 4 KiB boundaries and at a configurable burst limit, error
+// responses and aborts drained cleanly, and statistics for the DIAG_*
+// registers.
+//
+// Structure
+//   AR issue  -> read bursts, each one reserving room for all its beats in
+//                the data buffer first, so R never waits for space.
+//   R         -> beats written in order into the buffer (a simple dual-port
+//                RAM with a registered read, BUF_DEPTH beats).
+//   AW issue  -> a write burst is issued once the buffer holds all its beats;
+//                issuing it claims those beats for the W channel.
+//   W         -> claimed beats are read from the RAM into a two-entry output
+//                queue that drives W, so W never stalls mid-burst.
+//   B         -> counts acknowledged bytes.
+// Read and write bursts are split independently (by source and destination
+// pages). The split is a pure function of (address, beats left, limit), so the
+// B side recomputes the length of each acknowledged burst instead of queueing
+// it, and the R side finds the start address of each burst by counting beats.
+//
+// Errors and abort: the first SLVERR/DECERR (R or B) records err_resp and
+// err_addr; any error sets rd_err/wr_err. Errors and abort stop the issue of
+// new bursts; everything already issued is completed on the bus (all R beats
+// and B responses accepted, W beats of issued AWs sent), then the engine
+// reports done with error=1. Data of a read burst with an error is never
+// written: beats with an error response are not counted as available, and no
+// write burst is issued after the first error.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+module via_dma_diag #(
+    // AXI4 data width in bits (64..512)
+    parameter DATA_WIDTH = 64,
+    // AXI4 address width in bits (16..64)
+    parameter ADDR_WIDTH = 48,
+    // AXI4 ID width in bits
+    parameter ID_WIDTH = 4,
+    // longest burst in beats, power of two 2..256
+    parameter MAX_BURST = 16,
+    // read bursts in flight at most, 1..15
+    parameter MAX_OUTSTANDING = 4
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    /*
+     * Control (from the register file)
+     */
+    input  wire [63:0]             src_addr,
+    input  wire [63:0]             dst_addr,
+    input  wire [31:0]             len,
+    input  wire                    start,
+    /* verilator lint_off SYMRSVDWORD */
+    // the port name is part of the block's fixed interface; C++ 'abort' is
+    // no issue for the generated model
+    input  wire                    abort,
+    /* verilator lint_on SYMRSVDWORD */
+    input  wire [8:0]              cfg_max_burst,
+    input  wire [3:0]              cfg_max_outstanding,
+
+    /*
+     * Status (held until the next start)
+     */
+    output wire                    busy,
+    output wire                    done,
+    output wire                    error,
+    output wire                    bad_param,
+    output wire                    rd_err,
+    output wire                    wr_err,
+    output wire                    aborted,
+    output wire [1:0]              err_resp,
+    output wire [31:0]             cycles,
+    output wire [31:0]             bytes,
+    output wire [63:0]             err_addr,
+    output wire [31:0]             rd_bursts,
+    output wire [31:0]             wr_bursts,
+    output wire [7:0]              max_inflight,
+    output wire                    done_pulse,
+
+    /*
+     * AXI4 master
+     */
+    output wire [ID_WIDTH-1:0]     m_axi_awid,
+    output wire [ADDR_WIDTH-1:0]   m_axi_awaddr,
+    output wire [7:0]              m_axi_awlen,
+    output wire [2:0]              m_axi_awsize,
+    output wire [1:0]              m_axi_awburst,
+    output wire                    m_axi_awlock,
+    output wire [3:0]              m_axi_awcache,
+    output wire [2:0]              m_axi_awprot,
+    output wire                    m_axi_awvalid,
+    input  wire                    m_axi_awready,
+    output wire [DATA_WIDTH-1:0]   m_axi_wdata,
+    output wire [DATA_WIDTH/8-1:0] m_axi_wstrb,
+    output wire                    m_axi_wlast,
+    output wire                    m_axi_wvalid,
+    input  wire                    m_axi_wready,
+    /* verilator lint_off UNUSEDSIGNAL */
+    // one ID is used for all bursts, so the response IDs carry no information
+    input  wire [ID_WIDTH-1:0]     m_axi_bid,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [1:0]              m_axi_bresp,
+    input  wire                    m_axi_bvalid,
+    output wire                    m_axi_bready,
+    output wire [ID_WIDTH-1:0]     m_axi_arid,
+    output wire [ADDR_WIDTH-1:0]   m_axi_araddr,
+    output wire [7:0]              m_axi_arlen,
+    output wire [2:0]              m_axi_arsize,
+    output wire [1:0]              m_axi_arburst,
+    output wire                    m_axi_arlock,
+    output wire [3:0]              m_axi_arcache,
+    output wire [2:0]              m_axi_arprot,
+    output wire                    m_axi_arvalid,
+    input  wire                    m_axi_arready,
+    /* verilator lint_off UNUSEDSIGNAL */
+    // see m_axi_bid
+    input  wire [ID_WIDTH-1:0]     m_axi_rid,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [DATA_WIDTH-1:0]   m_axi_rdata,
+    input  wire [1:0]              m_axi_rresp,
+    input  wire                    m_axi_rlast,
+    input  wire                    m_axi_rvalid,
+    output wire                    m_axi_rready
+);
+
+// bytes per beat and its log2 (AXI size)
+localparam BYTE_LANES = DATA_WIDTH/8;
+localparam SIZE = $clog2(BYTE_LANES);
+// width of a count of beats in a copy (len >> SIZE)
+localparam LEN_W = 32 - SIZE;
+// width of a beat's offset inside a 4 KiB page
+localparam PO_W = 12 - SIZE;
+// the buffer holds MAX_OUTSTANDING bursts, and at least two: with room for one
+// burst only, a read burst could wait for room that only a write burst can
+// free, while that write burst waits for the read's data (reads and writes
+// split at different places)
+localparam BUF_MIN = (MAX_OUTSTANDING < 2 ? 2 : MAX_OUTSTANDING) * MAX_BURST;
+localparam BUF_AW = $clog2(BUF_MIN);
+localparam BUF_DEPTH = 2**BUF_AW;
+// width of the buffer's beat counters; at least one bit wider than both the
+// buffer size and a 9-bit burst length, so every addition fits
+localparam CNT_W = (BUF_AW + 1 > 9 ? BUF_AW + 1 : 9) + 1;
+// write bursts issued and not yet acknowledged, at most
+localparam [3:0] WR_LIMIT = 4'd15;
+
+localparam [8:0] MAX_BURST_C = MAX_BURST;
+localparam [3:0] MAX_OUTSTANDING_C = MAX_OUTSTANDING;
+localparam [LEN_W-1:0] PAGE_BEATS = 2**PO_W;
+localparam [CNT_W-1:0] BUF_DEPTH_C = BUF_DEPTH;
+localparam [ADDR_WIDTH-1:0] BEAT_BYTES = BYTE_LANES;
+localparam [64:0] ADDR_SPACE = 65'd1 << ADDR_WIDTH;
+
+localparam [2:0] AXI_SIZE = SIZE[2:0];
+localparam [1:0] BURST_INCR = 2'b01;
+// normal non-cacheable bufferable; unprivileged, non-secure, data
+localparam [3:0] AXI_CACHE = 4'b0011;
+localparam [2:0] AXI_PROT = 3'b010;
+
+localparam [1:0]
+    STATE_IDLE = 2'd0,
+    STATE_CHECK = 2'd1,
+    STATE_RUN = 2'd2;
+
+// Beats in the next burst at a beat offset page_off inside a 4 KiB page, with
+// left beats still to move and a limit of lim beats.
+function [8:0] burst_len;
+    input [PO_W-1:0]  page_off;
+    input [LEN_W-1:0] left;
+    input [8:0]       lim;
+    reg   [LEN_W-1:0] page_left;
+    reg   [LEN_W-1:0] n;
+    begin
+        page_left = PAGE_BEATS - {{(LEN_W-PO_W){1'b0}}, page_off};
+        n = left;
+        if (page_left < n) begin
+            n = page_left;
+        end
+        if ({{(LEN_W-9){1'b0}}, lim} < n) begin
+            n = {{(LEN_W-9){1'b0}}, lim};
+        end
+        burst_len = n[8:0];
+    end
+endfunction
+
+reg [1:0] state_reg, state_next;
+
+// copy parameters, latched at start
+reg [63:0] src_reg, src_next;
+reg [63:0] dst_reg, dst_next;
+reg [31:0] len_reg, len_next;
+reg [8:0] lim_reg, lim_next;
+reg [3:0] out_lim_reg, out_lim_next;
+// no new bursts (error or abort)
+reg stop_reg, stop_next;
+
+// status
+reg done_reg, done_next;
+reg done_pulse_reg, done_pulse_next;
+reg bad_param_reg, bad_param_next;
+reg rd_err_reg, rd_err_next;
+reg wr_err_reg, wr_err_next;
+reg aborted_reg, aborted_next;
+reg [1:0] err_resp_reg, err_resp_next;
+reg [ADDR_WIDTH-1:0] err_addr_reg, err_addr_next;
+reg [31:0] cycles_reg, cycles_next;
+reg [31:0] bytes_reg, bytes_next;
+reg [31:0] rd_bursts_reg, rd_bursts_next;
+reg [31:0] wr_bursts_reg, wr_bursts_next;
+reg [3:0] max_inflight_reg, max_inflight_next;
+
+// read issue: next source address and beats not yet requested
+reg [ADDR_WIDTH-1:0] ar_addr_reg, ar_addr_next;
+reg [LEN_W-1:0] ar_left_reg, ar_left_next;
+reg [ADDR_WIDTH-1:0] m_axi_araddr_reg, m_axi_araddr_next;
+reg [7:0] m_axi_arlen_reg, m_axi_arlen_next;
+reg m_axi_arvalid_reg, m_axi_arvalid_next;
+// read bursts issued (arvalid set) whose last beat has not arrived
+reg [3:0] rd_out_reg, rd_out_next;
+// source address of the next R beat, and of the burst it belongs to
+reg [ADDR_WIDTH-1:0] r_addr_reg, r_addr_next;
+reg [ADDR_WIDTH-1:0] r_burst_addr_reg, r_burst_addr_next;
+
+// buffer: write pointer (R), read pointer (W), beats reserved or held
+// (reserved by issued reads, plus received and not yet read out for W), and
+// good beats received and not yet claimed by a write burst
+reg [BUF_AW-1:0] buf_wr_ptr_reg, buf_wr_ptr_next;
+reg [BUF_AW-1:0] buf_rd_ptr_reg, buf_rd_ptr_next;
+reg [CNT_W-1:0] buf_used_reg, buf_used_next;
+reg [CNT_W-1:0] buf_avail_reg, buf_avail_next;
+
+// write issue: next destination address and beats not yet claimed
+reg [ADDR_WIDTH-1:0] aw_addr_reg, aw_addr_next;
+reg [LEN_W-1:0] aw_left_reg, aw_left_next;
+reg [ADDR_WIDTH-1:0] m_axi_awaddr_reg, m_axi_awaddr_next;
+reg [7:0] m_axi_awlen_reg, m_axi_awlen_next;
+reg m_axi_awvalid_reg, m_axi_awvalid_next;
+// write bursts issued (awvalid set) whose B has not arrived
+reg [3:0] wr_out_reg, wr_out_next;
+// beats of the current write burst still to read from the RAM, and the length
+// of the issued burst queued behind it (0: none)
+reg [8:0] w_cur_reg, w_cur_next;
+reg [8:0] w_nxt_reg, w_nxt_next;
+// RAM read stage and W output queue occupancy
+reg ramq_valid_reg;
+reg [1:0] wq_cnt_reg, wq_cnt_next;
+
+// B side: destination address and beats of the next burst to be acknowledged
+reg [ADDR_WIDTH-1:0] b_addr_reg, b_addr_next;
+reg [LEN_W-1:0] b_left_reg, b_left_next;
+
+// data path (no reset)
+reg [DATA_WIDTH-1:0] buf_mem[BUF_DEPTH-1:0];
+reg [DATA_WIDTH-1:0] ramq_data_reg;
+reg ramq_last_reg;
+reg [DATA_WIDTH-1:0] wq0_data_reg, wq1_data_reg;
+reg wq0_last_reg, wq1_last_reg;
+
+assign busy = state_reg != STATE_IDLE;
+assign done = done_reg;
+assign error = bad_param_reg | rd_err_reg | wr_err_reg | aborted_reg;
+assign bad_param = bad_param_reg;
+assign rd_err = rd_err_reg;
+assign wr_err = wr_err_reg;
+assign aborted = aborted_reg;
+assign err_resp = err_resp_reg;
+assign cycles = cycles_reg;
+assign bytes = bytes_reg;
+assign rd_bursts = rd_bursts_reg;
+assign wr_bursts = wr_bursts_reg;
+assign max_inflight = {4'd0, max_inflight_reg};
+assign done_pulse = done_pulse_reg;
+
+generate
+    if (ADDR_WIDTH < 64) begin : g_err_addr_ext
+        assign err_addr = {{(64-ADDR_WIDTH){1'b0}}, err_addr_reg};
+    end else begin : g_err_addr
+        assign err_addr = err_addr_reg;
+    end
+endgenerate
+
+assign m_axi_awid = {ID_WIDTH{1'b0}};
+assign m_axi_awaddr = m_axi_awaddr_reg;
+assign m_axi_awlen = m_axi_awlen_reg;
+assign m_axi_awsize = AXI_SIZE;
+assign m_axi_awburst = BURST_INCR;
+assign m_axi_awlock = 1'b0;
+assign m_axi_awcache = AXI_CACHE;
+assign m_axi_awprot = AXI_PROT;
+assign m_axi_awvalid = m_axi_awvalid_reg;
+assign m_axi_wdata = wq0_data_reg;
+assign m_axi_wstrb = {BYTE_LANES{1'b1}};
+assign m_axi_wlast = wq0_last_reg;
+assign m_axi_wvalid = wq_cnt_reg != 2'd0;
+assign m_axi_bready = wr_out_reg != 4'd0;
+assign m_axi_arid = {ID_WIDTH{1'b0}};
+assign m_axi_araddr = m_axi_araddr_reg;
+assign m_axi_arlen = m_axi_arlen_reg;
+assign m_axi_arsize = AXI_SIZE;
+assign m_axi_arburst = BURST_INCR;
+assign m_axi_arlock = 1'b0;
+assign m_axi_arcache = AXI_CACHE;
+assign m_axi_arprot = AXI_PROT;
+assign m_axi_arvalid = m_axi_arvalid_reg;
+// room for every beat was reserved before its burst was issued
+assign m_axi_rready = rd_out_reg != 4'd0;
+
+// handshakes
+wire r_fire = m_axi_rvalid && m_axi_rready;
+wire b_fire = m_axi_bvalid && m_axi_bready;
+wire wq_pop = m_axi_wvalid && m_axi_wready;
+
+// next burst on each side
+wire [8:0] ar_blen = burst_len(ar_addr_reg[11:SIZE], ar_left_reg, lim_reg);
+wire [8:0] aw_blen = burst_len(aw_addr_reg[11:SIZE], aw_left_reg, lim_reg);
+wire [8:0] b_blen = burst_len(b_addr_reg[11:SIZE], b_left_reg, lim_reg);
+
+wire issuing = state_reg == STATE_RUN && !stop_reg;
+
+wire ar_issue = issuing && ar_left_reg != {LEN_W{1'b0}}
+    && (!m_axi_arvalid_reg || m_axi_arready)
+    && rd_out_reg < out_lim_reg
+    && buf_used_reg + {{(CNT_W-9){1'b0}}, ar_blen} <= BUF_DEPTH_C;
+
+wire aw_issue = issuing && aw_left_reg != {LEN_W{1'b0}}
+    && (!m_axi_awvalid_reg || m_axi_awready)
+    && w_nxt_reg == 9'd0
+    && wr_out_reg != WR_LIMIT
+    && buf_avail_reg >= {{(CNT_W-9){1'b0}}, aw_blen};
+
+// read a claimed beat from the RAM when the W queue will have room for it
+// when it arrives next cycle
+wire [1:0] wq_occ = wq_cnt_reg + {1'b0, ramq_valid_reg} - {1'b0, wq_pop};
+wire ram_rd = w_cur_reg != 9'd0 && wq_occ <= 2'd1;
+
+// error responses
+wire r_err = r_fire && m_axi_rresp[1];
+wire b_err = b_fire && m_axi_bresp[1];
+wire first_err = !rd_err_reg && !wr_err_reg;
+
+// parameter check
+wire [64:0] src_end = {1'b0, src_reg} + {33'd0, len_reg};
+wire [64:0] dst_end = {1'b0, dst_reg} + {33'd0, len_reg};
+wire param_bad = (|src_reg[SIZE-1:0]) || (|dst_reg[SIZE-1:0]) || (|len_reg[SIZE-1:0])
+    || src_end > ADDR_SPACE || dst_end > ADDR_SPACE;
+
+// read bursts accepted by the slave and not yet complete
+wire [3:0] rd_inflight = rd_out_reg - {3'd0, m_axi_arvalid_reg};
+
+// everything issued has completed
+wire quiet = rd_out_reg == 4'd0 && wr_out_reg == 4'd0;
+wire finish = state_reg == STATE_RUN && quiet && (stop_reg || b_left_reg == {LEN_W{1'b0}});
+
+always @* begin
+    state_next = state_reg;
+
+    src_next = src_reg;
+    dst_next = dst_reg;
+    len_next = len_reg;
+    lim_next = lim_reg;
+    out_lim_next = out_lim_reg;
+    stop_next = stop_reg;
+
+    done_next = done_reg;
+    done_pulse_next = 1'b0;
+    bad_param_next = bad_param_reg;
+    rd_err_next = rd_err_reg;
+    wr_err_next = wr_err_reg;
+    aborted_next = aborted_reg;
+    err_resp_next = err_resp_reg;
+    err_addr_next = err_addr_reg;
+    cycles_next = cycles_reg;
+    bytes_next = bytes_reg;
+    rd_bursts_next = rd_bursts_reg;
+    wr_bursts_next = wr_bursts_reg;
+    max_inflight_next = max_inflight_reg;
+
+    ar_addr_next = ar_addr_reg;
+    ar_left_next = ar_left_reg;
+    m_axi_araddr_next = m_axi_araddr_reg;
+    m_axi_arlen_next = m_axi_arlen_reg;
+    m_axi_arvalid_next = m_axi_arvalid_reg && !m_axi_arready;
+    rd_out_next = rd_out_reg;
+    r_addr_next = r_addr_reg;
+    r_burst_addr_next = r_burst_addr_reg;
+
+    buf_wr_ptr_next = buf_wr_ptr_reg;
+    buf_rd_ptr_next = buf_rd_ptr_reg;
+    buf_used_next = buf_used_reg;
+    buf_avail_next = buf_avail_reg;
+
+    aw_addr_next = aw_addr_reg;
+    aw_left_next = aw_left_reg;
+    m_axi_awaddr_next = m_axi_awaddr_reg;
+    m_axi_awlen_next = m_axi_awlen_reg;
+    m_axi_awvalid_next = m_axi_awvalid_reg && !m_axi_awready;
+    wr_out_next = wr_out_reg;
+    w_cur_next = w_cur_reg;
+    w_nxt_next = w_nxt_reg;
+    wq_cnt_next = wq_occ;
+
+    b_addr_next = b_addr_reg;
+    b_left_next = b_left_reg;
+
+    if (rd_inflight > max_inflight_reg) begin
+        max_inflight_next = rd_inflight;
+    end
+
+    // AR: reserve room for the whole burst, then present it
+    if (ar_issue) begin
+        m_axi_araddr_next = ar_addr_reg;
+        m_axi_arlen_next = ar_blen[7:0] - 8'd1;
+        m_axi_arvalid_next = 1'b1;
+        ar_addr_next = ar_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, ar_blen, {SIZE{1'b0}}};
+        ar_left_next = ar_left_reg - {{(LEN_W-9){1'b0}}, ar_blen};
+        rd_bursts_next = rd_bursts_reg + 32'd1;
+    end
+    rd_out_next = rd_out_reg + {3'd0, ar_issue} - {3'd0, r_fire && m_axi_rlast};
+
+    // R: store every beat; only good beats become available for writes
+    if (r_fire) begin
+        buf_wr_ptr_next = buf_wr_ptr_reg + 1'b1;
+        r_addr_next = r_addr_reg + BEAT_BYTES;
+        if (m_axi_rlast) begin
+            r_burst_addr_next = r_addr_reg + BEAT_BYTES;
+        end
+        if (r_err) begin
+            rd_err_next = 1'b1;
+            if (first_err) begin
+                err_resp_next = m_axi_rresp;
+                err_addr_next = r_burst_addr_reg;
+            end
+        end
+    end
+    buf_avail_next = buf_avail_reg
+        + {{(CNT_W-1){1'b0}}, r_fire && !m_axi_rresp[1] && !stop_reg}
+        - (aw_issue ? {{(CNT_W-9){1'b0}}, aw_blen} : {CNT_W{1'b0}});
+    buf_used_next = buf_used_reg
+        + (ar_issue ? {{(CNT_W-9){1'b0}}, ar_blen} : {CNT_W{1'b0}})
+        - {{(CNT_W-1){1'b0}}, ram_rd};
+
+    // AW: claim the burst's beats for W
+    if (aw_issue) begin
+        m_axi_awaddr_next = aw_addr_reg;
+        m_axi_awlen_next = aw_blen[7:0] - 8'd1;
+        m_axi_awvalid_next = 1'b1;
+        aw_addr_next = aw_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, aw_blen, {SIZE{1'b0}}};
+        aw_left_next = aw_left_reg - {{(LEN_W-9){1'b0}}, aw_blen};
+        wr_bursts_next = wr_bursts_reg + 32'd1;
+    end
+    wr_out_next = wr_out_reg + {3'd0, aw_issue} - {3'd0, b_fire};
+
+    // W: move claimed beats from the RAM to the output queue, burst by burst
+    if (ram_rd) begin
+        buf_rd_ptr_next = buf_rd_ptr_reg + 1'b1;
+        if (w_cur_reg == 9'd1) begin
+            w_cur_next = w_nxt_reg;
+            w_nxt_next = 9'd0;
+        end else begin
+            w_cur_next = w_cur_reg - 9'd1;
+        end
+    end
+    if (aw_issue) begin
+        if (w_cur_next == 9'd0) begin
+            w_cur_next = aw_blen;
+        end else begin
+            w_nxt_next = aw_blen;
+        end
+    end
+
+    // B: the acknowledged burst is the next one in destination order
+    if (b_fire) begin
+        b_addr_next = b_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, b_blen, {SIZE{1'b0}}};
+        b_left_next = b_left_reg - {{(LEN_W-9){1'b0}}, b_blen};
+        if (b_err) begin
+            wr_err_next = 1'b1;
+            if (first_err && !r_err) begin
+                err_resp_next = m_axi_bresp;
+                err_addr_next = b_addr_reg;
+            end
+        end else begin
+            bytes_next = bytes_reg + {{(32-9-SIZE){1'b0}}, b_blen, {SIZE{1'b0}}};
+        end
+    end
+
+    if (r_err || b_err) begin
+        stop_next = 1'b1;
+    end
+
+    case (state_reg)
+        STATE_IDLE: begin
+            if (start) begin
+                src_next = src_addr;
+                dst_next = dst_addr;
+                len_next = len;
+                if (cfg_max_burst == 9'd0 || cfg_max_burst > MAX_BURST_C) begin
+                    lim_next = MAX_BURST_C;
+                end else begin
+                    lim_next = cfg_max_burst;
+                end
+                if (cfg_max_outstanding == 4'd0 || cfg_max_outstanding > MAX_OUTSTANDING_C) begin
+                    out_lim_next = MAX_OUTSTANDING_C;
+                end else begin
+                    out_lim_next = cfg_max_outstanding;
+                end
+                stop_next = 1'b0;
+                done_next = 1'b0;
+                bad_param_next = 1'b0;
+                rd_err_next = 1'b0;
+                wr_err_next = 1'b0;
+                aborted_next = 1'b0;
+                err_resp_next = 2'd0;
+                err_addr_next = {ADDR_WIDTH{1'b0}};
+                cycles_next = 32'd0;
+                bytes_next = 32'd0;
+                rd_bursts_next = 32'd0;
+                wr_bursts_next = 32'd0;
+                max_inflight_next = 4'd0;
+                state_next = STATE_CHECK;
+            end
+        end
+        STATE_CHECK: begin
+            cycles_next = cycles_reg + 32'd1;
+            // nothing is in flight here: start the copy from a clean buffer
+            ar_addr_next = src_reg[ADDR_WIDTH-1:0];
+            ar_left_next = len_reg[31:SIZE];
+            r_addr_next = src_reg[ADDR_WIDTH-1:0];
+            r_burst_addr_next = src_reg[ADDR_WIDTH-1:0];
+            aw_addr_next = dst_reg[ADDR_WIDTH-1:0];
+            aw_left_next = len_reg[31:SIZE];
+            b_addr_next = dst_reg[ADDR_WIDTH-1:0];
+            b_left_next = len_reg[31:SIZE];
+            buf_wr_ptr_next = {BUF_AW{1'b0}};
+            buf_rd_ptr_next = {BUF_AW{1'b0}};
+            buf_used_next = {CNT_W{1'b0}};
+            buf_avail_next = {CNT_W{1'b0}};
+            if (len_reg == 32'd0) begin
+                // nothing to do, whatever the addresses
+                done_next = 1'b1;
+                done_pulse_next = 1'b1;
+                state_next = STATE_IDLE;
+            end else if (param_bad) begin
+                bad_param_next = 1'b1;
+                done_next = 1'b1;
+                done_pulse_next = 1'b1;
+                state_next = STATE_IDLE;
+            end else begin
+                state_next = STATE_RUN;
+                if (abort) begin
+                    aborted_next = 1'b1;
+                    stop_next = 1'b1;
+                end
+            end
+        end
+        STATE_RUN: begin
+            cycles_next = cycles_reg + 32'd1;
+            if (finish) begin
+                done_next = 1'b1;
+                done_pulse_next = 1'b1;
+                state_next = STATE_IDLE;
+            end else if (abort) begin
+                aborted_next = 1'b1;
+                stop_next = 1'b1;
+            end
+        end
+        default: begin
+            state_next = STATE_IDLE;
+        end
+    endcase
+end
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+
+    src_reg <= src_next;
+    dst_reg <= dst_next;
+    len_reg <= len_next;
+    lim_reg <= lim_next;
+    out_lim_reg <= out_lim_next;
+    stop_reg <= stop_next;
+
+    done_reg <= done_next;
+    done_pulse_reg <= done_pulse_next;
+    bad_param_reg <= bad_param_next;
+    rd_err_reg <= rd_err_next;
+    wr_err_reg <= wr_err_next;
+    aborted_reg <= aborted_next;
+    err_resp_reg <= err_resp_next;
+    err_addr_reg <= err_addr_next;
+    cycles_reg <= cycles_next;
+    bytes_reg <= bytes_next;
+    rd_bursts_reg <= rd_bursts_next;
+    wr_bursts_reg <= wr_bursts_next;
+    max_inflight_reg <= max_inflight_next;
+
+    ar_addr_reg <= ar_addr_next;
+    ar_left_reg <= ar_left_next;
+    m_axi_araddr_reg <= m_axi_araddr_next;
+    m_axi_arlen_reg <= m_axi_arlen_next;
+    m_axi_arvalid_reg <= m_axi_arvalid_next;
+    rd_out_reg <= rd_out_next;
+    r_addr_reg <= r_addr_next;
+    r_burst_addr_reg <= r_burst_addr_next;
+
+    buf_wr_ptr_reg <= buf_wr_ptr_next;
+    buf_rd_ptr_reg <= buf_rd_ptr_next;
+    buf_used_reg <= buf_used_next;
+    buf_avail_reg <= buf_avail_next;
+
+    aw_addr_reg <= aw_addr_next;
+    aw_left_reg <= aw_left_next;
+    m_axi_awaddr_reg <= m_axi_awaddr_next;
+    m_axi_awlen_reg <= m_axi_awlen_next;
+    m_axi_awvalid_reg <= m_axi_awvalid_next;
+    wr_out_reg <= wr_out_next;
+    w_cur_reg <= w_cur_next;
+    w_nxt_reg <= w_nxt_next;
+    ramq_valid_reg <= ram_rd;
+    wq_cnt_reg <= wq_cnt_next;
+
+    b_addr_reg <= b_addr_next;
+    b_left_reg <= b_left_next;
+
+    if (rst) begin
+        state_reg <= STATE_IDLE;
+        src_reg <= 64'd0;
+        dst_reg <= 64'd0;
+        len_reg <= 32'd0;
+        lim_reg <= 9'd0;
+        out_lim_reg <= 4'd0;
+        stop_reg <= 1'b0;
+        done_reg <= 1'b0;
+        done_pulse_reg <= 1'b0;
+        bad_param_reg <= 1'b0;
+        rd_err_reg <= 1'b0;
+        wr_err_reg <= 1'b0;
+        aborted_reg <= 1'b0;
+        err_resp_reg <= 2'd0;
+        err_addr_reg <= {ADDR_WIDTH{1'b0}};
+        cycles_reg <= 32'd0;
+        bytes_reg <= 32'd0;
+        rd_bursts_reg <= 32'd0;
+        wr_bursts_reg <= 32'd0;
+        max_inflight_reg <= 4'd0;
+        ar_addr_reg <= {ADDR_WIDTH{1'b0}};
+        ar_left_reg <= {LEN_W{1'b0}};
+        m_axi_araddr_reg <= {ADDR_WIDTH{1'b0}};
+        m_axi_arlen_reg <= 8'd0;
+        m_axi_arvalid_reg <= 1'b0;
+        rd_out_reg <= 4'd0;
+        r_addr_reg <= {ADDR_WIDTH{1'b0}};
+        r_burst_addr_reg <= {ADDR_WIDTH{1'b0}};
+        buf_wr_ptr_reg <= {BUF_AW{1'b0}};
+        buf_rd_ptr_reg <= {BUF_AW{1'b0}};
+        buf_used_reg <= {CNT_W{1'b0}};
+        buf_avail_reg <= {CNT_W{1'b0}};
+        aw_addr_reg <= {ADDR_WIDTH{1'b0}};
+        aw_left_reg <= {LEN_W{1'b0}};
+        m_axi_awaddr_reg <= {ADDR_WIDTH{1'b0}};
+        m_axi_awlen_reg <= 8'd0;
+        m_axi_awvalid_reg <= 1'b0;
+        wr_out_reg <= 4'd0;
+        w_cur_reg <= 9'd0;
+        w_nxt_reg <= 9'd0;
+        ramq_valid_reg <= 1'b0;
+        wq_cnt_reg <= 2'd0;
+        b_addr_reg <= {ADDR_WIDTH{1'b0}};
+        b_left_reg <= {LEN_W{1'b0}};
+    end
+end
+
+// buffer RAM: one write port (R), one registered read port (W)
+always @(posedge clk) begin
+    if (r_fire) begin
+        buf_mem[buf_wr_ptr_reg] <= m_axi_rdata;
+    end
+    if (ram_rd) begin
+        ramq_data_reg <= buf_mem[buf_rd_ptr_reg];
+        ramq_last_reg <= w_cur_reg == 9'd1;
+    end
+end
+
+// W output queue, two entries; entry 0 drives W
+always @(posedge clk) begin
+    case ({wq_pop, ramq_valid_reg})
+        2'b01: begin
+            if (wq_cnt_reg == 2'd0) begin
+                wq0_data_reg <= ramq_data_reg;
+                wq0_last_reg <= ramq_last_reg;
+            end else begin
+                wq1_data_reg <= ramq_data_reg;
+                wq1_last_reg <= ramq_last_reg;
+            end
+        end
+        2'b10: begin
+            wq0_data_reg <= wq1_data_reg;
+            wq0_last_reg <= wq1_last_reg;
+        end
+        2'b11: begin
+            if (wq_cnt_reg == 2'd1) begin
+                wq0_data_reg <= ramq_data_reg;
+                wq0_last_reg <= ramq_last_reg;
+            end else begin
+                wq0_data_reg <= wq1_data_reg;
+                wq0_last_reg <= wq1_last_reg;
+                wq1_data_reg <= ramq_data_reg;
+                wq1_last_reg <= ramq_last_reg;
+            end
+        end
+        default: begin
+        end
+    endcase
+end
+
+endmodule
+
+`default_nettype wire
