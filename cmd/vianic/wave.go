@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+func init() {
+	register(command{"wave", "open a waveform in GTKWave with the project's save file", runWave})
+	register(command{"map", "print the BAR0 register map (from the generated tables)", runMap})
+}
+
+// repoRoot finds the repository root by walking up from the working
+// directory, then from the executable, to a go.mod of this module.
+func repoRoot() (string, error) {
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	for _, dir := range starts {
+		for {
+			if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && containsModule(b) {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", fmt.Errorf("cannot find the vianic repository (no go.mod of github.com/vianic/vianic above the working directory)")
+}
+
+func containsModule(gomod []byte) bool {
+	const want = "module github.com/vianic/vianic\n"
+	return strings.HasPrefix(string(gomod), want)
+}
+
+// waveCommand returns the GTKWave command line that opens file with the
+// project's save file.
+func waveCommand(root, file string) []string {
+	return []string{"gtkwave", "-a", filepath.Join(root, "sim-scripts", "gtkwave", "via_nic.gtkw"), file}
+}
+
+func runWave(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("wave", stderr, "[-print] FILE.vcd|FILE.fst")
+	printOnly := fs.Bool("print", false, "print the GTKWave command instead of running it")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	file, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(file); err != nil {
+		return fmt.Errorf("waveform: %w", err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	argv := waveCommand(root, file)
+	if *printOnly {
+		fmt.Fprintln(stdout, shellQuote(argv))
+		return nil
+	}
+	if _, err := exec.LookPath("gtkwave"); err != nil {
+		return fmt.Errorf("gtkwave is not installed (run `make deps`); the command would be: %s", shellQuote(argv))
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd.Run()
+}
+
+func shellQuote(argv []string) string {
+	s := ""
+	for i, a := range argv {
+		if i > 0 {
+			s += " "
+		}
+		safe := a != ""
+		for _, c := range a {
+			if !(c == '/' || c == '.' || c == '-' || c == '_' || c == '=' || c == ':' || c == '+' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				safe = false
+			}
+		}
+		if safe {
+			s += a
+		} else {
+			s += "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
