@@ -147,11 +147,11 @@ localparam CNT_W = (BUF_AW + 1 > 9 ? BUF_AW + 1 : 9) + 1;
 // write bursts issued and not yet acknowledged, at most
 localparam [3:0] WR_LIMIT = 4'd15;
 
-localparam [8:0] MAX_BURST_C = MAX_BURST;
-localparam [3:0] MAX_OUTSTANDING_C = MAX_OUTSTANDING;
+localparam [8:0] MAX_BURST_C = MAX_BURST[8:0];
+localparam [3:0] MAX_OUTSTANDING_C = MAX_OUTSTANDING[3:0];
 localparam [LEN_W-1:0] PAGE_BEATS = 2**PO_W;
 localparam [CNT_W-1:0] BUF_DEPTH_C = BUF_DEPTH;
-localparam [ADDR_WIDTH-1:0] BEAT_BYTES = BYTE_LANES;
+localparam [ADDR_WIDTH-1:0] BEAT_BYTES = {{(ADDR_WIDTH-SIZE-1){1'b0}}, 1'b1, {SIZE{1'b0}}};
 localparam [64:0] ADDR_SPACE = 65'd1 << ADDR_WIDTH;
 
 localparam [2:0] AXI_SIZE = SIZE[2:0];
@@ -347,6 +347,16 @@ wire [64:0] dst_end = {1'b0, dst_reg} + {33'd0, len_reg};
 wire param_bad = (|src_reg[SIZE-1:0]) || (|dst_reg[SIZE-1:0]) || (|len_reg[SIZE-1:0])
     || src_end > ADDR_SPACE || dst_end > ADDR_SPACE;
 
+// cfg_max_outstanding > MAX_OUTSTANDING (never, when MAX_OUTSTANDING is 15)
+wire cfg_out_over;
+generate
+    if (MAX_OUTSTANDING < 15) begin : g_cfg_out_cmp
+        assign cfg_out_over = cfg_max_outstanding > MAX_OUTSTANDING_C;
+    end else begin : g_cfg_out_max
+        assign cfg_out_over = 1'b0;
+    end
+endgenerate
+
 // read bursts accepted by the slave and not yet complete
 wire [3:0] rd_inflight = rd_out_reg - {3'd0, m_axi_arvalid_reg};
 
@@ -501,7 +511,7 @@ always @* begin
                 end else begin
                     lim_next = cfg_max_burst;
                 end
-                if (cfg_max_outstanding == 4'd0 || cfg_max_outstanding > MAX_OUTSTANDING_C) begin
+                if (cfg_max_outstanding == 4'd0 || cfg_out_over) begin
                     out_lim_next = MAX_OUTSTANDING_C;
                 end else begin
                     out_lim_next = cfg_max_outstanding;

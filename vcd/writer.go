@@ -12,7 +12,7 @@ import (
 
 // MaxWidth is the widest vector, in bits, that Writer declares and Reader
 // accepts. It bounds the memory a malformed dump can make Reader allocate.
-const MaxWidth = 1 << 24
+const MaxWidth = 1 << 20
 
 // Handle names a variable declared on a Writer. The zero Handle names no
 // variable.
@@ -300,6 +300,9 @@ func (w *Writer) Time(t uint64) error {
 
 // writeDumpvars writes the first time step: every variable's value.
 func (w *Writer) writeDumpvars() {
+	if len(w.vars) == 0 {
+		return
+	}
 	w.buf = strconv.AppendUint(append(w.buf[:0], '#'), w.time, 10)
 	w.buf = append(w.buf, "\n$dumpvars\n"...)
 	w.writeBytes(w.buf)

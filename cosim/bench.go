@@ -1,0 +1,512 @@
+package cosim
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/vianic/vianic/cosim/hw"
+)
+
+// BenchOptions configure BenchBridge. Zero fields take the defaults shown.
+type BenchOptions struct {
+	// Sim is the base of every simulator started (Root, Binary, NoBuild,
+	// Stderr); the benchmark sets nodes, mode, trace and DMA itself.
+	Sim SimOptions
+	// Echo is the raw echo server; default EchoBinary(root).
+	Echo string
+
+	Writes     int      // posted writes timed (2,000,000)
+	Reads      int      // MMIO reads and echoes per round (2,000)
+	Rounds     int      // interleaved rounds of reads and echoes (5)
+	DMABytes   int      // size of the bandwidth-model copy (4 MiB)
+	DMAMBps    int      // configured DMA bandwidth (1000 MB/s = 4 B/cycle at 250 MHz)
+	BusyCopies int      // back-to-back copies per node for the busy figure (8)
+	BusyBytes  int      // size of each of them (256 KiB)
+	IdleCycles uint64   // cycles of the idle Run (100,000,000)
+	Traces     []string // trace formats for the cycle-rate figures ("", "vcd", "fst")
+
+	// Progress receives one line per step; nil is silent.
+	Progress io.Writer
+}
+
+// CycleRate is the simulation speed in one trace configuration.
+type CycleRate struct {
+	Trace         string  `json:"trace"`                 // "none", "vcd" or "fst"
+	BusyCycles    uint64  `json:"busy_cycles"`           // cycles simulated with DMA copies running on both nodes
+	BusyPerSec    float64 `json:"busy_cycles_per_sec"`   // their rate in wall-clock time
+	IdleCycles    uint64  `json:"idle_cycles"`           // cycles of Run with nothing happening
+	IdlePerSec    float64 `json:"idle_cycles_per_sec"`   // their rate
+	IdleBusyRatio float64 `json:"idle_busy_cost_ratio"`  // IdlePerSec / BusyPerSec (target >= 20)
+	IdleCPUSec    float64 `json:"idle_sim_cpu_sec"`      // simulator CPU time during the idle run
+	TraceBytes    int64   `json:"trace_bytes,omitempty"` // size of the waveform written
+}
+
+// BridgeFigures are the bridge's measured performance figures.
+type BridgeFigures struct {
+	// Posted writes: the client-side rate (Write32 calls until Flush
+	// returns) and the applied rate (until a read after them returns, so
+	// the simulator has applied them all).
+	Writes              int     `json:"posted_writes"`
+	WritesPerSec        float64 `json:"posted_writes_per_sec"`         // target >= 1,000,000
+	WritesAppliedPerSec float64 `json:"posted_writes_applied_per_sec"` // includes simulating them
+	WriteBatches        uint64  `json:"write_batches"`
+
+	// MMIO read round trip against a raw Unix-socket echo with a C++
+	// server, interleaved in the same run; medians of the rounds.
+	ReadRoundTripUS float64   `json:"mmio_read_rtt_us"`
+	EchoRoundTripUS float64   `json:"echo_rtt_us"`
+	ReadEchoRatio   float64   `json:"read_echo_ratio"` // target <= 1.5
+	ReadRoundsUS    []float64 `json:"mmio_read_rounds_us"`
+	EchoRoundsUS    []float64 `json:"echo_rounds_us"`
+
+	// DMA model: one large diagnostic copy with a configured bandwidth.
+	DMABytes              int     `json:"dma_bytes"`
+	DMACycles             uint64  `json:"dma_cycles"`
+	DMABytesPerCycle      float64 `json:"dma_bytes_per_cycle"`
+	DMAConfiguredPerCycle float64 `json:"dma_configured_bytes_per_cycle"`
+	DMAModelRatio         float64 `json:"dma_measured_over_configured"` // target 0.95 .. 1.05
+	DMAWallMBps           float64 `json:"dma_wall_mb_per_sec"`
+
+	// Simulation speed of the 2-node build, busy and idle, per trace
+	// configuration.
+	CycleRates []CycleRate `json:"cycle_rates"`
+}
+
+// BenchBridge measures the bridge and the simulator: posted-write rate,
+// MMIO read round trip against a raw echo baseline, the DMA bandwidth
+// model, and simulated cycles per second busy and idle with and without
+// tracing. It starts its own simulators (and the echo server).
+func BenchBridge(ctx context.Context, o BenchOptions) (BridgeFigures, error) {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.Writes, 2_000_000)
+	def(&o.Reads, 2000)
+	def(&o.Rounds, 5)
+	def(&o.DMABytes, 4<<20)
+	def(&o.DMAMBps, 1000)
+	def(&o.BusyCopies, 8)
+	def(&o.BusyBytes, 256<<10)
+	if o.IdleCycles == 0 {
+		o.IdleCycles = 100_000_000
+	}
+	if o.Traces == nil {
+		o.Traces = []string{"", "vcd", "fst"}
+	}
+	progress := func(format string, a ...any) {
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bench: "+format+"\n", a...)
+		}
+	}
+	var f BridgeFigures
+	root := o.Sim.Root
+	if root == "" {
+		var err error
+		if root, err = FindRoot(); err != nil {
+			return f, err
+		}
+	}
+	o.Sim.Root = root
+	if o.Echo == "" {
+		o.Echo = EchoBinary(root)
+	}
+	tmp, err := os.MkdirTemp("", "vianic-bench-")
+	if err != nil {
+		return f, err
+	}
+	defer os.RemoveAll(tmp)
+
+	if err := benchMMIO(ctx, o, &f, progress); err != nil {
+		return f, err
+	}
+	if err := benchDMA(ctx, o, &f, progress); err != nil {
+		return f, err
+	}
+	for _, tr := range o.Traces {
+		r, err := benchCycles(ctx, o, tr, tmp, progress)
+		if err != nil {
+			return f, err
+		}
+		f.CycleRates = append(f.CycleRates, r)
+	}
+	return f, nil
+}
+
+func startBenchSim(ctx context.Context, o BenchOptions, nodes int, trace string, dma *DMAModel) (*Sim, error) {
+	so := o.Sim
+	so.Nodes, so.Mode, so.Trace, so.DMA = nodes, ModeLockstep, trace, dma
+	return StartSimulator(ctx, so)
+}
+
+func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
+	s, err := startBenchSim(ctx, o, 1, "", nil)
+	if err != nil {
+		return err
+	}
+	defer s.Stop()
+	c, err := s.Dial(ctx, Options{Name: "bench"})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	// Posted writes.
+	if _, err := c.Read32(ctx, hw.RegMagic); err != nil {
+		return err
+	}
+	b0 := c.Counters().WriteBatches
+	start := time.Now()
+	for i := range o.Writes {
+		if err := c.Write32(ctx, hw.RegScratch, uint32(i)); err != nil {
+			return err
+		}
+	}
+	if err := c.Flush(ctx); err != nil {
+		return err
+	}
+	sent := time.Since(start)
+	v, err := c.Read32(ctx, hw.RegScratch)
+	if err != nil {
+		return err
+	}
+	applied := time.Since(start)
+	if v != uint32(o.Writes-1) {
+		return fmt.Errorf("bench: SCRATCH is %d after %d writes", v, o.Writes)
+	}
+	f.Writes = o.Writes
+	f.WritesPerSec = float64(o.Writes) / sent.Seconds()
+	f.WritesAppliedPerSec = float64(o.Writes) / applied.Seconds()
+	f.WriteBatches = c.Counters().WriteBatches - b0
+	progress("posted writes: %.0f/s sent, %.0f/s applied (%d batches)", f.WritesPerSec, f.WritesAppliedPerSec, f.WriteBatches)
+
+	// Reads against the echo baseline, interleaved.
+	echo, err := startEcho(ctx, o.Echo)
+	if err != nil {
+		return err
+	}
+	defer echo.stop()
+	ec, err := net.Dial("unix", echo.addr)
+	if err != nil {
+		return fmt.Errorf("bench: echo server: %w", err)
+	}
+	defer ec.Close()
+	// The same bytes an MMIO_READ and its READ_DATA carry.
+	req := appendMMIORead(nil, 1, hw.RegMagic, 4)
+	resp := make([]byte, headerSize+readDataSize)
+	for range 200 { // warm up both
+		if err := echoOnce(ec, req, resp); err != nil {
+			return err
+		}
+		if _, err := c.Read32(ctx, hw.RegMagic); err != nil {
+			return err
+		}
+	}
+	for range o.Rounds {
+		start := time.Now()
+		for range o.Reads {
+			if err := echoOnce(ec, req, resp); err != nil {
+				return err
+			}
+		}
+		f.EchoRoundsUS = append(f.EchoRoundsUS, float64(time.Since(start).Microseconds())/float64(o.Reads))
+		start = time.Now()
+		for range o.Reads {
+			if _, err := c.Read32(ctx, hw.RegMagic); err != nil {
+				return err
+			}
+		}
+		f.ReadRoundsUS = append(f.ReadRoundsUS, float64(time.Since(start).Microseconds())/float64(o.Reads))
+	}
+	f.EchoRoundTripUS = median(f.EchoRoundsUS)
+	f.ReadRoundTripUS = median(f.ReadRoundsUS)
+	f.ReadEchoRatio = f.ReadRoundTripUS / f.EchoRoundTripUS
+	progress("MMIO read %.2f us, raw echo %.2f us: ratio %.2f", f.ReadRoundTripUS, f.EchoRoundTripUS, f.ReadEchoRatio)
+	return nil
+}
+
+// echoOnce sends req and reads back as many bytes as the answer has: the
+// echo server returns what it gets, so this reads req back when the answer
+// is the same size, and waits for the rest otherwise.
+func echoOnce(c net.Conn, req, resp []byte) error {
+	if _, err := c.Write(req); err != nil {
+		return fmt.Errorf("bench: echo: %w", err)
+	}
+	if _, err := io.ReadFull(c, resp[:len(req)]); err != nil {
+		return fmt.Errorf("bench: echo: %w", err)
+	}
+	return nil
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+type echoServer struct {
+	cmd  *exec.Cmd
+	addr string
+	dir  string
+}
+
+func startEcho(ctx context.Context, bin string) (*echoServer, error) {
+	dir, err := os.MkdirTemp("", "vianic-echo-")
+	if err != nil {
+		return nil, err
+	}
+	e := &echoServer{dir: dir, addr: filepath.Join(dir, "echo.sock")}
+	e.cmd = exec.Command(bin, "--socket", e.addr)
+	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := e.cmd.StdoutPipe()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	var stderr strings.Builder
+	e.cmd.Stderr = &stderr
+	if err := e.cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("bench: starting the echo server %s: %w", bin, err)
+	}
+	ready := make(chan error, 1)
+	go func() {
+		br := bufio.NewReader(out)
+		for {
+			line, err := br.ReadString('\n')
+			if strings.Contains(line, "listening") {
+				ready <- nil
+				io.Copy(io.Discard, br)
+				return
+			}
+			if err != nil {
+				ready <- fmt.Errorf("bench: echo server exited before listening: %s", stderr.String())
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			e.stop()
+			return nil, err
+		}
+	case <-ctx.Done():
+		e.stop()
+		return nil, ctx.Err()
+	}
+	return e, nil
+}
+
+func (e *echoServer) stop() {
+	e.cmd.Process.Kill()
+	e.cmd.Wait()
+	os.RemoveAll(e.dir)
+}
+
+func benchDMA(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
+	s, err := startBenchSim(ctx, o, 1, "", &DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: o.DMAMBps})
+	if err != nil {
+		return err
+	}
+	defer s.Stop()
+	c, err := s.Dial(ctx, Options{Name: "bench dma"})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	n := o.DMABytes
+	mem, err := NewMemory(2 * n)
+	if err != nil {
+		return err
+	}
+	defer mem.Close()
+	if err := c.AttachMemory(ctx, mem); err != nil {
+		return err
+	}
+	for i := range n {
+		mem.Bytes()[i] = byte(i * 7)
+	}
+	start := time.Now()
+	st, err := benchCopy(ctx, c, 0, uint64(n), uint32(n))
+	wall := time.Since(start)
+	if err != nil {
+		return err
+	}
+	if hw.DiagStatusError.Get(st) != 0 {
+		return fmt.Errorf("bench: DMA copy failed: DIAG_STATUS 0x%x", st)
+	}
+	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
+	if err != nil {
+		return err
+	}
+	clockPS := float64(c.Device().ClockPS)
+	f.DMABytes = n
+	f.DMACycles = uint64(cyc)
+	f.DMABytesPerCycle = float64(n) / float64(cyc)
+	f.DMAConfiguredPerCycle = float64(o.DMAMBps) * 1e6 * clockPS * 1e-12
+	f.DMAModelRatio = f.DMABytesPerCycle / f.DMAConfiguredPerCycle
+	f.DMAWallMBps = float64(n) / wall.Seconds() / 1e6
+	progress("DMA: %d bytes in %d cycles = %.3f B/cycle, configured %.3f (ratio %.3f); %.1f MB/s wall",
+		n, cyc, f.DMABytesPerCycle, f.DMAConfiguredPerCycle, f.DMAModelRatio, f.DMAWallMBps)
+	return nil
+}
+
+// benchCopy runs one diagnostic copy to its interrupt and returns
+// DIAG_STATUS.
+func benchCopy(ctx context.Context, c *Conn, src, dst uint64, n uint32) (uint32, error) {
+	err := errors.Join(
+		c.Write32(ctx, hw.RegIrqEnable, 1),
+		c.Write64(ctx, hw.RegDiagSrcLo, src),
+		c.Write64(ctx, hw.RegDiagDstLo, dst),
+		c.Write32(ctx, hw.RegDiagLen, n),
+		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := c.WaitIRQ(ctx, 1, 0); err != nil {
+		return 0, err
+	}
+	st, err := c.Read32(ctx, hw.RegDiagStatus)
+	if err != nil {
+		return 0, err
+	}
+	return st, c.Write32(ctx, hw.RegIrqStatus, 1)
+}
+
+func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progress func(string, ...any)) (CycleRate, error) {
+	r := CycleRate{Trace: format}
+	trace := ""
+	if format == "" {
+		r.Trace = "none"
+	} else {
+		trace = filepath.Join(tmp, "bench."+format)
+	}
+	s, err := startBenchSim(ctx, o, 2, trace, nil)
+	if err != nil {
+		return r, err
+	}
+	defer s.Stop()
+	var conns [2]*Conn
+	var mems [2]*Memory
+	for i := range conns {
+		c, err := s.Dial(ctx, Options{Node: i, Name: "bench cycles"})
+		if err != nil {
+			return r, err
+		}
+		defer c.Close()
+		m, err := NewMemory(2 * o.BusyBytes)
+		if err != nil {
+			return r, err
+		}
+		defer m.Close()
+		if err := c.AttachMemory(ctx, m); err != nil {
+			return r, err
+		}
+		conns[i], mems[i] = c, m
+	}
+	// Busy: copies back to back on both nodes (both clients blocked, so
+	// lockstep time runs).
+	c0, err := conns[0].Run(ctx, 0)
+	if err != nil {
+		return r, err
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, c := range conns {
+		wg.Go(func() {
+			for range o.BusyCopies {
+				st, err := benchCopy(ctx, c, 0, uint64(o.BusyBytes), uint32(o.BusyBytes))
+				if err == nil && hw.DiagStatusError.Get(st) != 0 {
+					err = fmt.Errorf("bench: copy failed: DIAG_STATUS 0x%x", st)
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+			}
+			// Stay blocked until the other node is done too.
+			_, err := c.Run(ctx, 0)
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	busyWall := time.Since(start)
+	c1 := max(conns[0].LastCycle(), conns[1].LastCycle())
+	r.BusyCycles = c1 - c0
+	r.BusyPerSec = float64(r.BusyCycles) / busyWall.Seconds()
+
+	// Idle: one client runs, the other waits as long; nothing happens.
+	cpu0 := procCPU(s.Pid())
+	start = time.Now()
+	wg = sync.WaitGroup{}
+	for i, c := range conns {
+		wg.Go(func() { _, errs[i] = c.Run(ctx, o.IdleCycles) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	idleWall := time.Since(start)
+	r.IdleCPUSec = procCPU(s.Pid()) - cpu0
+	r.IdleCycles = o.IdleCycles
+	r.IdlePerSec = float64(r.IdleCycles) / idleWall.Seconds()
+	r.IdleBusyRatio = r.IdlePerSec / r.BusyPerSec
+	for _, c := range conns {
+		c.Close()
+	}
+	if err := s.Stop(); err != nil {
+		return r, err
+	}
+	if trace != "" {
+		if fi, err := os.Stat(trace); err == nil {
+			r.TraceBytes = fi.Size()
+		}
+	}
+	progress("cycles, trace %s: busy %.3g/s, idle %.3g/s, idle %.0fx cheaper", r.Trace, r.BusyPerSec, r.IdlePerSec, r.IdleBusyRatio)
+	return r, nil
+}
+
+// procCPU returns the user+system CPU seconds of a process (0 if unknown).
+func procCPU(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(s[i+1:])
+	if len(fields) < 13 {
+		return 0
+	}
+	var ut, st float64
+	fmt.Sscan(fields[11], &ut)
+	fmt.Sscan(fields[12], &st)
+	return (ut + st) / 100 // USER_HZ
+}

@@ -1,0 +1,831 @@
+package cosim
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/vianic/vianic/cosim/hw"
+)
+
+// Role is what a connection may do (see the protocol's role table).
+type Role uint8
+
+// Connection roles.
+const (
+	RoleDriver  Role = 1 // the whole BAR0 of its node, host memory, grants, reset
+	RoleUser    Role = 2 // only the doorbell pages granted to its token
+	RoleMonitor Role = 3 // reads only; never holds up lockstep time
+)
+
+// String returns "driver", "user" or "monitor".
+func (r Role) String() string {
+	switch r {
+	case RoleDriver:
+		return "driver"
+	case RoleUser:
+		return "user"
+	case RoleMonitor:
+		return "monitor"
+	}
+	return fmt.Sprintf("Role(%d)", uint8(r))
+}
+
+// Mode is how the simulator advances time.
+type Mode uint8
+
+// Time modes.
+const (
+	ModeLockstep Mode = 1 // time advances only while every client is blocked
+	ModeFreeRun  Mode = 2 // time advances on its own
+)
+
+// String returns "lockstep" or "freerun", the simulator's option values.
+func (m Mode) String() string {
+	switch m {
+	case ModeLockstep:
+		return "lockstep"
+	case ModeFreeRun:
+		return "freerun"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// Device is the device description the simulator sends in HELLO_OK.
+type Device struct {
+	Major, Minor int    // protocol version of the simulator
+	Nodes        int    // nodes in the simulation
+	IRQs         int    // interrupt outputs per node
+	BARBytes     uint32 // size of BAR0
+	ClockPS      uint32 // picoseconds per NIC clock cycle
+	MapHash      uint64 // register-map hash of the simulated RTL
+	Cycle        uint64 // simulated cycle at the handshake
+	Mode         Mode
+	ClientID     uint32 // this connection's id (lockstep order)
+	DataWidth    int    // datapath width in bits
+}
+
+// IRQ is an interrupt: the node's irq outputs gained a set bit.
+type IRQ struct {
+	Vector uint32 // the irq outputs that are high
+	Cycle  uint64 // simulated cycle
+}
+
+// Options configure a connection. The zero value is a driver of node 0 that
+// does not receive interrupts.
+type Options struct {
+	Role  Role   // RoleDriver when zero
+	Node  int    // node index, 0..Nodes-1
+	Token uint64 // the grant token a user connection presents
+	Name  string // shown in the simulator's logs (at most 31 bytes are sent)
+
+	// Interrupts asks the simulator to send IRQ messages to this connection;
+	// they are delivered on Interrupts() and to OnInterrupt.
+	Interrupts bool
+	// IRQBuffer is the capacity of the Interrupts() channel (default 256).
+	// When it is full the oldest interrupt is dropped and counted.
+	IRQBuffer int
+	// OnInterrupt, if set, is called for every interrupt by the goroutine
+	// that reads the socket. It must return quickly and must not call
+	// blocking methods of the Conn (their answers would wait behind it).
+	OnInterrupt func(IRQ)
+
+	// OnAsyncError, if set, is called (by the socket reader goroutine; it
+	// must return quickly) for every error the simulator reports about
+	// posted writes or other messages without a waiting caller, such as a
+	// user connection's write to a page it was not granted.
+	OnAsyncError func(error)
+	// FailOnAsyncError makes the next call on the Conn that takes a
+	// context return the asynchronous errors reported since the previous
+	// such return (joined with errors.Join) instead of doing its work.
+	// Either way they are counted (Counters) and kept for AsyncErr.
+	FailOnAsyncError bool
+
+	// IgnoreMapHash accepts a simulator whose register-map hash differs
+	// from hw.Bar0Hash (for tools that only dump registers).
+	IgnoreMapHash bool
+}
+
+// Counters are client-side statistics of a Conn.
+type Counters struct {
+	PostedWrites     uint64 // Write32/Write64 calls accepted
+	WriteBatches     uint64 // MMIO_WRITE messages sent
+	Requests         uint64 // requests that expect an answer
+	IRQs             uint64 // IRQ messages received
+	IRQsDropped      uint64 // interrupts dropped because Interrupts() was full
+	AsyncErrors      uint64 // ERROR messages without a waiting caller
+	LateReplies      uint64 // answers to canceled calls, dropped
+	UnmatchedReplies uint64 // answers whose tag was not outstanding
+}
+
+// Conn is a connection to the simulator. It is safe for concurrent use.
+type Conn struct {
+	nc   net.Conn
+	uc   *net.UnixConn // nil over TCP
+	dev  Device
+	opts Options
+
+	// sem is held (a token in the channel) by whoever writes to the
+	// socket; it also owns spare. Acquiring it respects contexts.
+	sem   chan struct{}
+	spare []byte
+
+	bmu      sync.Mutex // guards cur, curN, posted, unsynced
+	cur      []byte     // batch being filled: header, count, entries
+	curN     int
+	posted   uint64
+	unsynced int // posted writes since the last MMIO_READ was sent
+
+	// syncEvery bounds unsynced in lockstep mode (0: no bound); syncMu
+	// serializes the reads that enforce it.
+	syncEvery int
+	syncMu    sync.Mutex
+	wake    chan struct{} // wakes the flusher
+	batches atomic.Uint64
+
+	pmu      sync.Mutex // guards pending, nextTag, closeErr
+	pending  map[uint32]*call
+	nextTag  uint32
+	closeErr error
+
+	closed     chan struct{} // closed when the Conn is closed
+	isClosed   atomic.Bool
+	closeOnce  sync.Once
+	readerDone chan struct{}
+	flushDone  chan struct{}
+
+	irqs        chan IRQ
+	nIRQ        atomic.Uint64
+	nIRQDropped atomic.Uint64
+	nRequests   atomic.Uint64
+	nUnmatched  atomic.Uint64
+	nLate       atomic.Uint64
+	nAsync      atomic.Uint64
+	lastCycle   atomic.Uint64
+
+	amu       sync.Mutex
+	aerrs     []error
+	aDropped  int
+	aPending  atomic.Bool
+	userClose atomic.Bool
+}
+
+// call is one outstanding request.
+type call struct {
+	want      uint16        // expected answer type
+	done      chan struct{} // receives one token when answered or failed
+	abandoned bool          // caller gave up; guarded by Conn.pmu
+	m         msg
+	err       error
+}
+
+var callPool = sync.Pool{New: func() any { return &call{done: make(chan struct{}, 1)} }}
+
+const (
+	batchHead   = headerSize + 4
+	batchCap    = batchHead + maxWriteEntries*writeEntrySize
+	requestRoom = 128 // room after a batch for one request message
+	maxAsyncErr = 64  // asynchronous errors kept for AsyncErr
+	readBufSize = 256 << 10
+	// lockstepSyncEvery is how many posted writes a lockstep driver sends
+	// at most without a read behind them. The simulator queues a lockstep
+	// client's writes until the client blocks, and stops reading a socket
+	// whose queue holds about a million; a client that only posts writes
+	// would then block in the socket forever. A read of MAGIC after this
+	// many writes blocks the client until they are applied.
+	lockstepSyncEvery = 1 << 18
+)
+
+var aLongTimeAgo = time.Unix(1, 0)
+
+// Dial connects to the simulator at address ("unix" path or "tcp"
+// host:port), introduces itself with opts and waits for the device
+// description. ctx bounds the whole handshake. It fails with ErrVersion if
+// the simulator speaks another major protocol version and with
+// ErrMapMismatch if its register map is not hw.Bar0Hash.
+func Dial(ctx context.Context, network, address string, opts Options) (*Conn, error) {
+	if opts.Role == 0 {
+		opts.Role = RoleDriver
+	}
+	if opts.Role > RoleMonitor {
+		return nil, fmt.Errorf("cosim: dial: invalid role %d", opts.Role)
+	}
+	if opts.Node < 0 || opts.Node > 255 {
+		return nil, fmt.Errorf("cosim: dial: invalid node %d", opts.Node)
+	}
+	if opts.IRQBuffer <= 0 {
+		opts.IRQBuffer = 256
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, address)
+	if err != nil {
+		return nil, fmt.Errorf("cosim: dial %s %s: %w", network, address, err)
+	}
+	c := &Conn{
+		nc:         nc,
+		opts:       opts,
+		sem:        make(chan struct{}, 1),
+		spare:      make([]byte, 0, batchCap+requestRoom),
+		cur:        make([]byte, batchCap+requestRoom),
+		wake:       make(chan struct{}, 1),
+		pending:    make(map[uint32]*call),
+		nextTag:    2, // 1 is the handshake's
+		closed:     make(chan struct{}),
+		readerDone: make(chan struct{}),
+		flushDone:  make(chan struct{}),
+		irqs:       make(chan IRQ, opts.IRQBuffer),
+	}
+	c.uc, _ = nc.(*net.UnixConn)
+	br := bufio.NewReaderSize(nc, readBufSize)
+	if err := c.handshake(ctx, br); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	go c.readLoop(br)
+	go c.flushLoop()
+	return c, nil
+}
+
+func (c *Conn) handshake(ctx context.Context, br *bufio.Reader) error {
+	if dl, ok := ctx.Deadline(); ok {
+		c.nc.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { c.nc.SetDeadline(aLongTimeAgo) })
+	defer stop()
+	wrap := func(err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("cosim: handshake: %w", ctx.Err())
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The socket deadline (ctx's) fired just before ctx's timer.
+			return fmt.Errorf("cosim: handshake: %w", context.DeadlineExceeded)
+		}
+		return fmt.Errorf("cosim: handshake: %w", err)
+	}
+	b := appendHello(nil, 1, helloMsg{
+		Role:       c.opts.Role,
+		Node:       uint8(c.opts.Node),
+		Interrupts: c.opts.Interrupts,
+		Token:      c.opts.Token,
+		Name:       c.opts.Name,
+	})
+	if _, err := c.nc.Write(b); err != nil {
+		return wrap(err)
+	}
+	m, err := readMsg(br, make([]byte, headerSize+maxPayload))
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = errors.New("simulator closed the connection")
+		}
+		return wrap(err)
+	}
+	switch {
+	case m.Type == msgError:
+		return m.Err
+	case m.Type != msgHelloOK || m.Tag != 1:
+		return wrap(&MalformedError{Type: m.Type, Tag: m.Tag, Reason: "expected HELLO_OK with tag 1"})
+	}
+	if !stop() {
+		return wrap(ctx.Err())
+	}
+	c.nc.SetDeadline(time.Time{})
+	c.dev = m.Hello
+	if c.dev.Major != ProtocolMajor {
+		return fmt.Errorf("%w: simulator speaks %d.%d, this client %d.%d",
+			ErrVersion, c.dev.Major, c.dev.Minor, ProtocolMajor, ProtocolMinor)
+	}
+	if c.dev.MapHash != hw.Bar0Hash && !c.opts.IgnoreMapHash {
+		return fmt.Errorf("%w: simulator has register map 0x%016x, this program was built for 0x%016x (rebuild the simulator or the program)",
+			ErrMapMismatch, c.dev.MapHash, hw.Bar0Hash)
+	}
+	c.lastCycle.Store(c.dev.Cycle)
+	if c.dev.Mode == ModeLockstep && c.opts.Role == RoleDriver {
+		c.syncEvery = lockstepSyncEvery
+	}
+	return nil
+}
+
+// Device returns the device description received in the handshake.
+func (c *Conn) Device() Device { return c.dev }
+
+// Role returns the connection's role.
+func (c *Conn) Role() Role { return c.opts.Role }
+
+// Node returns the connection's node index.
+func (c *Conn) Node() int { return c.opts.Node }
+
+// LastCycle returns the simulated cycle reported by the most recent answer
+// or interrupt (the handshake's cycle before any).
+func (c *Conn) LastCycle() uint64 { return c.lastCycle.Load() }
+
+// Interrupts returns the channel on which interrupts are delivered when
+// Options.Interrupts is set. It is closed when the Conn closes.
+func (c *Conn) Interrupts() <-chan IRQ { return c.irqs }
+
+// Done returns a channel that is closed when the Conn closes.
+func (c *Conn) Done() <-chan struct{} { return c.closed }
+
+// Err returns why the Conn closed (wrapping ErrClosed), or nil while it is
+// open.
+func (c *Conn) Err() error {
+	if !c.isClosed.Load() {
+		return nil
+	}
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	return c.closeErr
+}
+
+// Counters returns the connection's client-side statistics.
+func (c *Conn) Counters() Counters {
+	c.bmu.Lock()
+	posted := c.posted
+	c.bmu.Unlock()
+	return Counters{
+		PostedWrites:     posted,
+		WriteBatches:     c.batches.Load(),
+		Requests:         c.nRequests.Load(),
+		IRQs:             c.nIRQ.Load(),
+		IRQsDropped:      c.nIRQDropped.Load(),
+		AsyncErrors:      c.nAsync.Load(),
+		LateReplies:      c.nLate.Load(),
+		UnmatchedReplies: c.nUnmatched.Load(),
+	}
+}
+
+// AsyncErr returns the asynchronous errors reported since the last call
+// (joined with errors.Join; at most 64 are kept, later ones only counted),
+// or nil.
+func (c *Conn) AsyncErr() error {
+	if !c.aPending.Load() {
+		return nil
+	}
+	c.amu.Lock()
+	defer c.amu.Unlock()
+	errs := c.aerrs
+	if c.aDropped > 0 {
+		errs = append(errs, fmt.Errorf("cosim: %d more asynchronous errors not kept", c.aDropped))
+	}
+	c.aerrs, c.aDropped = nil, 0
+	c.aPending.Store(false)
+	return errors.Join(errs...)
+}
+
+// Close flushes the posted writes (waiting at most a second), closes the
+// connection and makes every blocked call return ErrClosed. The simulator
+// detaches the connection (for a driver: the whole node).
+func (c *Conn) Close() error {
+	if c.isClosed.Load() {
+		return nil
+	}
+	c.userClose.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	c.Flush(ctx)
+	cancel()
+	c.fail(errors.New("closed by Close"))
+	<-c.readerDone
+	return nil
+}
+
+// fail closes the Conn because of cause; the first cause wins.
+func (c *Conn) fail(cause error) {
+	c.closeOnce.Do(func() {
+		err := &closedError{cause: cause}
+		c.pmu.Lock()
+		c.closeErr = err
+		c.isClosed.Store(true)
+		for tag, cl := range c.pending {
+			delete(c.pending, tag)
+			if !cl.abandoned {
+				cl.err = err
+				cl.done <- struct{}{}
+			}
+		}
+		c.pmu.Unlock()
+		close(c.closed)
+		c.nc.Close()
+	})
+}
+
+// check fails fast on a closed Conn and reports pending asynchronous errors
+// when so configured.
+func (c *Conn) check() error {
+	if c.isClosed.Load() {
+		return c.Err()
+	}
+	if c.opts.FailOnAsyncError && c.aPending.Load() {
+		return c.AsyncErr()
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- reading
+
+// readMsg reads one message; buf must hold headerSize+maxPayload bytes.
+func readMsg(r io.Reader, buf []byte) (msg, error) {
+	if _, err := io.ReadFull(r, buf[:headerSize]); err != nil {
+		return msg{}, err
+	}
+	h := parseHeader(buf)
+	if err := checkHeader(h); err != nil {
+		return msg{}, err
+	}
+	p := buf[headerSize : headerSize+h.Len]
+	if _, err := io.ReadFull(r, p); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return msg{}, &MalformedError{Type: h.Type, Tag: h.Tag, Len: h.Len, Reason: "truncated: " + err.Error()}
+	}
+	return decodeMsg(h, p)
+}
+
+func (c *Conn) readLoop(br *bufio.Reader) {
+	defer close(c.readerDone)
+	defer close(c.irqs)
+	buf := make([]byte, headerSize+maxPayload)
+	for {
+		m, err := readMsg(br, buf)
+		if err != nil {
+			switch {
+			case c.userClose.Load():
+				err = errors.New("closed by Close")
+			case errors.Is(err, io.EOF):
+				err = errors.New("simulator closed the connection")
+			case errors.Is(err, syscall.ECONNRESET):
+				err = errors.New("simulator closed the connection (reset)")
+			default:
+				var me *MalformedError
+				if !errors.As(err, &me) {
+					err = fmt.Errorf("reading from simulator: %w", err)
+				}
+			}
+			c.fail(err)
+			return
+		}
+		if err := c.dispatch(m); err != nil {
+			c.fail(err)
+			return
+		}
+	}
+}
+
+func (c *Conn) dispatch(m msg) error {
+	switch m.Type {
+	case msgIRQ:
+		c.lastCycle.Store(m.Cycle)
+		c.nIRQ.Add(1)
+		irq := IRQ{Vector: uint32(m.Value), Cycle: m.Cycle}
+		c.deliverIRQ(irq)
+		if f := c.opts.OnInterrupt; f != nil {
+			f(irq)
+		}
+		return nil
+	case msgError:
+		e := m.Err
+		if e.Fatal {
+			// The simulator closes the connection after a fatal error;
+			// every outstanding call learns the cause.
+			return e
+		}
+		if m.Tag != 0 && c.complete(m) {
+			return nil
+		}
+		c.asyncError(e)
+		return nil
+	case msgHelloOK:
+		return &MalformedError{Type: m.Type, Tag: m.Tag, Len: helloOKSize, Reason: "HELLO_OK after the handshake"}
+	}
+	switch m.Type {
+	case msgReadData, msgWaitDone:
+		c.lastCycle.Store(m.Cycle)
+	}
+	c.pmu.Lock()
+	cl, ok := c.pending[m.Tag]
+	if ok && cl.want != m.Type {
+		c.pmu.Unlock()
+		return &MalformedError{Type: m.Type, Tag: m.Tag, Reason: fmt.Sprintf("answer to a request that expects %s", msgName(cl.want))}
+	}
+	c.pmu.Unlock()
+	if !c.complete(m) {
+		c.nUnmatched.Add(1)
+	}
+	return nil
+}
+
+// complete hands m to the call waiting for its tag and reports whether
+// there was one.
+func (c *Conn) complete(m msg) bool {
+	c.pmu.Lock()
+	cl, ok := c.pending[m.Tag]
+	if ok {
+		delete(c.pending, m.Tag)
+		if cl.abandoned {
+			c.nLate.Add(1)
+		} else {
+			cl.m = m
+			cl.err = nil
+			if m.Type == msgError {
+				cl.err = m.Err
+			}
+			cl.done <- struct{}{}
+		}
+	}
+	c.pmu.Unlock()
+	return ok
+}
+
+func (c *Conn) deliverIRQ(irq IRQ) {
+	select {
+	case c.irqs <- irq:
+		return
+	default:
+	}
+	// Full: drop the oldest to keep the newest.
+	select {
+	case <-c.irqs:
+		c.nIRQDropped.Add(1)
+	default:
+	}
+	select {
+	case c.irqs <- irq:
+	default:
+		c.nIRQDropped.Add(1)
+	}
+}
+
+func (c *Conn) asyncError(e *RemoteError) {
+	c.nAsync.Add(1)
+	if f := c.opts.OnAsyncError; f != nil {
+		f(e)
+	}
+	c.amu.Lock()
+	if len(c.aerrs) < maxAsyncErr {
+		c.aerrs = append(c.aerrs, e)
+	} else {
+		c.aDropped++
+	}
+	c.aPending.Store(true)
+	c.amu.Unlock()
+}
+
+// ---------------------------------------------------------------- writing
+
+// request is a message that expects an answer.
+type request struct {
+	typ   uint16
+	off   uint32 // MMIO_READ
+	size  uint8  // MMIO_READ
+	wait  waitMsg
+	on    bool   // TRACE
+	token uint64 // GRANT, REVOKE
+	first uint32 // GRANT
+	count uint32 // GRANT
+}
+
+func (r *request) answer() uint16 {
+	switch r.typ {
+	case msgMMIORead:
+		return msgReadData
+	case msgWait:
+		return msgWaitDone
+	case msgStats:
+		return msgStatsData
+	}
+	return msgAck
+}
+
+func (r *request) encode(b []byte, tag uint32) []byte {
+	switch r.typ {
+	case msgMMIORead:
+		return appendMMIORead(b, tag, r.off, r.size)
+	case msgWait:
+		return appendWait(b, tag, r.wait)
+	case msgTrace:
+		return appendTrace(b, tag, r.on)
+	case msgGrant:
+		return appendGrant(b, tag, r.token, r.first, r.count)
+	case msgRevoke:
+		return appendRevoke(b, tag, r.token)
+	}
+	return appendEmpty(b, r.typ, tag) // RESET, TERMINATE, STATS
+}
+
+// acquire takes the socket-writer token.
+func (c *Conn) acquire(ctx context.Context) error {
+	select {
+	case c.sem <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case c.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return c.Err()
+	}
+}
+
+func (c *Conn) release() { <-c.sem }
+
+// takeBatch moves the posted writes into spare and returns spare holding
+// the finished MMIO_WRITE message, or an empty slice. Call with sem held.
+func (c *Conn) takeBatch(read bool) []byte {
+	c.bmu.Lock()
+	if read {
+		c.unsynced = 0
+	}
+	n := c.curN
+	if n == 0 {
+		c.bmu.Unlock()
+		return c.spare[:0]
+	}
+	c.cur, c.spare = c.spare[:cap(c.spare)], c.cur
+	c.curN = 0
+	c.bmu.Unlock()
+	c.batches.Add(1)
+	b := c.spare[:batchHead+n*writeEntrySize]
+	finishWriteBatch(b, n)
+	return b
+}
+
+// writeSock writes b to the socket; call with sem held. If ctx ends while
+// the write is blocked (a simulator that stopped reading), the write is
+// interrupted; a partly written message breaks the stream and closes the
+// Conn.
+func (c *Conn) writeSock(ctx context.Context, b []byte, batch bool) error {
+	if len(b) == 0 {
+		return nil
+	}
+	var stop func() bool
+	var fired chan struct{}
+	if ctx.Done() != nil {
+		fired = make(chan struct{})
+		stop = context.AfterFunc(ctx, func() {
+			c.nc.SetWriteDeadline(aLongTimeAgo)
+			close(fired)
+		})
+	}
+	n, err := c.nc.Write(b)
+	if stop != nil && !stop() {
+		<-fired
+		c.nc.SetWriteDeadline(time.Time{})
+		if err != nil && n == 0 && !batch && errors.Is(err, os.ErrDeadlineExceeded) {
+			// Nothing was sent: the Conn is intact.
+			return ctx.Err()
+		}
+	}
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// Part of a message, or posted writes already taken from the
+			// buffer, would be lost: the Conn cannot go on.
+			err = fmt.Errorf("write interrupted by %w after %d of %d bytes", ctx.Err(), n, len(b))
+		} else {
+			err = fmt.Errorf("writing to simulator: %w", err)
+		}
+		c.fail(err)
+		return c.Err()
+	}
+	return nil
+}
+
+// Flush sends the posted writes buffered so far. It returns once they are
+// handed to the socket, not when the simulator has applied them; a later
+// answered request (a read, a wait) is ordered after them.
+func (c *Conn) Flush(ctx context.Context) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	return c.flush(ctx)
+}
+
+func (c *Conn) flush(ctx context.Context) error {
+	if err := c.acquire(ctx); err != nil {
+		return err
+	}
+	defer c.release()
+	b := c.takeBatch(false)
+	return c.writeSock(ctx, b, len(b) > 0)
+}
+
+// flushLoop sends posted writes in the background: woken when the buffer
+// goes non-empty, it sends whatever accumulated meanwhile.
+func (c *Conn) flushLoop() {
+	defer close(c.flushDone)
+	ctx := context.Background()
+	for {
+		select {
+		case <-c.wake:
+		case <-c.closed:
+			return
+		}
+		if c.flush(ctx) != nil {
+			return
+		}
+	}
+}
+
+// roundTrip sends r (after the posted writes) and waits for its answer.
+func (c *Conn) roundTrip(ctx context.Context, r *request) (msg, error) {
+	if err := c.check(); err != nil {
+		return msg{}, err
+	}
+	cl, tag, err := c.register(r.answer())
+	if err != nil {
+		return msg{}, err
+	}
+	return c.await(ctx, cl, tag, c.send(ctx, r, tag))
+}
+
+// register reserves a tag for a request whose answer has type want.
+func (c *Conn) register(want uint16) (*call, uint32, error) {
+	cl := callPool.Get().(*call)
+	cl.want = want
+	cl.abandoned = false
+	c.pmu.Lock()
+	if c.closeErr != nil {
+		err := c.closeErr
+		c.pmu.Unlock()
+		callPool.Put(cl)
+		return nil, 0, err
+	}
+	tag := c.nextTag
+	for tag == 0 || c.pending[tag] != nil {
+		tag++
+	}
+	c.nextTag = tag + 1
+	c.pending[tag] = cl
+	c.pmu.Unlock()
+	c.nRequests.Add(1)
+	return cl, tag, nil
+}
+
+// await waits for the answer of a registered call whose request was sent
+// with the error sendErr.
+func (c *Conn) await(ctx context.Context, cl *call, tag uint32, sendErr error) (msg, error) {
+	if sendErr != nil {
+		c.pmu.Lock()
+		if c.pending[tag] == cl {
+			delete(c.pending, tag)
+			c.pmu.Unlock()
+			callPool.Put(cl)
+			return msg{}, sendErr
+		}
+		c.pmu.Unlock()
+		// Failed by fail(): the token is in done.
+		<-cl.done
+		callPool.Put(cl)
+		return msg{}, sendErr
+	}
+	select {
+	case <-cl.done:
+	case <-ctx.Done():
+		c.pmu.Lock()
+		if c.pending[tag] == cl {
+			// The answer may still come; the tag stays reserved until it
+			// does, and the answer is dropped.
+			cl.abandoned = true
+			c.pmu.Unlock()
+			return msg{}, ctx.Err()
+		}
+		c.pmu.Unlock()
+		<-cl.done // answered meanwhile: use the answer
+	}
+	m, err := cl.m, cl.err
+	cl.m = msg{}
+	callPool.Put(cl)
+	return m, err
+}
+
+func (c *Conn) send(ctx context.Context, r *request, tag uint32) error {
+	if err := c.acquire(ctx); err != nil {
+		return err
+	}
+	defer c.release()
+	b := c.takeBatch(r.typ == msgMMIORead)
+	batch := len(b) > 0
+	b = r.encode(b, tag)
+	return c.writeSock(ctx, b, batch)
+}
+
+// ack sends r and checks its ACK.
+func (c *Conn) ack(ctx context.Context, r *request) error {
+	m, err := c.roundTrip(ctx, r)
+	if err != nil {
+		return err
+	}
+	if m.Status != 0 {
+		return &RemoteError{Code: ErrorCode(m.Status), RefType: r.typ, Tag: m.Tag}
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+// mmio_master.h: per-node MMIO master model. Drives via_nic's AXI4-Lite
+// BAR0 slave from a FIFO of client operations, one transaction at a time, in
+// order: a 64-bit access is two 32-bit accesses, low word first. A RESET
+// request travels in the same FIFO so it happens after the accesses sent
+// before it; the node runs it (hold_reset) and tells the master when done.
+// A WAIT travels in it too, as a barrier: it begins (on_wait_reached) only
+// once every access queued before it has completed on the bus, so a WAIT
+// sent after a posted write sees that write's effect.
+//
+// Timing: drive() is called at the falling edge (outputs are set half a cycle
+// before the rising edge that samples them), sample() right after that
+// evaluation (the DUT's ready/valid as the rising edge will see them), edge()
+// after the rising edge: a handshake is valid && ready as sampled, so the
+// transfer is counted at the edge, as registered logic would.
+#pragma once
+
+#include <cstdint>
+
+#include "ring.h"
+
+class Vvia_nic;
+
+namespace vianic {
+
+struct NodeEvents;
+struct NodeStats;
+class TxLog;
+
+struct MmioOp {
+    enum Kind : uint8_t { kRead, kWrite, kReset, kWait };
+    Kind kind;
+    uint8_t size;     // 4 or 8
+    uint32_t offset;  // BAR0 byte offset
+    uint64_t value;   // write data
+    uint32_t client;  // origin connection
+    uint32_t tag;     // of the message that carried it
+};
+
+class MmioMaster {
+public:
+    MmioMaster(unsigned node, NodeEvents* ev, TxLog* txlog, NodeStats* stats)
+        : node_(node), ev_(ev), txlog_(txlog), stats_(stats) {}
+
+    void push(const MmioOp& op);
+    bool idle() const { return state_ == kIdle && q_.empty(); }
+    size_t queued() const { return q_.size() + (state_ == kIdle ? 0 : 1); }
+
+    void drive(Vvia_nic* top) const;
+    static void drive_quiet(Vvia_nic* top);  // nothing valid (reset)
+    void sample(const Vvia_nic* top);
+    void clear_sample();
+    void edge(uint64_t cycle);
+
+    // A RESET op reached the head: returns true once, with it.
+    bool take_reset_request(MmioOp* op);
+    // The node finished the reset requested by the current op.
+    void reset_finished(uint64_t cycle);
+
+    // Drops every queued and in-flight operation (the node is detached and
+    // goes into reset): reads are answered with DETACHED, waits dropped.
+    void abort_all(uint64_t cycle);
+
+private:
+    enum State : uint8_t { kIdle, kWrite, kRead, kResetting };
+    void start_next();
+    void start_word();
+
+    unsigned node_;
+    NodeEvents* ev_;
+    TxLog* txlog_;
+    NodeStats* stats_;
+
+    Ring<MmioOp> q_;
+    State state_ = kIdle;
+    MmioOp cur_{};
+    unsigned phase_ = 0;       // word of a 64-bit access: 0 low, 1 high
+    uint16_t status_ = 0;      // first non-OKAY response of the op
+    uint32_t err_offset_ = 0;  // offset of that word
+    uint64_t rd_value_ = 0;
+    bool reset_req_ = false;
+
+    // outputs
+    bool awvalid_ = false, wvalid_ = false, arvalid_ = false;
+    uint32_t addr_ = 0, wdata_ = 0;
+
+    // handshakes sampled before the rising edge
+    bool s_aw_ = false, s_w_ = false, s_b_ = false, s_ar_ = false, s_r_ = false;
+    uint8_t s_bresp_ = 0, s_rresp_ = 0;
+    uint32_t s_rdata_ = 0;
+};
+
+}  // namespace vianic

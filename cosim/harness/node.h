@@ -1,0 +1,94 @@
+// node.h: one simulated NIC: a Verilated via_nic ("nodeK") with its MMIO
+// master model, host memory and DMA model, hard reset, interrupt tracking,
+// idle detection, and the node's ownership state (driver, doorbell grants).
+//
+// A cycle of a node, driven by the server for every awake node in turn:
+//   negedge(c)       set inputs from the models (changes happen half a cycle
+//                    before the edge that samples them), clk=0, eval, then
+//                    sample the handshakes the rising edge will see
+//   posedge()        clk=1, eval
+//   after_posedge(c) the models take the handshakes of edge c, irq changes
+//                    are reported, the reset counter runs, and the node goes
+//                    to sleep if it is idle
+// A sleeping node is not evaluated at all: its inputs are the models' idle
+// constants and via_nic promises (idle = 1) that nothing changes inside it
+// until an input changes. Anything given to the node wakes it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "dma_memory.h"
+#include "host_memory.h"
+#include "mmio_master.h"
+#include "stats.h"
+
+class Vvia_nic;
+class VerilatedContext;
+
+namespace vianic {
+
+struct Options;
+struct NodeEvents;
+class TxLog;
+
+class Node {
+public:
+    static constexpr unsigned kStartupResetCycles = 8;
+    static constexpr unsigned kResetCycles = 8;  // RESET request and detach
+
+    Node(unsigned idx, VerilatedContext* ctx, const Options& o, NodeEvents* ev, TxLog* txlog);
+    ~Node();
+
+    // Settles the model at time 0 (rst=1, clk=0) before the first cycle.
+    void initial_eval();
+    void negedge(uint64_t cycle);
+    void posedge();
+    void after_posedge(uint64_t cycle);
+
+    bool awake() const { return awake_; }
+    void wake(uint64_t cycle);
+    bool in_reset() const { return rst_left_ > 0; }
+
+    // Holds rst for n cycles from the next edge on; drops DMA in flight.
+    void hold_reset(unsigned n);
+    // The driver is gone: everything in flight is dropped (pending reads
+    // answered DETACHED), memory unmapped, grants revoked, reset held.
+    void detach(uint64_t cycle);
+
+    uint32_t irq() const { return irq_; }
+    Vvia_nic* model() { return top_.get(); }
+    static bool has_idle_output();
+    static unsigned bus_bytes();
+
+    // doorbell page grants: token -> one bit per VI
+    bool granted(uint64_t token, uint32_t vi) const;
+    void grant(uint64_t token, uint32_t first, uint32_t count);
+    void revoke(uint64_t token) { grants_.erase(token); }
+
+    const unsigned idx;
+    uint32_t driver = 0;  // client id of the driver connection, 0 if none
+    NodeStats stats;
+    HostMemory mem;
+    MmioMaster mmio;
+    DmaMemory dma;
+
+private:
+    bool dut_idle() const;
+
+    std::unique_ptr<Vvia_nic> top_;
+    TxLog* txlog_;
+    bool awake_ = true;
+    bool drive_idle_ = false;  // the last drive was the models' idle constants
+    unsigned rst_left_ = kStartupResetCycles;
+    bool rst_driven_ = true;   // rst value of the last drive
+    bool reset_op_ = false;    // the reset running is a RESET request
+    uint32_t irq_ = 0;
+    uint64_t sleep_since_ = 0;  // edge after which the node fell asleep
+    std::unordered_map<uint64_t, std::vector<uint64_t>> grants_;
+    NodeEvents* ev_;
+};
+
+}  // namespace vianic

@@ -1,0 +1,572 @@
+// server.cpp: setup, listeners, the event loop, socket I/O, connection
+// life and detach (see server.h). Message handling is in dispatch.cpp, the
+// cycle loop and time control in time_control.cpp, interrupts in irq.cpp.
+#include "server.h"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "Vvia_nic.h"
+#include "log.h"
+#include "verilated.h"
+#include "via_bar0.h"
+
+namespace vianic {
+
+namespace {
+
+int g_sig_pipe[2] = {-1, -1};
+
+void on_signal(int sig) {
+    int saved = errno;
+    uint8_t b = uint8_t(sig);
+    ssize_t r = write(g_sig_pipe[1], &b, 1);
+    (void)r;
+    errno = saved;
+}
+
+bool install_signals(std::string* why) {
+    if (pipe2(g_sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        *why = std::string("pipe: ") + strerror(errno);
+        return false;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGUSR1, &sa, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+    return true;
+}
+
+// mkdir -p with mode 0700 for the directories it creates
+bool make_dirs(const std::string& dir, std::string* why) {
+    if (dir.empty()) return true;
+    struct stat st;
+    if (stat(dir.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return true;
+        *why = dir + " exists and is not a directory";
+        return false;
+    }
+    size_t slash = dir.rfind('/');
+    if (slash != std::string::npos && slash > 0 && !make_dirs(dir.substr(0, slash), why)) return false;
+    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+        *why = "cannot create " + dir + ": " + strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+Server::Server(const Options& o) : o_(o) {
+    bar_bytes_ = uint32_t(1) << VIA_DEFAULT_AXIL_ADDR_WIDTH;
+    num_irq_ = VIA_DEFAULT_NUM_IRQ;
+    num_vi_ = VIA_DEFAULT_NUM_VI;
+}
+
+Server::~Server() { shutdown(); }
+
+bool Server::start() {
+    t0_ = std::chrono::steady_clock::now();
+    std::string why;
+    if (!install_signals(&why)) {
+        log_error("%s", why.c_str());
+        return false;
+    }
+    HostMemory::install_fault_handler();
+    if (Node::bus_bytes() * 8 != VIA_DEFAULT_DATA_WIDTH) {
+        log_error("via_nic's DMA data port is %u bits but bar0.layout says DATA_WIDTH %u; rebuild the simulator",
+                  Node::bus_bytes() * 8, unsigned(VIA_DEFAULT_DATA_WIDTH));
+        return false;
+    }
+
+    ctx_.reset(new VerilatedContext);
+    // random initial values (the build uses --x-initial unique), repeatable
+    // for a given seed
+    ctx_->randReset(2);
+    ctx_->randSeed(int(o_.seed));
+    if (!o_.trace_file.empty()) Trace::enable_context(ctx_.get());
+    for (unsigned i = 0; i < o_.nodes; i++) nodes_.emplace_back(new Node(i, ctx_.get(), o_, this, &txlog_));
+
+    if (!o_.txlog_file.empty() && !txlog_.open(o_.txlog_file, &why)) {
+        log_error("%s", why.c_str());
+        return false;
+    }
+    if (!o_.trace_file.empty()) {
+        std::vector<Vvia_nic*> models;
+        for (auto& n : nodes_) models.push_back(n->model());
+        if (!trace_.open(o_.trace_file, models, o_.trace_start, o_.trace_end, &why)) {
+            log_error("%s", why.c_str());
+            return false;
+        }
+    }
+
+    // power-on reset, done before anyone can connect so that every run
+    // starts from the same cycle
+    ctx_->time(0);
+    for (auto& n : nodes_) n->initial_eval();
+    trace_.dump(0, 0);
+    for (unsigned i = 0; i < 256 && (i < Node::kStartupResetCycles + 2 || any_awake()); i++) step();
+    if (!Node::has_idle_output())
+        log_info("warning: this via_nic has no 'idle' output: idle skip is off (every cycle is simulated, "
+                 "an idle simulator spins, no deadlock report)");
+
+    if (!o_.tcp.empty() && !listen_tcp()) return false;
+    if (!listen_unix()) return false;
+
+    log_info("%u node%s, %s, %.6g MHz (%u ps), DMA latency read %llu / write %llu cycles, bandwidth %s, seed %u%s%s",
+             o_.nodes, o_.nodes == 1 ? "" : "s", o_.lockstep ? "lockstep" : "free-run", o_.clock_mhz, o_.clock_ps,
+             (unsigned long long)o_.dma_read_latency, (unsigned long long)o_.dma_write_latency,
+             o_.dma_bandwidth_mbps ? (std::to_string(o_.dma_bandwidth_mbps) + " MB/s").c_str() : "unlimited",
+             o_.seed, o_.trace_file.empty() ? "" : ", trace ", o_.trace_file.c_str());
+    printf("vianic-sim: listening on unix:%s\n", o_.socket_path.c_str());
+    fflush(stdout);
+    return true;
+}
+
+bool Server::listen_unix() {
+    const std::string& path = o_.socket_path;
+    struct sockaddr_un sa;
+    if (path.size() >= sizeof sa.sun_path) {
+        log_error("--socket %s: the path is longer than %zu bytes, the limit of Unix sockets", path.c_str(),
+                  sizeof sa.sun_path - 1);
+        return false;
+    }
+    std::string why;
+    size_t slash = path.rfind('/');
+    if (slash != std::string::npos && slash > 0 && !make_dirs(path.substr(0, slash), &why)) {
+        log_error("socket directory: %s", why.c_str());
+        return false;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    memcpy(sa.sun_path, path.c_str(), path.size());
+
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) {
+            log_error("--socket %s exists and is not a socket", path.c_str());
+            return false;
+        }
+        int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        bool live = probe >= 0 && connect(probe, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) == 0;
+        if (probe >= 0) close(probe);
+        if (live) {
+            log_error("another simulator is listening on %s", path.c_str());
+            return false;
+        }
+        unlink(path.c_str());  // stale, left by a simulator that died
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0 || bind(fd, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, 64) != 0) {
+        log_error("cannot listen on unix:%s: %s", path.c_str(), strerror(errno));
+        if (fd >= 0) close(fd);
+        return false;
+    }
+    chmod(path.c_str(), 0600);
+    unix_fd_ = fd;
+    unlink_socket_ = true;
+    return true;
+}
+
+bool Server::listen_tcp() {
+    std::string host = o_.tcp.substr(0, o_.tcp.rfind(':'));
+    std::string port = o_.tcp.substr(o_.tcp.rfind(':') + 1);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    struct addrinfo* res = nullptr;
+    int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &res);
+    if (rc != 0) {
+        log_error("--tcp %s: %s", o_.tcp.c_str(), gai_strerror(rc));
+        return false;
+    }
+    int fd = -1;
+    std::string err = "no address";
+    for (struct addrinfo* a = res; a; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+        if (fd < 0) continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 64) == 0) break;
+        err = strerror(errno);
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        log_error("cannot listen on tcp:%s: %s", o_.tcp.c_str(), err.c_str());
+        return false;
+    }
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    char hbuf[NI_MAXHOST] = "?", pbuf[NI_MAXSERV] = "?";
+    if (getsockname(fd, reinterpret_cast<struct sockaddr*>(&ss), &len) == 0)
+        getnameinfo(reinterpret_cast<struct sockaddr*>(&ss), len, hbuf, sizeof hbuf, pbuf, sizeof pbuf,
+                    NI_NUMERICHOST | NI_NUMERICSERV);
+    tcp_fd_ = fd;
+    bool v6 = strchr(hbuf, ':') != nullptr;
+    printf("vianic-sim: listening on tcp:%s%s%s:%s\n", v6 ? "[" : "", hbuf, v6 ? "]" : "", pbuf);
+    fflush(stdout);
+    return true;
+}
+
+void Server::shutdown() {
+    // best effort: let every client get what was sent to it (up to 1 s)
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (;;) {
+        std::vector<struct pollfd> p;
+        for (auto& c : conns_) {
+            if (c->out_pending() && !c->broken && c->flush() && c->out_pending())
+                p.push_back({c->fd, POLLOUT, 0});
+        }
+        auto now = std::chrono::steady_clock::now();
+        if (p.empty() || now >= until) break;
+        int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count()) + 1;
+        if (poll(p.data(), p.size(), ms) <= 0) break;
+    }
+    conns_.clear();
+    by_id_.clear();
+    if (unix_fd_ >= 0) close(unix_fd_);
+    if (tcp_fd_ >= 0) close(tcp_fd_);
+    unix_fd_ = tcp_fd_ = -1;
+    if (unlink_socket_) unlink(o_.socket_path.c_str());
+    unlink_socket_ = false;
+    trace_.close();
+    txlog_.close();
+    nodes_.clear();
+}
+
+int Server::run() {
+    for (;;) {
+        if (stop_signal_) {
+            log_info("stopping on %s at cycle %llu", strsignal(stop_signal_), (unsigned long long)cycle_);
+            shutdown();
+            return 0;
+        }
+        sweep();
+        if (terminate_) {
+            log_info("TERMINATE at cycle %llu", (unsigned long long)cycle_);
+            shutdown();
+            return 0;
+        }
+        if (o_.lockstep && unblocked_ == 0) apply_deferred();
+        bool can_advance = !o_.lockstep || unblocked_ == 0;
+        if (can_advance && any_awake()) {
+            // a chunk that stopped early changed the state (an answer, all
+            // idle): the loop decides again at once, without a poll syscall
+            if (run_cycles(kChunkCycles)) poll_io(0);
+            continue;
+        }
+        if (can_advance && Node::has_idle_output()) {
+            if (waits_.next_deadline() != kNever) {
+                jump_to(waits_.next_deadline());
+                continue;
+            }
+            if (o_.lockstep && !waits_.empty()) {
+                report_deadlock();
+                continue;
+            }
+        }
+        poll_io(-1);
+    }
+}
+
+// ------------------------------------------------------------------ I/O
+
+bool Server::may_read(const Conn* c) const {
+    if (c->closing) return false;
+    if (c->deferred.size() >= kMaxDeferred) return false;
+    if (c->hello_done && nodes_[c->node]->mmio.queued() >= kMaxQueuedOps) return false;
+    return true;
+}
+
+void Server::poll_io(int timeout_ms) {
+    pfds_.clear();
+    pconns_.clear();
+    pfds_.push_back({g_sig_pipe[0], POLLIN, 0});
+    pconns_.push_back(nullptr);
+    if (unix_fd_ >= 0) {
+        pfds_.push_back({unix_fd_, POLLIN, 0});
+        pconns_.push_back(nullptr);
+    }
+    if (tcp_fd_ >= 0) {
+        pfds_.push_back({tcp_fd_, POLLIN, 0});
+        pconns_.push_back(nullptr);
+    }
+    for (auto& c : conns_) {
+        short ev = 0;
+        if (may_read(c.get())) ev |= POLLIN;
+        if (c->out_pending()) ev |= POLLOUT;
+        if (!ev && !c->closing) {
+            static bool warned = false;
+            if (!warned) {
+                log_info("client %u has queued %zu requests while time is frozen; not reading it until time "
+                         "advances",
+                         c->id, c->deferred.size());
+                warned = true;
+            }
+        }
+        pfds_.push_back({c->fd, ev, 0});
+        pconns_.push_back(c.get());
+    }
+    int r = poll(pfds_.data(), pfds_.size(), timeout_ms);
+    if (r <= 0) return;
+    for (size_t i = 0; i < pfds_.size(); i++) {
+        short re = pfds_[i].revents;
+        if (!re) continue;
+        int fd = pfds_[i].fd;
+        Conn* c = pconns_[i];
+        if (!c) {
+            if (fd == g_sig_pipe[0]) {
+                uint8_t buf[16];
+                ssize_t n;
+                while ((n = read(fd, buf, sizeof buf)) > 0)
+                    for (ssize_t k = 0; k < n; k++) handle_signal(buf[k]);
+            } else {
+                accept_on(fd, fd == unix_fd_);
+            }
+            continue;
+        }
+        if (re & POLLOUT) c->flush();
+        if (re & (POLLIN | POLLHUP | POLLERR)) read_conn(c);
+    }
+}
+
+void Server::handle_signal(int sig) {
+    if (sig == SIGUSR1) {
+        std::string s = "vianic-sim: stats at cycle " + std::to_string(cycle_) + "\n" + stats_text();
+        ssize_t w = write(STDERR_FILENO, s.data(), s.size());
+        (void)w;
+        txlog_.flush();
+        trace_.flush();
+    } else {
+        stop_signal_ = sig;
+    }
+}
+
+void Server::accept_on(int lfd, bool is_unix) {
+    for (;;) {
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        int fd = accept4(lfd, reinterpret_cast<struct sockaddr*>(&ss), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+                log_error("accept: %s", strerror(errno));
+            return;
+        }
+        std::string peer = "unix";
+        if (!is_unix) {
+            int one = 1;
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            char h[NI_MAXHOST] = "?", p[NI_MAXSERV] = "?";
+            getnameinfo(reinterpret_cast<struct sockaddr*>(&ss), len, h, sizeof h, p, sizeof p,
+                        NI_NUMERICHOST | NI_NUMERICSERV);
+            peer = std::string("tcp ") + h + ":" + p;
+        }
+        uint32_t id = next_id_++;
+        conns_.emplace_back(new Conn(fd, id, is_unix, peer));
+        by_id_[id] = conns_.back().get();
+        log_verbose("client %u connected (%s)", id, peer.c_str());
+    }
+}
+
+void Server::read_conn(Conn* c) {
+    for (int round = 0; round < 8 && !c->closing; round++) {
+        size_t got = 0;
+        std::string err;
+        Conn::ReadResult r = c->read_some(&got, &err);
+        if (r == Conn::kError) {
+            c->close_later("receive failed: " + err);
+            return;
+        }
+        if (r == Conn::kData) parse_input(c);
+        if (!err.empty() && !c->closing) {  // descriptors sent wrongly
+            proto::Header h;
+            fatal(c, h, proto::kErrMalformed, err);
+            return;
+        }
+        if (r == Conn::kEof) {
+            if (c->in_size())
+                c->close_later("disconnected in the middle of a message (" + std::to_string(c->in_size()) +
+                               " bytes of it received)");
+            else
+                c->close_later("disconnected");
+            return;
+        }
+        if (r == Conn::kAgain || got < 4096) return;
+    }
+}
+
+void Server::parse_input(Conn* c) {
+    while (!c->closing) {
+        size_t avail = c->in_size();
+        if (avail < proto::kHeaderBytes) return;
+        const uint8_t* p = c->in_data();
+        proto::Header h;
+        std::string why;
+        if (!proto::parse_header(p, &h, &why)) {
+            fatal(c, h, proto::kErrMalformed, why);
+            return;
+        }
+        size_t total = proto::kHeaderBytes + h.len;
+        if (avail < total) return;
+        handle_message(c, h, p + proto::kHeaderBytes);
+        c->consume(total);
+    }
+}
+
+void Server::sweep() {
+    // closing one connection (a driver: detach) may break others; repeat
+    // until nothing new is closing
+    bool any = false;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < conns_.size(); i++) {
+            Conn* c = conns_[i].get();
+            if (c->closing && !c->closed) {
+                close_conn(c);
+                c->closed = true;
+                any = again = true;
+            }
+        }
+    }
+    if (!any) return;
+    std::vector<std::unique_ptr<Conn>> keep;
+    keep.reserve(conns_.size());
+    for (auto& c : conns_) {
+        if (c->closed) {
+            c->flush();  // a last try, for a fatal ERROR
+        } else {
+            keep.push_back(std::move(c));
+        }
+    }
+    conns_.swap(keep);  // the closed ones are destroyed with keep
+}
+
+void Server::close_conn(Conn* c) {
+    log_info("%s disconnected: %s", who(c).c_str(), c->close_reason.c_str());
+    bool was_unblocked = counts(c) && c->outstanding.empty();
+    by_id_.erase(c->id);  // from here no answer reaches it
+    if (was_unblocked) unblocked_--;
+    c->outstanding.clear();
+    c->deferred.clear();
+    if (!c->hello_done) return;
+    for (Wait& w : waits_.all())
+        if (w.client == c->id) w.done = true;
+    waits_.compact();
+    for (auto it = queued_waits_.begin(); it != queued_waits_.end();) {
+        if ((it->first >> 32) == c->id)
+            it = queued_waits_.erase(it);
+        else
+            ++it;
+    }
+    Node& n = *nodes_[c->node];
+    if (c->role == proto::kRoleDriver && n.driver == c->id) detach_node(n);
+    c->hello_done = false;
+}
+
+void Server::detach_node(Node& n) {
+    log_info("node %u detached at cycle %llu: held in reset, DMA and MMIO in flight dropped, host memory unmapped, "
+             "grants revoked",
+             n.idx, (unsigned long long)cycle_);
+    n.detach(cycle_);
+    for (Wait& w : waits_.all()) {
+        if (w.node == n.idx && !w.done && w.req.kind != proto::kWaitCycles)
+            finish_wait(w, proto::kWaitAborted, wait_value(w),
+                        "node " + std::to_string(n.idx) + " detached: its driver disconnected");
+    }
+    waits_.compact();
+}
+
+// ----------------------------------------------------------- bookkeeping
+
+Conn* Server::find(uint32_t id) const {
+    auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : it->second;
+}
+
+bool Server::counts(const Conn* c) const {
+    return c->hello_done && c->role != proto::kRoleMonitor && by_id_.count(c->id);
+}
+
+void Server::add_tag(Conn* c, uint32_t tag) {
+    if (c->outstanding.empty() && counts(c)) unblocked_--;
+    c->outstanding.push_back(tag);
+}
+
+void Server::answered(Conn* c, uint32_t tag) {
+    if (c->remove_tag(tag) && c->outstanding.empty() && counts(c)) unblocked_++;
+}
+
+void Server::send_ack(Conn* c, uint32_t tag, uint16_t status) {
+    uint8_t m[proto::kAckBytes];
+    proto::encode_ack(m, tag, status);
+    c->send(m, sizeof m);
+}
+
+void Server::send_error(Conn* c, uint32_t tag, uint16_t code, bool fatal_, uint16_t ref_type, uint64_t ref_offset,
+                        const std::string& text) {
+    std::vector<uint8_t> m;
+    proto::encode_error(&m, tag, code, fatal_, ref_type, ref_offset, text);
+    c->send(m.data(), m.size());
+}
+
+void Server::fatal(Conn* c, const proto::Header& h, uint16_t code, const std::string& text) {
+    log_error("%s: %s", who(c).c_str(), text.c_str());
+    send_error(c, h.tag, code, true, h.type, 0, text);
+    c->close_later("protocol error: " + text);
+}
+
+std::string Server::who(const Conn* c) const {
+    std::string s = "client " + std::to_string(c->id);
+    if (!c->name.empty()) s += " \"" + c->name + "\"";
+    if (c->hello_done)
+        s += std::string(" (") + proto::role_name(c->role) + " node " + std::to_string(c->node) + ")";
+    return s;
+}
+
+std::string Server::stats_text() const {
+    std::string s;
+    char buf[512];
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    uint64_t evaluated = 0;
+    for (auto& n : nodes_) evaluated += n->stats.busy_cycles;
+    unsigned clients = 0;
+    for (auto& c : conns_)
+        if (c->hello_done) clients++;
+    snprintf(buf, sizeof buf,
+             "cycle %llu\n"
+             "time_us %.3f\n"
+             "mode %s\n"
+             "nodes %u\n"
+             "clients %u\n"
+             "waits %zu\n"
+             "wall_seconds %.3f\n"
+             "evaluated_node_cycles %llu\n",
+             (unsigned long long)cycle_, double(cycle_) * o_.clock_ps / 1e6, o_.lockstep ? "lockstep" : "freerun",
+             o_.nodes, clients, waits_.all().size(), wall, (unsigned long long)evaluated);
+    s += buf;
+    for (auto& n : nodes_) append_node_stats(&s, n->idx, n->stats, cycle_);
+    return s;
+}
+
+}  // namespace vianic

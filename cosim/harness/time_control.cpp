@@ -1,0 +1,252 @@
+// time_control.cpp: the cycle loop over all nodes, idle skip, wait
+// deadlines, the deadlock report, WAIT handling and the answers the bus
+// models produce while cycles run (see server.h for the loop).
+//
+// Clock: edge k (the k-th rising edge, "cycle k") is at time k*clock_ps;
+// inputs change at the falling edge before it, at k*clock_ps - clock_ps/2.
+// Nodes are always processed in index order and connections in id order, so
+// a run is a function of the messages and of when time was frozen.
+#include <algorithm>
+
+#include "log.h"
+#include "server.h"
+#include "verilated.h"
+
+namespace vianic {
+
+bool Server::any_awake() const {
+    for (const auto& n : nodes_)
+        if (n->awake()) return true;
+    return false;
+}
+
+void Server::step() {
+    const uint64_t period = o_.clock_ps;
+    bool awake[16];
+    const size_t nn = nodes_.size();
+    for (size_t i = 0; i < nn; i++) awake[i] = nodes_[i]->awake();
+
+    uint64_t t = cycle_ * period + period / 2;
+    ctx_->time(t);
+    for (size_t i = 0; i < nn; i++)
+        if (awake[i]) nodes_[i]->negedge(cycle_);
+    trace_.dump(t, cycle_);
+
+    cycle_++;
+    t = cycle_ * period;
+    ctx_->time(t);
+    for (size_t i = 0; i < nn; i++)
+        if (awake[i]) nodes_[i]->posedge();
+    trace_.dump(t, cycle_);
+
+    for (size_t i = 0; i < nn; i++)
+        if (awake[i]) nodes_[i]->after_posedge(cycle_);
+}
+
+bool Server::run_cycles(unsigned max) {
+    for (unsigned i = 0; i < max; i++) {
+        if (o_.lockstep && unblocked_ > 0) return false;  // someone was answered: time stops here
+        if (stop_signal_ || terminate_ || !any_awake()) return false;
+        step();
+        if (cycle_ >= waits_.next_deadline()) process_deadlines();
+    }
+    return true;
+}
+
+void Server::jump_to(uint64_t cycle) {
+    if (cycle > cycle_) {
+        log_verbose("idle: skipping from cycle %llu to %llu", (unsigned long long)cycle_, (unsigned long long)cycle);
+        cycle_ = cycle;
+        ctx_->time(cycle_ * o_.clock_ps);
+    }
+    process_deadlines();
+}
+
+void Server::process_deadlines() {
+    if (cycle_ < waits_.next_deadline()) return;
+    for (Wait& w : waits_.all()) {
+        if (w.done) continue;
+        if (w.end <= cycle_)
+            finish_wait(w, proto::kWaitSatisfied, 0, "");
+        else if (w.deadline <= cycle_)
+            finish_wait(w, proto::kWaitTimeout, wait_value(w), "");
+    }
+    waits_.compact();
+}
+
+void Server::report_deadlock() {
+    std::string text;
+    for (const auto& c : conns_) {
+        std::string mine;
+        for (const Wait& w : waits_.all()) {
+            if (w.client != c->id || w.done) continue;
+            if (!mine.empty()) mine += ", ";
+            mine += describe_wait(w);
+        }
+        if (mine.empty()) continue;
+        if (!text.empty()) text += "; ";
+        text += "client " + std::to_string(c->id) + " (" + proto::role_name(c->role) + " node " +
+                std::to_string(c->node) + (c->name.empty() ? "" : ", \"" + c->name + "\"") + "): " + mine;
+    }
+    log_info("deadlock at cycle %llu: every client is blocked, every node is idle and no wait has a deadline: %s",
+             (unsigned long long)cycle_, text.c_str());
+    for (Wait& w : waits_.all())
+        if (!w.done) finish_wait(w, proto::kWaitDeadlock, wait_value(w), text);
+    waits_.compact();
+}
+
+// ------------------------------------------------------------------ waits
+
+bool Server::read_word(Node& n, uint64_t addr, unsigned size, uint64_t* v) {
+    *v = 0;
+    if (!n.mem.contains(addr, size)) return false;
+    uint8_t b[8] = {};
+    if (!n.mem.read(addr, b, size)) return false;
+    uint64_t x = 0;
+    for (unsigned i = 0; i < size; i++) x |= uint64_t(b[i]) << (8 * i);
+    *v = x;
+    return true;
+}
+
+uint64_t Server::wait_value(const Wait& w) {
+    Node& n = *nodes_[w.node];
+    switch (w.req.kind) {
+        case proto::kWaitIrq:
+            return n.irq();
+        case proto::kWaitMem: {
+            uint64_t v = 0;
+            read_word(n, w.req.addr, w.req.size, &v);
+            return v;
+        }
+        default:
+            return 0;
+    }
+}
+
+void Server::start_wait(Conn* c, uint32_t tag, const proto::WaitReq& req) {
+    Node& n = *nodes_[c->node];
+    Wait w{};
+    w.client = c->id;
+    w.tag = tag;
+    w.node = c->node;
+    w.req = req;
+    w.start = cycle_;
+    w.end = kNever;
+    w.deadline = req.timeout ? sat_add(cycle_, req.timeout) : kNever;
+    w.done = false;
+    switch (req.kind) {
+        case proto::kWaitIrq:
+            if (n.irq() & req.irq_mask) {
+                finish_wait(w, proto::kWaitSatisfied, n.irq(), "");
+                return;
+            }
+            break;
+        case proto::kWaitMem: {
+            uint64_t v;
+            if (!n.mem.attached() || !n.mem.contains(req.addr, req.size)) {
+                finish_wait(w, proto::kWaitAborted, 0,
+                            n.mem.attached() ? "the word is outside the node's host memory"
+                                             : "the node has no host memory attached");
+                return;
+            }
+            if (!read_word(n, req.addr, req.size, &v)) {
+                finish_wait(w, proto::kWaitAborted, 0, "reading host memory faulted (the memfd shrank)");
+                return;
+            }
+            if ((v & req.mask) == req.value) {
+                finish_wait(w, proto::kWaitSatisfied, v, "");
+                return;
+            }
+            break;
+        }
+        default:
+            if (req.cycles == 0) {
+                finish_wait(w, proto::kWaitSatisfied, 0, "");
+                return;
+            }
+            w.end = sat_add(cycle_, req.cycles);
+            break;
+    }
+    waits_.add(w);
+}
+
+void Server::finish_wait(Wait& w, uint16_t status, uint64_t value, const std::string& text) {
+    w.done = true;
+    Conn* c = find(w.client);
+    if (!c) return;
+    std::vector<uint8_t> out;
+    proto::encode_wait_done(&out, w.tag, status, cycle_, value, text);
+    c->send(out.data(), out.size());
+    answered(c, w.tag);
+}
+
+// ------------------------------------------------- answers from the models
+
+void Server::on_read_done(unsigned, uint32_t client, uint32_t tag, uint16_t status, uint64_t value,
+                          uint64_t cycle) {
+    Conn* c = find(client);
+    if (!c) return;
+    uint8_t out[proto::kReadDataBytes];
+    proto::encode_read_data(out, tag, status, value, cycle);
+    c->send(out, sizeof out);
+    answered(c, tag);
+}
+
+void Server::on_write_error(unsigned node, uint32_t client, uint32_t tag, uint32_t offset, unsigned resp,
+                            uint64_t cycle) {
+    const char* r = TxLog::resp_name(resp);
+    log_verbose("node%u: posted write to 0x%x got %s at cycle %llu (client %u)", node, offset, r,
+                (unsigned long long)cycle, client);
+    Conn* c = find(client);
+    if (!c) return;
+    char text[128];
+    snprintf(text, sizeof text, "posted write to offset 0x%x got %s at cycle %llu", offset, r,
+             (unsigned long long)cycle);
+    send_error(c, tag, proto::kErrBusError, false, proto::kMmioWrite, offset, text);
+}
+
+void Server::on_reset_done(unsigned node, uint32_t client, uint32_t tag, uint64_t cycle) {
+    log_verbose("node%u: reset done at cycle %llu", node, (unsigned long long)cycle);
+    Conn* c = find(client);
+    if (!c) return;
+    send_ack(c, tag, 0);
+    answered(c, tag);
+}
+
+void Server::on_wait_reached(unsigned, uint32_t client, uint32_t tag, bool dropped) {
+    auto it = queued_waits_.find((uint64_t(client) << 32) | tag);
+    if (it == queued_waits_.end()) return;  // its connection is gone
+    proto::WaitReq req = it->second;
+    queued_waits_.erase(it);
+    Conn* c = find(client);
+    if (!c) return;
+    if (dropped) {
+        Wait w{};
+        w.client = client;
+        w.tag = tag;
+        w.node = c->node;
+        w.req = req;
+        finish_wait(w, proto::kWaitAborted, 0,
+                    "node " + std::to_string(c->node) + " detached: its driver disconnected");
+        return;
+    }
+    start_wait(c, tag, req);
+}
+
+void Server::on_dma_write(unsigned node, uint64_t addr, uint64_t len) {
+    if (waits_.empty()) return;
+    bool any = false;
+    for (Wait& w : waits_.all()) {
+        if (w.done || w.node != node || w.req.kind != proto::kWaitMem) continue;
+        // the written bytes touch the word?
+        if (addr >= w.req.addr + w.req.size || w.req.addr >= addr + len) continue;
+        uint64_t v;
+        if (read_word(*nodes_[node], w.req.addr, w.req.size, &v) && (v & w.req.mask) == w.req.value) {
+            finish_wait(w, proto::kWaitSatisfied, v, "");
+            any = true;
+        }
+    }
+    if (any) waits_.compact();
+}
+
+}  // namespace vianic

@@ -1,0 +1,446 @@
+package cosim
+
+// Wire format of the co-simulation protocol, version 1.0
+// (docs/cosim-protocol.md). Everything here is pure encoding and decoding;
+// conn.go does the I/O.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Protocol version this package speaks.
+const (
+	ProtocolMajor = 1 // a simulator with another major version is refused
+	ProtocolMinor = 0
+)
+
+const (
+	helloMagic = 0x534F4356 // "VCOS"
+
+	headerSize = 12
+	// maxPayload is the largest payload either side may send.
+	maxPayload = 65536
+	// maxWriteEntries is the most entries one MMIO_WRITE may carry.
+	maxWriteEntries = 4095
+	writeEntrySize  = 16
+	nameSize        = 32
+)
+
+// Message types.
+const (
+	msgHello     uint16 = 0x01
+	msgAttachMem uint16 = 0x02
+	msgMMIORead  uint16 = 0x03
+	msgMMIOWrite uint16 = 0x04
+	msgWait      uint16 = 0x05
+	msgTrace     uint16 = 0x06
+	msgReset     uint16 = 0x07
+	msgGrant     uint16 = 0x08
+	msgRevoke    uint16 = 0x09
+	msgTerminate uint16 = 0x0A
+	msgStats     uint16 = 0x0B
+
+	msgHelloOK   uint16 = 0x81
+	msgAck       uint16 = 0x82
+	msgReadData  uint16 = 0x83
+	msgWaitDone  uint16 = 0x85
+	msgStatsData uint16 = 0x8B
+	msgIRQ       uint16 = 0x8C
+	msgError     uint16 = 0x8F
+)
+
+// Fixed payload sizes (client to simulator).
+const (
+	helloSize     = 4 + 2 + 2 + 1 + 1 + 2 + 8 + nameSize // 52
+	attachMemSize = 16
+	mmioReadSize  = 8
+	waitBaseSize  = 12
+	waitIRQSize   = waitBaseSize + 8
+	waitMemSize   = waitBaseSize + 24
+	waitCycSize   = waitBaseSize + 8
+	traceSize     = 8
+	grantSize     = 16
+	revokeSize    = 8
+)
+
+// Fixed payload sizes (simulator to client); WAIT_DONE and ERROR may be
+// followed by text, STATS_DATA is all text.
+const (
+	helloOKSize  = 48
+	ackSize      = 8
+	readDataSize = 24
+	waitDoneSize = 24
+	irqSize      = 16
+	errorSize    = 16
+)
+
+// WAIT kinds.
+const (
+	waitKindIRQ    uint8 = 1
+	waitKindMem    uint8 = 2
+	waitKindCycles uint8 = 3
+)
+
+// WAIT_DONE status values.
+const (
+	waitSatisfied uint16 = 0
+	waitTimeout   uint16 = 1
+	waitDeadlock  uint16 = 2
+	waitAborted   uint16 = 3
+)
+
+// READ_DATA status values.
+const (
+	readOK       uint16 = 0
+	readSLVERR   uint16 = 2
+	readDECERR   uint16 = 3
+	readRefused  uint16 = 16
+	readDetached uint16 = 17
+)
+
+var le = binary.LittleEndian
+
+// header is the 12-byte frame header.
+type header struct {
+	Len   uint32
+	Type  uint16
+	Flags uint16
+	Tag   uint32
+}
+
+func putHeader(b []byte, typ uint16, tag uint32, payloadLen int) {
+	le.PutUint32(b[0:], uint32(payloadLen))
+	le.PutUint16(b[4:], typ)
+	le.PutUint16(b[6:], 0)
+	le.PutUint32(b[8:], tag)
+}
+
+func parseHeader(b []byte) header {
+	return header{
+		Len:   le.Uint32(b[0:]),
+		Type:  le.Uint16(b[4:]),
+		Flags: le.Uint16(b[6:]),
+		Tag:   le.Uint32(b[8:]),
+	}
+}
+
+// appendMsg appends a header and room for an n-byte payload to b and
+// returns the extended slice and the payload part of it.
+func appendMsg(b []byte, typ uint16, tag uint32, n int) ([]byte, []byte) {
+	start := len(b)
+	need := start + headerSize + n
+	if cap(b) < need {
+		nb := make([]byte, start, need+64)
+		copy(nb, b)
+		b = nb
+	}
+	b = b[:need]
+	putHeader(b[start:], typ, tag, n)
+	p := b[start+headerSize:]
+	clear(p)
+	return b, p
+}
+
+// helloMsg is the content of HELLO.
+type helloMsg struct {
+	Role       Role
+	Node       uint8
+	Interrupts bool
+	Token      uint64
+	Name       string
+}
+
+func appendHello(b []byte, tag uint32, h helloMsg) []byte {
+	b, p := appendMsg(b, msgHello, tag, helloSize)
+	le.PutUint32(p[0:], helloMagic)
+	le.PutUint16(p[4:], ProtocolMajor)
+	le.PutUint16(p[6:], ProtocolMinor)
+	p[8] = uint8(h.Role)
+	p[9] = h.Node
+	if h.Interrupts {
+		le.PutUint16(p[10:], 1)
+	}
+	le.PutUint64(p[12:], h.Token)
+	copy(p[20:20+nameSize-1], h.Name) // keep at least one NUL
+	return b
+}
+
+func appendAttachMem(b []byte, tag uint32, base, size uint64) []byte {
+	b, p := appendMsg(b, msgAttachMem, tag, attachMemSize)
+	le.PutUint64(p[0:], base)
+	le.PutUint64(p[8:], size)
+	return b
+}
+
+func appendMMIORead(b []byte, tag uint32, off uint32, size uint8) []byte {
+	b, p := appendMsg(b, msgMMIORead, tag, mmioReadSize)
+	le.PutUint32(p[0:], off)
+	p[4] = size
+	return b
+}
+
+// putWriteEntry encodes one MMIO_WRITE entry into e (16 bytes).
+func putWriteEntry(e []byte, off uint32, size uint8, v uint64) {
+	le.PutUint32(e[0:], off)
+	e[4] = size
+	e[5], e[6], e[7] = 0, 0, 0
+	le.PutUint64(e[8:], v)
+}
+
+// finishWriteBatch fills in the header and count of an MMIO_WRITE message
+// whose n entries start at b[headerSize+4:].
+func finishWriteBatch(b []byte, n int) {
+	putHeader(b, msgMMIOWrite, 0, 4+n*writeEntrySize)
+	le.PutUint32(b[headerSize:], uint32(n))
+}
+
+// waitMsg is the content of WAIT.
+type waitMsg struct {
+	Kind    uint8
+	Size    uint8
+	Timeout uint64
+	Mask    uint64 // irq: low 32 bits; mem: word mask
+	Addr    uint64 // mem
+	Value   uint64 // mem
+	N       uint64 // cycles
+}
+
+func appendWait(b []byte, tag uint32, w waitMsg) []byte {
+	n := waitCycSize
+	switch w.Kind {
+	case waitKindIRQ:
+		n = waitIRQSize
+	case waitKindMem:
+		n = waitMemSize
+	}
+	b, p := appendMsg(b, msgWait, tag, n)
+	p[0] = w.Kind
+	p[1] = w.Size
+	le.PutUint64(p[4:], w.Timeout)
+	switch w.Kind {
+	case waitKindIRQ:
+		le.PutUint32(p[12:], uint32(w.Mask))
+	case waitKindMem:
+		le.PutUint64(p[12:], w.Addr)
+		le.PutUint64(p[20:], w.Mask)
+		le.PutUint64(p[28:], w.Value)
+	default:
+		le.PutUint64(p[12:], w.N)
+	}
+	return b
+}
+
+func appendTrace(b []byte, tag uint32, on bool) []byte {
+	b, p := appendMsg(b, msgTrace, tag, traceSize)
+	if on {
+		p[0] = 1
+	}
+	return b
+}
+
+func appendGrant(b []byte, tag uint32, token uint64, first, count uint32) []byte {
+	b, p := appendMsg(b, msgGrant, tag, grantSize)
+	le.PutUint64(p[0:], token)
+	le.PutUint32(p[8:], first)
+	le.PutUint32(p[12:], count)
+	return b
+}
+
+func appendRevoke(b []byte, tag uint32, token uint64) []byte {
+	b, p := appendMsg(b, msgRevoke, tag, revokeSize)
+	le.PutUint64(p[0:], token)
+	return b
+}
+
+func appendEmpty(b []byte, typ uint16, tag uint32) []byte {
+	b, _ = appendMsg(b, typ, tag, 0)
+	return b
+}
+
+// msg is a decoded simulator-to-client message. Only the fields of its
+// type are meaningful.
+type msg struct {
+	Type   uint16
+	Tag    uint32
+	Status uint16 // ACK, READ_DATA, WAIT_DONE
+	Value  uint64 // READ_DATA, WAIT_DONE; IRQ: vector
+	Cycle  uint64 // READ_DATA, WAIT_DONE, IRQ
+	Text   string // WAIT_DONE, STATS_DATA, ERROR
+	Hello  Device // HELLO_OK
+	Err    *RemoteError
+}
+
+// MalformedError reports a message from the simulator that breaks the
+// protocol; the Conn that received it is closed.
+type MalformedError struct {
+	Type   uint16 // message type from the header
+	Tag    uint32
+	Len    uint32 // payload length from the header
+	Reason string
+}
+
+// Error describes the offending message.
+func (e *MalformedError) Error() string {
+	return fmt.Sprintf("cosim: malformed message from simulator (type 0x%02x, tag %d, len %d): %s",
+		e.Type, e.Tag, e.Len, e.Reason)
+}
+
+// checkHeader validates a header read from the simulator before its payload
+// is read.
+func checkHeader(h header) error {
+	bad := func(format string, a ...any) error {
+		return &MalformedError{Type: h.Type, Tag: h.Tag, Len: h.Len, Reason: fmt.Sprintf(format, a...)}
+	}
+	if h.Len > maxPayload {
+		return bad("payload length exceeds %d", maxPayload)
+	}
+	if h.Flags != 0 {
+		return bad("non-zero flags 0x%04x", h.Flags)
+	}
+	want, exact := 0, true
+	switch h.Type {
+	case msgHelloOK:
+		want = helloOKSize
+	case msgAck:
+		want = ackSize
+	case msgReadData:
+		want = readDataSize
+	case msgWaitDone:
+		want, exact = waitDoneSize, false
+	case msgStatsData:
+		want, exact = 0, false
+	case msgIRQ:
+		want = irqSize
+	case msgError:
+		want, exact = errorSize, false
+	default:
+		return bad("unknown message type")
+	}
+	if exact && int(h.Len) != want {
+		return bad("payload is %d bytes, want %d", h.Len, want)
+	}
+	if !exact && int(h.Len) < want {
+		return bad("payload is %d bytes, want at least %d", h.Len, want)
+	}
+	switch h.Type {
+	case msgIRQ:
+		if h.Tag != 0 {
+			return bad("asynchronous message with non-zero tag")
+		}
+	case msgError:
+		// any tag: 0 for errors about posted writes
+	default:
+		if h.Tag == 0 {
+			return bad("answer with tag 0")
+		}
+	}
+	return nil
+}
+
+// text converts protocol text to a Go string: invalid UTF-8 is replaced and
+// trailing NULs and newlines are dropped.
+func text(p []byte) string {
+	s := string(p)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.TrimRight(s, "\x00\n")
+}
+
+// decodeMsg decodes the payload p of a message whose header passed
+// checkHeader. It does not keep p.
+func decodeMsg(h header, p []byte) (msg, error) {
+	m := msg{Type: h.Type, Tag: h.Tag}
+	switch h.Type {
+	case msgHelloOK:
+		d := Device{
+			Major:     int(le.Uint16(p[0:])),
+			Minor:     int(le.Uint16(p[2:])),
+			Nodes:     int(le.Uint16(p[4:])),
+			IRQs:      int(le.Uint16(p[6:])),
+			BARBytes:  le.Uint32(p[8:]),
+			ClockPS:   le.Uint32(p[12:]),
+			MapHash:   le.Uint64(p[16:]),
+			Cycle:     le.Uint64(p[24:]),
+			Mode:      Mode(p[32]),
+			ClientID:  le.Uint32(p[36:]),
+			DataWidth: int(le.Uint32(p[40:])),
+		}
+		m.Hello = d
+		m.Cycle = d.Cycle
+	case msgAck:
+		m.Status = le.Uint16(p[0:])
+	case msgReadData:
+		m.Status = le.Uint16(p[0:])
+		m.Value = le.Uint64(p[8:])
+		m.Cycle = le.Uint64(p[16:])
+	case msgWaitDone:
+		m.Status = le.Uint16(p[0:])
+		m.Cycle = le.Uint64(p[8:])
+		m.Value = le.Uint64(p[16:])
+		m.Text = text(p[waitDoneSize:])
+	case msgStatsData:
+		m.Text = text(p)
+	case msgIRQ:
+		m.Value = uint64(le.Uint32(p[0:]))
+		m.Cycle = le.Uint64(p[8:])
+	case msgError:
+		m.Err = &RemoteError{
+			Code:      ErrorCode(le.Uint16(p[0:])),
+			Fatal:     p[2] != 0,
+			RefType:   le.Uint16(p[4:]),
+			RefOffset: le.Uint64(p[8:]),
+			Tag:       h.Tag,
+			Text:      text(p[errorSize:]),
+		}
+	default:
+		return m, &MalformedError{Type: h.Type, Tag: h.Tag, Len: h.Len, Reason: "unknown message type"}
+	}
+	return m, nil
+}
+
+// msgName names a message type for errors and logs.
+func msgName(t uint16) string {
+	switch t {
+	case msgHello:
+		return "HELLO"
+	case msgAttachMem:
+		return "ATTACH_MEM"
+	case msgMMIORead:
+		return "MMIO_READ"
+	case msgMMIOWrite:
+		return "MMIO_WRITE"
+	case msgWait:
+		return "WAIT"
+	case msgTrace:
+		return "TRACE"
+	case msgReset:
+		return "RESET"
+	case msgGrant:
+		return "GRANT"
+	case msgRevoke:
+		return "REVOKE"
+	case msgTerminate:
+		return "TERMINATE"
+	case msgStats:
+		return "STATS"
+	case msgHelloOK:
+		return "HELLO_OK"
+	case msgAck:
+		return "ACK"
+	case msgReadData:
+		return "READ_DATA"
+	case msgWaitDone:
+		return "WAIT_DONE"
+	case msgStatsData:
+		return "STATS_DATA"
+	case msgIRQ:
+		return "IRQ"
+	case msgError:
+		return "ERROR"
+	}
+	return fmt.Sprintf("type 0x%02x", t)
+}

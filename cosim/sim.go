@@ -1,0 +1,473 @@
+package cosim
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// DMAModel is the host-memory timing model of the simulator.
+type DMAModel struct {
+	ReadLatencyNS  int // latency of a DMA read burst (simulator default 500)
+	WriteLatencyNS int // latency of a DMA write response (default 150)
+	BandwidthMBps  int // per direction, in MB/s (10^6 bytes/s); 0: unlimited (default 8000)
+}
+
+// SimOptions configure StartSimulator. Zero fields keep the simulator's
+// defaults (2 nodes, lockstep, 250 MHz, no tracing).
+type SimOptions struct {
+	// Root is the repository root; default: the first directory holding
+	// go.mod, walking up from the working directory.
+	Root string
+	// Binary is the simulator to run; default: $VIANIC_SIM, else
+	// build/sim/{vcd,fst}/vianic-sim under Root, built by
+	// sim-scripts/build-sim.sh.
+	Binary string
+	// NoBuild uses the existing binary without running the build script.
+	NoBuild bool
+
+	Nodes    int     // nodes, 1..16
+	Mode     Mode    // ModeLockstep or ModeFreeRun
+	ClockMHz float64 // NIC clock
+	// Trace is the waveform file; its extension (.vcd or .fst) picks the
+	// simulator build. Empty: no tracing.
+	Trace string
+	// TraceStart and TraceEnd limit the waveform to the cycles
+	// [TraceStart, TraceEnd); TraceEnd 0 means no end.
+	TraceStart, TraceEnd uint64
+	// DMA sets the host-memory model; nil keeps the simulator's.
+	DMA   *DMAModel
+	TxLog string // file for the transaction log (one line per MMIO and DMA transaction)
+	Seed  uint32 // Verilator random initialisation seed (0: the simulator's default)
+	// Socket is the Unix socket path; default: sim.sock in a new
+	// temporary directory, removed by Stop.
+	Socket string
+	// Args are more command-line arguments for the simulator.
+	Args []string
+
+	// Stderr receives the simulator's stderr (and the build's output)
+	// as it comes; nil discards it (the tail is kept for errors either
+	// way).
+	Stderr io.Writer
+	// Stdout receives the simulator's stdout after its "listening" line.
+	Stdout io.Writer
+	// Grace is how long Stop waits after SIGTERM before SIGKILL (default
+	// 5 s).
+	Grace time.Duration
+}
+
+// Sim is a running simulator process.
+type Sim struct {
+	opts    SimOptions
+	root    string
+	binary  string
+	addr    string
+	network string
+	tmpDir  string
+	cmd     *exec.Cmd
+	tail    *tailBuffer
+
+	done     chan struct{} // closed when the process has exited
+	waitErr  error
+	stopOnce sync.Once
+	stopErr  error
+}
+
+const listeningPrefix = "vianic-sim: listening on "
+
+// StartSimulator builds the simulator if needed, starts it and waits (at
+// most until ctx ends) until it listens. The process is not tied to ctx:
+// end it with Stop.
+func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
+	if opts.Grace == 0 {
+		opts.Grace = 5 * time.Second
+	}
+	s := &Sim{opts: opts, tail: newTailBuffer(16 << 10), done: make(chan struct{})}
+	var err error
+	if s.binary, s.root, err = findBinary(ctx, opts); err != nil {
+		return nil, err
+	}
+	sock := opts.Socket
+	if sock == "" {
+		if s.tmpDir, err = os.MkdirTemp("", "vianic-sim-"); err != nil {
+			return nil, fmt.Errorf("cosim: simulator run directory: %w", err)
+		}
+		sock = filepath.Join(s.tmpDir, "sim.sock")
+	}
+	args := simArgs(opts, sock)
+	cmd := exec.Command(s.binary, args...)
+	cmd.Dir = s.root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var stderr io.Writer = s.tail
+	if opts.Stderr != nil {
+		stderr = io.MultiWriter(s.tail, opts.Stderr)
+	}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		s.cleanup()
+		return nil, fmt.Errorf("cosim: simulator stdout: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		s.cleanup()
+		return nil, fmt.Errorf("cosim: starting simulator: %w", err)
+	}
+	s.cmd = cmd
+
+	ready := make(chan string, 1)
+	outDone := make(chan struct{})
+	go func() {
+		defer close(outDone)
+		br := bufio.NewReader(stdout)
+		found := false
+		for {
+			line, err := br.ReadString('\n')
+			if !found {
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), listeningPrefix); ok {
+					found = true
+					ready <- rest
+				} else if line != "" {
+					s.tail.Write([]byte(line)) // early stdout helps diagnose a failed start
+				}
+			} else if opts.Stdout != nil {
+				io.WriteString(opts.Stdout, line)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		<-outDone // all output is read before Wait closes the pipe
+		s.waitErr = cmd.Wait()
+		close(s.done)
+	}()
+
+	select {
+	case where := <-ready:
+		network, addr, ok := strings.Cut(where, ":")
+		if !ok || (network != "unix" && network != "tcp") {
+			s.Stop()
+			return nil, fmt.Errorf("cosim: simulator printed an address I cannot parse: %q", where)
+		}
+		s.network, s.addr = network, addr
+		return s, nil
+	case <-s.done:
+		s.cleanup()
+		return nil, fmt.Errorf("cosim: simulator %s exited before listening (%v); its output:\n%s", s.binary, s.waitErr, s.tail.String())
+	case <-ctx.Done():
+		s.Stop()
+		return nil, fmt.Errorf("cosim: simulator did not listen in time (%w); its output:\n%s", ctx.Err(), s.tail.String())
+	}
+}
+
+// simArgs maps options to the simulator's command line.
+func simArgs(o SimOptions, sock string) []string {
+	args := []string{"--socket", sock}
+	if o.Nodes != 0 {
+		args = append(args, "--nodes", strconv.Itoa(o.Nodes))
+	}
+	if o.Mode != 0 {
+		args = append(args, "--mode", o.Mode.String())
+	}
+	if o.ClockMHz != 0 {
+		args = append(args, "--clock-mhz", strconv.FormatFloat(o.ClockMHz, 'g', -1, 64))
+	}
+	if o.Trace != "" {
+		args = append(args, "--trace", o.Trace)
+		if o.TraceStart != 0 {
+			args = append(args, "--trace-start", strconv.FormatUint(o.TraceStart, 10))
+		}
+		if o.TraceEnd != 0 {
+			args = append(args, "--trace-end", strconv.FormatUint(o.TraceEnd, 10))
+		}
+	}
+	if d := o.DMA; d != nil {
+		args = append(args,
+			"--dma-read-latency-ns", strconv.Itoa(d.ReadLatencyNS),
+			"--dma-write-latency-ns", strconv.Itoa(d.WriteLatencyNS),
+			"--dma-bandwidth-mbps", strconv.Itoa(d.BandwidthMBps))
+	}
+	if o.TxLog != "" {
+		args = append(args, "--txlog", o.TxLog)
+	}
+	if o.Seed != 0 {
+		args = append(args, "--seed", strconv.FormatUint(uint64(o.Seed), 10))
+	}
+	return append(args, o.Args...)
+}
+
+// Addr returns the simulator's socket address (a path for Unix sockets).
+func (s *Sim) Addr() string { return s.addr }
+
+// Network returns "unix" or "tcp".
+func (s *Sim) Network() string { return s.network }
+
+// Binary returns the path of the simulator executable.
+func (s *Sim) Binary() string { return s.binary }
+
+// Root returns the repository root the simulator runs in.
+func (s *Sim) Root() string { return s.root }
+
+// Pid returns the simulator's process id.
+func (s *Sim) Pid() int { return s.cmd.Process.Pid }
+
+// Dial connects to the simulator (see Dial).
+func (s *Sim) Dial(ctx context.Context, opts Options) (*Conn, error) {
+	return Dial(ctx, s.network, s.addr, opts)
+}
+
+// Signal sends sig to the simulator (e.g. syscall.SIGUSR1).
+func (s *Sim) Signal(sig os.Signal) error {
+	select {
+	case <-s.done:
+		return fmt.Errorf("cosim: simulator has exited")
+	default:
+	}
+	return s.cmd.Process.Signal(sig)
+}
+
+// Exited returns a channel closed when the simulator process has exited.
+func (s *Sim) Exited() <-chan struct{} { return s.done }
+
+// Output returns the last 16 KiB of the simulator's stderr.
+func (s *Sim) Output() string { return s.tail.String() }
+
+// Wait waits for the simulator to exit and returns its exit status (nil for
+// exit code 0).
+func (s *Sim) Wait() error {
+	<-s.done
+	s.cleanup()
+	if s.waitErr != nil {
+		return fmt.Errorf("cosim: simulator: %w", s.waitErr)
+	}
+	return nil
+}
+
+// Stop ends the simulator: SIGTERM, then SIGKILL if it has not exited
+// after the grace period. It returns nil if the simulator exited cleanly
+// (status 0 or by the SIGTERM), else the exit status and its last output.
+// Stop may be called more than once.
+func (s *Sim) Stop() error {
+	s.stopOnce.Do(func() {
+		select {
+		case <-s.done:
+			s.stopErr = s.exitError(false)
+			s.cleanup()
+			return
+		default:
+		}
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+			s.stopErr = s.exitError(true)
+		case <-time.After(s.opts.Grace):
+			s.cmd.Process.Kill()
+			<-s.done
+			s.stopErr = fmt.Errorf("cosim: simulator ignored SIGTERM for %v and was killed; its output:\n%s", s.opts.Grace, s.tail.String())
+		}
+		s.cleanup()
+	})
+	return s.stopErr
+}
+
+func (s *Sim) exitError(termSent bool) error {
+	if s.waitErr == nil {
+		return nil
+	}
+	var ee *exec.ExitError
+	if termSent && errors.As(s.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM {
+			return nil
+		}
+	}
+	return fmt.Errorf("cosim: simulator exited: %v; its output:\n%s", s.waitErr, s.tail.String())
+}
+
+func (s *Sim) cleanup() {
+	if s.tmpDir != "" {
+		os.RemoveAll(s.tmpDir)
+	}
+}
+
+// ---------------------------------------------------------------- building
+
+// FindRoot returns the repository root: the nearest directory at or above
+// the working directory that holds go.mod.
+func FindRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("cosim: no go.mod in the working directory or above it; set SimOptions.Root")
+		}
+		dir = parent
+	}
+}
+
+// TraceFormat returns "fst" for a path ending in .fst and "vcd" otherwise.
+func TraceFormat(path string) string {
+	if strings.EqualFold(filepath.Ext(path), ".fst") {
+		return "fst"
+	}
+	return "vcd"
+}
+
+// SimBinary returns the path of the simulator build for the trace format
+// ("vcd" or "fst") under the repository root.
+func SimBinary(root, format string) string {
+	return filepath.Join(root, "build", "sim", format, "vianic-sim")
+}
+
+// EchoBinary returns the path of the raw socket echo server built with the
+// simulator (the baseline of BenchBridge).
+func EchoBinary(root string) string {
+	return filepath.Join(root, "build", "sim", "vianic-echo")
+}
+
+func findBinary(ctx context.Context, o SimOptions) (bin, root string, err error) {
+	root = o.Root
+	if root == "" {
+		if root, err = FindRoot(); err != nil {
+			return "", "", err
+		}
+	}
+	if o.Binary != "" {
+		return o.Binary, root, nil
+	}
+	if env := os.Getenv("VIANIC_SIM"); env != "" {
+		return env, root, nil
+	}
+	format := TraceFormat(o.Trace)
+	bin = SimBinary(root, format)
+	if !o.NoBuild {
+		if err := BuildSimulator(ctx, root, o.Stderr, format); err != nil {
+			return "", "", err
+		}
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", "", fmt.Errorf("cosim: simulator binary: %w (build it with sim-scripts/build-sim.sh)", err)
+	}
+	return bin, root, nil
+}
+
+var (
+	buildMu   sync.Mutex
+	buildDone = map[string]bool{}
+)
+
+// BuildSimulator runs sim-scripts/build-sim.sh under root for the given
+// variants ("vcd", "fst", "echo"; none: all of them), at most once per
+// process, root and variant, holding a file lock so that concurrent test
+// processes do not build at the same time. The script skips what is up to
+// date. Progress goes to progress (os.Stderr when nil).
+func BuildSimulator(ctx context.Context, root string, progress io.Writer, variants ...string) error {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if len(variants) == 0 {
+		variants = []string{"vcd", "fst", "echo"}
+	}
+	var todo []string
+	for _, v := range variants {
+		if !buildDone[root+"\x00"+v] {
+			todo = append(todo, v)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	if progress == nil {
+		progress = os.Stderr
+	}
+	script := filepath.Join(root, "sim-scripts", "build-sim.sh")
+	if _, err := os.Stat(script); err != nil {
+		return fmt.Errorf("cosim: cannot build the simulator: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "build", "sim"), 0o755); err != nil {
+		return fmt.Errorf("cosim: build directory: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(root, "build", "sim", ".build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("cosim: build lock: %w", err)
+	}
+	defer lock.Close()
+	if err := flockContext(ctx, int(lock.Fd())); err != nil {
+		return fmt.Errorf("cosim: waiting for another build of the simulator: %w", err)
+	}
+	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
+
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, script, todo...)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = progress, progress
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("cosim: %s %s failed (%w); run it by hand to see why", script, strings.Join(todo, " "), err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		fmt.Fprintf(progress, "cosim: simulator build took %.1f s\n", d.Seconds())
+	}
+	for _, v := range todo {
+		buildDone[root+"\x00"+v] = true
+	}
+	return nil
+}
+
+func flockContext(ctx context.Context, fd int) error {
+	for {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,837 @@
+package cosim_test
+
+// Integration tests against the real simulator (build/sim/*/vianic-sim,
+// built by sim-scripts/build-sim.sh on first use).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/cosim/cosimtest"
+	"github.com/vianic/vianic/cosim/hw"
+)
+
+const memSize = 1 << 20
+
+func ctxT(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// startCopy programs the DMA diagnostic engine and starts a copy.
+func startCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) error {
+	return errors.Join(
+		c.Write64(ctx, hw.RegDiagSrcLo, src),
+		c.Write64(ctx, hw.RegDiagDstLo, dst),
+		c.Write32(ctx, hw.RegDiagLen, n),
+		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)),
+	)
+}
+
+// copyAndWait runs one diagnostic copy with its interrupt and returns
+// DIAG_STATUS after clearing the interrupt.
+func copyAndWait(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
+	if err := c.Write32(ctx, hw.RegIrqEnable, 1); err != nil {
+		return 0, err
+	}
+	if err := startCopy(ctx, c, src, dst, n); err != nil {
+		return 0, err
+	}
+	irq, err := c.WaitIRQ(ctx, 1, 0)
+	if err != nil {
+		return 0, fmt.Errorf("waiting for DIAG_DONE: %w", err)
+	}
+	if irq.Vector&1 == 0 {
+		return 0, fmt.Errorf("WaitIRQ returned vector 0x%x", irq.Vector)
+	}
+	st, err := c.Read32(ctx, hw.RegDiagStatus)
+	if err != nil {
+		return 0, err
+	}
+	return st, c.Write32(ctx, hw.RegIrqStatus, hw.IrqStatusDiagDone.Val(1))
+}
+
+func fill(b []byte, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+}
+
+// park blocks c in a long wait (so that lockstep time can advance for the
+// other clients) and returns a function that waits for it to end.
+func park(t *testing.T, c *cosim.Conn) func() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.WaitIRQ(context.Background(), 1<<31, 50_000_000)
+	}()
+	return func() {
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Error("parked wait did not end")
+		}
+	}
+}
+
+func TestSimHandshake(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	c := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: "handshake"})
+	d := c.Device()
+	assert.Equal(t, cosim.ProtocolMajor, d.Major)
+	assert.Equal(t, 2, d.Nodes)
+	assert.Equal(t, uint32(1)<<hw.DefaultAxilAddrWidth, d.BARBytes)
+	assert.Equal(t, uint32(4000), d.ClockPS)
+	assert.Equal(t, hw.Bar0Hash, d.MapHash)
+	assert.Equal(t, cosim.ModeLockstep, d.Mode)
+	assert.Equal(t, hw.DefaultDataWidth, d.DataWidth)
+	assert.Equal(t, hw.DefaultNumIrq, d.IRQs)
+	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
+	assert.Greater(t, m.Device().ClientID, d.ClientID, "ids in connection order")
+
+	_, err := s.Dial(ctxT(t, 5*time.Second), cosim.Options{Role: cosim.RoleDriver, Node: 1})
+	assert.ErrorIs(t, err, cosim.ErrBusy, "one driver per node")
+	_, err = s.Dial(ctxT(t, 5*time.Second), cosim.Options{Role: cosim.RoleDriver, Node: 2})
+	var re *cosim.RemoteError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, cosim.CodeNoNode, re.Code)
+}
+
+func TestSimRegisters(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 20*time.Second)
+
+	v, err := c.Read32(ctx, hw.RegMagic)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.Magic), v)
+	h, err := c.Read64(ctx, hw.RegMapHashLo)
+	require.NoError(t, err)
+	assert.Equal(t, hw.Bar0Hash, h)
+
+	require.NoError(t, c.Write32(ctx, hw.RegScratch, 0xa5a5_1234))
+	v, err = c.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0xa5a5_1234), v)
+
+	require.NoError(t, c.Write64(ctx, hw.RegDiagSrcLo, 0x1122_3344_5566_7788))
+	lo, err := c.Read32(ctx, hw.RegDiagSrcLo)
+	require.NoError(t, err)
+	hi, err := c.Read32(ctx, hw.RegDiagSrcHi)
+	require.NoError(t, err)
+	assert.Equal(t, [2]uint32{0x5566_7788, 0x1122_3344}, [2]uint32{lo, hi})
+	v64, err := c.Read64(ctx, hw.RegDiagSrcLo)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(0x1122_3344_5566_7788), v64)
+
+	nv, err := c.Read32(ctx, hw.RegCapVi)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.DefaultNumVi), hw.CapViNumVi.Get(nv))
+	assert.Greater(t, c.LastCycle(), uint64(0))
+
+	st, err := c.Stats(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, st)
+	t.Logf("stats: %v", st)
+}
+
+// Many posted writes, then a read: the read sees the last one, and every
+// write before it was applied in order (the last write wins for each
+// register).
+func TestSimPostedWriteOrdering(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 30*time.Second)
+	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi, hw.RegDiagLen}
+	const n = 10000
+	for i := range n {
+		require.NoError(t, c.Write32(ctx, regs[i%len(regs)], uint32(i)))
+	}
+	for k, r := range regs {
+		v, err := c.Read32(ctx, r)
+		require.NoError(t, err)
+		last := n - 1 - (n-1-k)%len(regs)
+		assert.Equal(t, uint32(last), v, "register 0x%x", r)
+	}
+	// Rounds of write-then-read.
+	for i := range 50 {
+		for j := range 100 {
+			require.NoError(t, c.Write32(ctx, hw.RegScratch, uint32(i*1000+j)))
+		}
+		v, err := c.Read32(ctx, hw.RegScratch)
+		require.NoError(t, err)
+		require.Equal(t, uint32(i*1000+99), v)
+	}
+	cnt := c.Counters()
+	assert.Equal(t, uint64(n+5000), cnt.PostedWrites)
+	t.Logf("counters: %+v", cnt)
+}
+
+func TestSimDMACopy(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	ctx := ctxT(t, 30*time.Second)
+	b := mem.Bytes()
+	const src, dst, n = 0x1000, 0x40000, 64 << 10
+	fill(b[src:src+n], 1)
+	st, err := copyAndWait(ctx, c, src, dst, n)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "DONE (status 0x%x)", st)
+	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st), "ERROR (status 0x%x)", st)
+	require.True(t, bytes.Equal(b[src:src+n], b[dst:dst+n]), "destination differs from source")
+	assert.True(t, allZero(b[dst+n:dst+n+4096]), "nothing written past the end")
+	assert.True(t, allZero(b[dst-4096:dst]), "nothing written before the start")
+	nb, err := c.Read32(ctx, hw.RegDiagBytes)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(n), nb)
+	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
+	require.NoError(t, err)
+	t.Logf("64 KiB copy: %d cycles (%.2f bytes/cycle)", cyc, float64(n)/float64(cyc))
+
+	select {
+	case irq := <-c.Interrupts():
+		assert.Equal(t, uint32(1), irq.Vector&1)
+		assert.Greater(t, irq.Cycle, uint64(0))
+	case <-time.After(5 * time.Second):
+		t.Error("no IRQ message on Interrupts()")
+	}
+	p, err := c.Read32(ctx, hw.RegIrqPending)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), p, "interrupt cleared")
+}
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSimDMAOutOfRange(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c, mem := cosimtest.Driver(t, s, 0, 64<<10, cosim.Options{})
+	ctx := ctxT(t, 30*time.Second)
+	st, err := copyAndWait(ctx, c, 1<<30, 0x1000, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "status 0x%x", st)
+	assert.Equal(t, uint32(1), hw.DiagStatusError.Get(st), "status 0x%x", st)
+	assert.Equal(t, uint32(1), hw.DiagStatusRdErr.Get(st), "status 0x%x", st)
+	assert.Equal(t, uint32(3), hw.DiagStatusResp.Get(st), "DECERR (status 0x%x)", st)
+	ea, err := c.Read64(ctx, hw.RegDiagErrAddrLo)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1<<30), ea)
+	assert.True(t, allZero(mem.Bytes()), "memory untouched")
+
+	// Writes beyond the end fail too; the simulator keeps serving.
+	st, err = copyAndWait(ctx, c, 0, 64<<10-1024, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), hw.DiagStatusWrErr.Get(st), "status 0x%x", st)
+
+	fill(mem.Bytes()[:4096], 2)
+	st, err = copyAndWait(ctx, c, 0, 0x8000, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st), "status 0x%x", st)
+	assert.Equal(t, mem.Bytes()[:4096], mem.Bytes()[0x8000:0x9000])
+}
+
+func TestSimWaitMem(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	ctx := ctxT(t, 30*time.Second)
+	b := mem.Bytes()
+	const src, dst, n = 0x2000, 0x10000, 16 << 10
+	fill(b[src:src+n], 3)
+	marker := uint64(0x600d_f00d_cafe_0001)
+	mem.Store64(src+n-8, marker) // the last word of the copy
+
+	// Already true: returns at once.
+	w, _, err := c.WaitMem(ctx, src+n-8, 8, ^uint64(0), marker, 0)
+	require.NoError(t, err)
+	assert.Equal(t, marker, w)
+
+	require.NoError(t, startCopy(ctx, c, src, dst, n))
+	w, cyc, err := c.WaitMem(ctx, dst+n-8, 8, ^uint64(0), marker, 1_000_000)
+	require.NoError(t, err)
+	assert.Equal(t, marker, w)
+	assert.Equal(t, marker, mem.Load64(dst+n-8))
+	// The data before the status word is visible once the word is.
+	assert.True(t, bytes.Equal(b[src:src+n], b[dst:dst+n]))
+	t.Logf("word written at cycle %d", cyc)
+
+	// A masked 4-byte wait on a word nobody writes times out.
+	_, _, err = c.WaitMem(ctx, 0x100, 4, 0xff, 0x42, 1000)
+	assert.ErrorIs(t, err, cosim.ErrTimeout)
+}
+
+func TestSimRunAndTimeout(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 30*time.Second)
+	c1, err := c.Run(ctx, 1000)
+	require.NoError(t, err)
+	c2, err := c.Run(ctx, 1000)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1000), c2-c1, "Run(1000) lasts exactly 1000 cycles")
+	big, err := c.Run(ctx, 10_000_000)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(10_000_000), big-c2, "idle cycles are skipped exactly")
+
+	irq, err := c.WaitIRQ(ctx, 0x80, 5000)
+	require.ErrorIs(t, err, cosim.ErrTimeout)
+	assert.Equal(t, big+5000, irq.Cycle, "the timeout is exact in cycles")
+
+	// A pending interrupt satisfies a wait at once (level).
+	require.NoError(t, c.Write32(ctx, hw.RegIrqEnable, 0x4))
+	require.NoError(t, c.Write32(ctx, hw.RegIrqForce, 0x4))
+	irq, err = c.WaitIRQ(ctx, 0x4, 100)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0x4), irq.Vector)
+	irq2, err := c.WaitIRQ(ctx, 0x4, 100)
+	require.NoError(t, err, "level: still pending")
+	assert.GreaterOrEqual(t, irq2.Cycle, irq.Cycle)
+	require.NoError(t, c.Write32(ctx, hw.RegIrqStatus, 0x4))
+	_, err = c.WaitIRQ(ctx, 0x4, 100)
+	assert.ErrorIs(t, err, cosim.ErrTimeout, "cleared")
+}
+
+func TestSimDeadlock(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{Name: "waiter"})
+	ctx := ctxT(t, 30*time.Second)
+	start := time.Now()
+	_, err := c.WaitIRQ(ctx, 0x80, 0)
+	var dl *cosim.DeadlockError
+	require.ErrorAs(t, err, &dl)
+	assert.ErrorIs(t, err, cosim.ErrDeadlock)
+	assert.NotEmpty(t, dl.Text, "the report lists what every client waits on")
+	t.Logf("deadlock report after %v:\n%s", time.Since(start), dl.Text)
+	_, _, err = c.WaitMem(ctx, 0, 4, 1, 1, 0)
+	require.ErrorIs(t, err, cosim.ErrDeadlock)
+	// The connection stays usable.
+	v, err := c.Read32(ctx, hw.RegMagic)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.Magic), v)
+}
+
+func TestSimTwoNodes(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	ctx := ctxT(t, 60*time.Second)
+	type node struct {
+		c   *cosim.Conn
+		mem *cosim.Memory
+	}
+	var nodes [2]node
+	for i := range nodes {
+		nodes[i].c, nodes[i].mem = cosimtest.Driver(t, s, i, memSize, cosim.Options{})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, nd := range nodes {
+		wg.Go(func() {
+			// Close at the end: an idle client would hold lockstep time
+			// for the other.
+			defer nd.c.Close()
+			b := nd.mem.Bytes()
+			for round := range 3 {
+				n := uint32(8192 * (i + 1 + round))
+				fill(b[:n], uint64(10*i+round))
+				if err := nd.c.Write32(ctx, hw.RegScratch, uint32(i*100+round)); err != nil {
+					errs[i] = err
+					return
+				}
+				st, err := copyAndWait(ctx, nd.c, 0, 0x80000, n)
+				if err != nil || hw.DiagStatusError.Get(st) != 0 {
+					errs[i] = fmt.Errorf("node %d round %d: status 0x%x, %v", i, round, st, err)
+					return
+				}
+				if !bytes.Equal(b[:n], b[0x80000:0x80000+n]) {
+					errs[i] = fmt.Errorf("node %d round %d: copy differs", i, round)
+					return
+				}
+				v, err := nd.c.Read32(ctx, hw.RegScratch)
+				if err != nil || v != uint32(i*100+round) {
+					errs[i] = fmt.Errorf("node %d: SCRATCH 0x%x, %v", i, v, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+}
+
+func TestSimUserRole(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	ctx := ctxT(t, 30*time.Second)
+	const token = 0xfeed_0001
+	require.NoError(t, d.Grant(ctx, token, 2, 2))
+
+	var async []error
+	var mu sync.Mutex
+	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, Name: "user",
+		OnAsyncError: func(err error) { mu.Lock(); async = append(async, err); mu.Unlock() }})
+	unpark := park(t, d)
+	require.NoError(t, u.Write32(ctx, hw.DoorbellOffset(2), 1))
+	require.NoError(t, u.Write32(ctx, hw.DoorbellOffset(3)+0x10, 2))
+	require.NoError(t, u.Write32(ctx, hw.DoorbellOffset(5), 3)) // not granted
+	require.NoError(t, u.Write32(ctx, hw.RegScratch, 4))        // not a doorbell
+	v, err := u.Read32(ctx, hw.DoorbellOffset(3))
+	require.NoError(t, err, "granted page is readable")
+	assert.Equal(t, uint32(0), v)
+	_, err = u.Read32(ctx, hw.RegMagic)
+	require.ErrorIs(t, err, cosim.ErrRefused)
+	_, err = u.Run(ctx, 10)
+	require.NoError(t, err)
+	// A user may not grant: refused, and fatal for the connection.
+	assert.ErrorIs(t, u.Grant(ctx, token, 0, 16), cosim.ErrRefused)
+	u.Close()
+	unpark()
+
+	mu.Lock()
+	require.Len(t, async, 2, "two refused writes: %v", async)
+	var re *cosim.RemoteError
+	require.ErrorAs(t, async[0], &re)
+	assert.Equal(t, cosim.CodeRefused, re.Code)
+	assert.Equal(t, uint64(hw.DoorbellOffset(5)), re.RefOffset)
+	require.ErrorAs(t, async[1], &re)
+	assert.Equal(t, uint64(hw.RegScratch), re.RefOffset)
+	mu.Unlock()
+	assert.Equal(t, uint64(2), u.Counters().AsyncErrors)
+
+	sc, err := d.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	assert.NotEqual(t, uint32(4), sc, "the refused write had no effect")
+	st, err := d.Stats(ctx)
+	require.NoError(t, err)
+	t.Logf("stats: %v", st)
+	refused, _ := strconv.Atoi(st["node0.refused"])
+	assert.GreaterOrEqual(t, refused, 3, "refused accesses counted")
+
+	// After Revoke the page is refused, and FailOnAsyncError reports it.
+	require.NoError(t, d.Revoke(ctx, token))
+	u2 := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, FailOnAsyncError: true})
+	unpark = park(t, d)
+	require.NoError(t, u2.Write32(ctx, hw.DoorbellOffset(2), 1))
+	_, err = u2.Run(ctx, 10)
+	if err == nil {
+		_, err = u2.Run(ctx, 10)
+	}
+	assert.ErrorIs(t, err, cosim.ErrRefused, "the next call reports the refused write")
+	u2.Close()
+	unpark()
+}
+
+func TestSimMonitor(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	ctx := ctxT(t, 30*time.Second)
+	require.NoError(t, d.Write32(ctx, hw.RegScratch, 77))
+	_, err := d.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	// The driver is idle (not blocked): a monitor must not need it to be.
+	v, err := m.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(77), v)
+	v, err = m.Read32(ctx, hw.RegMagic)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.Magic), v)
+	st, err := m.Stats(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, st)
+	require.NoError(t, m.Write32(ctx, hw.RegScratch, 1))
+	_, err = m.Read32(ctx, hw.RegMagic) // orders after the refused write
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return m.Counters().AsyncErrors == 1 }, 5*time.Second, time.Millisecond)
+	assert.ErrorIs(t, m.AsyncErr(), cosim.ErrRefused)
+	assert.ErrorIs(t, m.Reset(ctx), cosim.ErrRefused)
+	v, err = d.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(77), v, "monitor writes have no effect")
+}
+
+func TestSimReset(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 30*time.Second)
+	require.NoError(t, c.Write32(ctx, hw.RegDiagLen, 1234))
+	require.NoError(t, c.Reset(ctx))
+	v, err := c.Read32(ctx, hw.RegDiagLen)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), v, "registers reset")
+	v, err = c.Read32(ctx, hw.RegMagic)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.Magic), v)
+}
+
+// ---------------------------------------------------------------- failures
+
+const helperEnv = "VIANIC_COSIM_HELPER_ADDR"
+
+// TestHelperDriverProcess is not a test: it is the driver process that
+// TestSimDriverKilledMidDMA starts and kills.
+func TestHelperDriverProcess(t *testing.T) {
+	addr := os.Getenv(helperEnv)
+	if addr == "" {
+		t.Skip("helper process only")
+	}
+	ctx := context.Background()
+	c, err := cosim.Dial(ctx, "unix", addr, cosim.Options{Name: "doomed driver"})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	mem, err := cosim.NewMemory(4 << 20)
+	if err == nil {
+		err = c.AttachMemory(ctx, mem)
+	}
+	if err == nil {
+		fill(mem.Bytes()[:2<<20], 9)
+		err = startCopy(ctx, c, 0, 2<<20, 2<<20)
+	}
+	var st uint32
+	if err == nil {
+		_, err = c.Run(ctx, 2000)
+	}
+	if err == nil {
+		st, err = c.Read32(ctx, hw.RegDiagStatus)
+	}
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("copying status=0x%x\n", st)
+	c.WaitIRQ(ctx, 1<<31, 0) // runs the copy until killed
+	os.Exit(0)
+}
+
+func TestSimDriverKilledMidDMA(t *testing.T) {
+	// 100 MB/s: the 2 MiB copy takes about 5M cycles, far longer than the
+	// helper lives.
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
+		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperDriverProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+s.Addr())
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = os.Stderr
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err, "helper output %q", line)
+	require.True(t, strings.HasPrefix(line, "copying"), "helper: %q", line)
+	st, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "copying status=")), 0, 32)
+	require.NoError(t, err)
+	require.Equal(t, uint32(1), hw.DiagStatusBusy.Get(uint32(st)), "the copy is running when the driver dies")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	cmd.Wait()
+
+	// The node is detached: a new driver attaches (once the simulator has
+	// seen the old one go) and finds the NIC reset and working.
+	ctx := ctxT(t, 30*time.Second)
+	var c *cosim.Conn
+	require.Eventually(t, func() bool {
+		c, err = s.Dial(ctx, cosim.Options{Name: "new driver"})
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond, "new driver: %v", err)
+	defer c.Close()
+	v, err := c.Read32(ctx, hw.RegDiagStatus)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), hw.DiagStatusBusy.Get(v), "DMA stopped (status 0x%x)", v)
+	mem, err := cosim.NewMemory(memSize)
+	require.NoError(t, err)
+	defer mem.Close()
+	require.NoError(t, c.AttachMemory(ctx, mem))
+	fill(mem.Bytes()[:8192], 11)
+	st2, err := copyAndWait(ctx, c, 0, 0x10000, 8192)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st2), "status 0x%x", st2)
+	assert.Equal(t, mem.Bytes()[:8192], mem.Bytes()[0x10000:0x12000])
+	assert.True(t, allZero(mem.Bytes()[0x12000:]), "no stray DMA from the old driver's copy")
+	stats, err := c.Stats(ctx)
+	require.NoError(t, err)
+	t.Logf("stats: %v", stats)
+}
+
+// hold connects an idle user: in lockstep, time cannot advance while it
+// is attached, so every call of the other clients that needs time blocks.
+func hold(t *testing.T, s *cosim.Sim) *cosim.Conn {
+	return cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 1, Name: "idle user"})
+}
+
+func TestSimKilledWhileBlocked(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	hold(t, s)
+	const n = 30
+	errs := make(chan error, n)
+	var started sync.WaitGroup
+	for i := range n {
+		started.Add(1)
+		go func() {
+			started.Done()
+			var err error
+			switch i % 4 {
+			case 0:
+				_, err = c.Read32(context.Background(), hw.RegMagic)
+			case 1:
+				_, err = c.WaitIRQ(context.Background(), 1, 0)
+			case 2:
+				_, _, err = c.WaitMem(context.Background(), 0, 4, 1, 1, 0)
+			default:
+				_, err = c.Run(context.Background(), 100)
+			}
+			errs <- err
+		}()
+	}
+	started.Wait()
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-errs:
+		t.Fatalf("a call returned while time was held: %v", err)
+	default:
+	}
+	require.NoError(t, s.Signal(syscall.SIGKILL))
+	deadline := time.After(time.Second)
+	for range n {
+		select {
+		case err := <-errs:
+			require.ErrorIs(t, err, cosim.ErrClosed)
+		case <-deadline:
+			t.Fatal("blocked calls did not return within 1 s of the simulator's death")
+		}
+	}
+	_, err := c.Read32(context.Background(), 0)
+	assert.ErrorIs(t, err, cosim.ErrClosed, "later calls fail fast")
+	assert.ErrorIs(t, c.Write32(context.Background(), hw.RegScratch, 0), cosim.ErrClosed)
+	_, ok := <-c.Interrupts()
+	assert.False(t, ok)
+	s.Wait()
+}
+
+func TestSimContextCancel(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	u := hold(t, s)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Read32(ctx, hw.RegMagic)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	_, err = c.WaitIRQ(ctx, 1, 0)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 2*time.Second)
+
+	ctx2, cancel2 := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { _, err := c.Run(ctx2, 10); done <- err }()
+	time.Sleep(20 * time.Millisecond)
+	cancel2()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(2 * time.Second):
+		t.Fatal("cancel did not return")
+	}
+
+	// Release time: the abandoned requests complete in the simulator and
+	// their answers are dropped; the Conn goes on working.
+	u.Close()
+	ctx3 := ctxT(t, 20*time.Second)
+	require.NoError(t, c.Write32(ctx3, hw.RegScratch, 99))
+	v, err := c.Read32(ctx3, hw.RegScratch)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(99), v)
+	require.Eventually(t, func() bool { return c.Counters().UnmatchedReplies >= 1 }, 5*time.Second, time.Millisecond,
+		"late answers of canceled requests are dropped")
+}
+
+// ---------------------------------------------------------------- lockstep
+
+// scenario runs a fixed lockstep scenario and returns the cycle after each
+// blocking step.
+func scenario(t *testing.T, trace string) []uint64 {
+	s, err := cosim.StartSimulator(ctxT(t, cosimtest.BuildTimeout), cosim.SimOptions{Nodes: 2, Trace: trace})
+	require.NoError(t, err)
+	defer s.Stop()
+	ctx := ctxT(t, 30*time.Second)
+	c, err := s.Dial(ctx, cosim.Options{Name: "determinism", Interrupts: true})
+	require.NoError(t, err)
+	mem, err := cosim.NewMemory(memSize)
+	require.NoError(t, err)
+	defer mem.Close()
+	require.NoError(t, c.AttachMemory(ctx, mem))
+	var cycles []uint64
+	step := func(err error) {
+		t.Helper()
+		require.NoError(t, err)
+		cycles = append(cycles, c.LastCycle())
+	}
+	fill(mem.Bytes()[:32<<10], 5)
+	_, err = c.Read32(ctx, hw.RegMagic)
+	step(err)
+	for i := range 20 {
+		require.NoError(t, c.Write32(ctx, hw.RegScratch, uint32(i)))
+	}
+	_, err = c.Read32(ctx, hw.RegScratch)
+	step(err)
+	_, err = copyAndWait(ctx, c, 0, 0x40000, 32<<10)
+	step(err)
+	_, err = c.Run(ctx, 777)
+	step(err)
+	_, _, err = c.WaitMem(ctx, 0x40000, 8, ^uint64(0), mem.Load64(0), 100)
+	step(err)
+	_, err = c.WaitIRQ(ctx, 0x2, 300)
+	require.ErrorIs(t, err, cosim.ErrTimeout)
+	cycles = append(cycles, c.LastCycle())
+	_, err = c.Read32(ctx, hw.RegDiagCycles)
+	step(err)
+	c.Close()
+	require.NoError(t, s.Stop())
+	return cycles
+}
+
+// stripDate removes the $date ... $end section of a VCD.
+func stripDate(b []byte) []byte {
+	i := bytes.Index(b, []byte("$date"))
+	if i < 0 {
+		return b
+	}
+	j := bytes.Index(b[i:], []byte("$end"))
+	if j < 0 {
+		return b
+	}
+	return append(append([]byte{}, b[:i]...), b[i+j+len("$end"):]...)
+}
+
+func TestSimLockstepDeterminism(t *testing.T) {
+	cosimtest.RequireHDL(t)
+	w1 := cosimtest.WavePath(t, "run1.vcd")
+	w2 := cosimtest.WavePath(t, "run2.vcd")
+	cosimtest.KeepWaveOnFailure(t, w1)
+	cosimtest.KeepWaveOnFailure(t, w2)
+	c1 := scenario(t, w1)
+	c2 := scenario(t, w2)
+	assert.Equal(t, c1, c2, "same cycle counts")
+	t.Logf("cycles: %v", c1)
+	b1, err := os.ReadFile(w1)
+	require.NoError(t, err)
+	b2, err := os.ReadFile(w2)
+	require.NoError(t, err)
+	require.NotEmpty(t, b1)
+	if !bytes.Equal(stripDate(b1), stripDate(b2)) {
+		t.Errorf("the waveforms differ (%d and %d bytes)", len(b1), len(b2))
+	}
+}
+
+// ---------------------------------------------------------------- concurrency
+
+func TestSimConcurrentClients(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	ctx := ctxT(t, 60*time.Second)
+	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi}
+	var wg sync.WaitGroup
+	var ops atomic.Int64
+	errs := make(chan error, 64)
+	for g, r := range regs {
+		wg.Go(func() {
+			for i := range 300 {
+				v := uint32(g<<24 | i)
+				if err := c.Write32(ctx, r, v); err != nil {
+					errs <- err
+					return
+				}
+				if i%3 == 0 {
+					got, err := c.Read32(ctx, r)
+					if err != nil || got != v {
+						errs <- fmt.Errorf("reg 0x%x: got 0x%x want 0x%x (%v)", r, got, v, err)
+						return
+					}
+				}
+				ops.Add(1)
+			}
+		})
+	}
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				var err error
+				switch (g + i) % 4 {
+				case 0:
+					var v uint32
+					v, err = c.Read32(ctx, hw.RegMagic)
+					if err == nil && v != hw.Magic {
+						err = fmt.Errorf("MAGIC 0x%x", v)
+					}
+				case 1:
+					_, err = c.Run(ctx, 5)
+				case 2:
+					_, err = c.Stats(ctx)
+				default:
+					_, _, err = c.WaitMem(ctx, 0x1000, 4, 0, 0, 0) // true at once
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				ops.Add(1)
+			}
+		})
+	}
+	// Interrupts forced while everything runs.
+	wg.Go(func() {
+		if err := c.Write32(ctx, hw.RegIrqEnable, 0x2); err != nil {
+			errs <- err
+			return
+		}
+		for range 20 {
+			if err := errors.Join(c.Write32(ctx, hw.RegIrqForce, 0x2)); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := c.WaitIRQ(ctx, 0x2, 0); err != nil {
+				errs <- err
+				return
+			}
+			if err := c.Write32(ctx, hw.RegIrqStatus, 0x2); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := c.Read32(ctx, hw.RegIrqPending); err != nil {
+				errs <- err
+				return
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	_ = mem
+	t.Logf("%d operations; counters %+v", ops.Load(), c.Counters())
+	assert.GreaterOrEqual(t, c.Counters().IRQs, uint64(20))
+}

@@ -1,0 +1,99 @@
+// via_net_loopback: the network port until the fabric exists.
+//
+// Every beat received on s_axis is queued in a FIFO of FIFO_DEPTH beats and
+// sent back out on m_axis unchanged (tdata, tkeep, tlast), with full
+// back-pressure in both directions: s_axis_tready is 0 while the FIFO is full.
+// rx_frames / tx_frames count beats with tlast accepted on s_axis / m_axis
+// (NET_RX_FRAMES / NET_TX_FRAMES); they wrap at 2**32.
+//
+// quiesce (a soft reset is pending) stops the port cleanly before the reset
+// empties the FIFO: s_axis_tready goes to 0 (beats stay with the sender), and
+// no new beat is offered on m_axis; a beat already offered stays offered
+// until it is taken, as AXI-Stream requires. Once m_axis_tvalid is 0 under
+// quiesce, it stays 0 until quiesce drops, so resetting then cuts nothing.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+module via_net_loopback #(
+    parameter DATA_WIDTH = 64,             // AXI-Stream tdata bits
+    parameter KEEP_WIDTH = DATA_WIDTH / 8, // AXI-Stream tkeep bits
+    parameter FIFO_DEPTH = 64              // loopback FIFO depth in beats (>= 2)
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // stop taking and offering beats (soft reset pending)
+    input  wire                  quiesce,
+
+    // AXI-Stream in (from the network)
+    input  wire [DATA_WIDTH-1:0] s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0] s_axis_tkeep,
+    input  wire                  s_axis_tvalid,
+    output wire                  s_axis_tready,
+    input  wire                  s_axis_tlast,
+
+    // AXI-Stream out (to the network)
+    output wire [DATA_WIDTH-1:0] m_axis_tdata,
+    output wire [KEEP_WIDTH-1:0] m_axis_tkeep,
+    output wire                  m_axis_tvalid,
+    input  wire                  m_axis_tready,
+    output wire                  m_axis_tlast,
+
+    // frame counters
+    output wire [31:0]           rx_frames,
+    output wire [31:0]           tx_frames
+);
+
+localparam FIFO_WIDTH = DATA_WIDTH + KEEP_WIDTH + 1;
+
+reg [31:0] rx_frames_reg;
+reg [31:0] tx_frames_reg;
+// m_axis_tvalid was 1 without tready: the beat must stay offered
+reg        offered_reg;
+
+wire fifo_s_ready;
+wire fifo_m_valid;
+
+// the output side may offer a beat: not quiesced, or finishing an offer
+wire out_enable = !quiesce || offered_reg;
+
+assign rx_frames = rx_frames_reg;
+assign tx_frames = tx_frames_reg;
+
+assign s_axis_tready = fifo_s_ready && !quiesce;
+assign m_axis_tvalid = fifo_m_valid && out_enable;
+
+via_fifo #(
+    .WIDTH(FIFO_WIDTH),
+    .DEPTH(FIFO_DEPTH)
+) fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
+    .s_valid(s_axis_tvalid && !quiesce),
+    .s_ready(fifo_s_ready),
+    .m_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}),
+    .m_valid(fifo_m_valid),
+    .m_ready(m_axis_tready && out_enable)
+);
+
+always @(posedge clk) begin
+    if (rst) begin
+        rx_frames_reg <= 32'd0;
+        tx_frames_reg <= 32'd0;
+        offered_reg   <= 1'b0;
+    end else begin
+        offered_reg <= m_axis_tvalid && !m_axis_tready;
+        if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
+            rx_frames_reg <= rx_frames_reg + 32'd1;
+        end
+        if (m_axis_tvalid && m_axis_tready && m_axis_tlast) begin
+            tx_frames_reg <= tx_frames_reg + 32'd1;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,411 @@
+// via_nic: top level of the vianic NIC.
+//
+// Interfaces: an AXI4-Lite slave for BAR0 (MMIO), an AXI4 master for DMA into
+// host memory, an AXI-Stream pair for the network port, interrupt levels. One
+// clock, synchronous active-high reset. The parameters below are the one place
+// the NIC's build parameters live; their defaults come from bar0.layout
+// (via the generated VIA_DEFAULT_* macros) and their actual values are
+// reported in the CAP_* registers.
+//
+// Blocks:
+//   via_axil_slave    AXI4-Lite protocol -> register port (never soft-reset)
+//   via_regfile       BAR0 decode, global registers, doorbell write port
+//   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
+//   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
+//   via_net_loopback  network port: s_axis -> FIFO -> m_axis
+//
+// The doorbell write port of via_regfile is not used yet (db_wr_ready tied to
+// 1, so doorbell writes are accepted and ignored); a doorbell block plugs in
+// there.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_bar0.vh"
+
+module via_nic #(
+    parameter DATA_WIDTH          = `VIA_DEFAULT_DATA_WIDTH,          // DMA and AXI-Stream datapath bits
+    parameter NUM_VI              = `VIA_DEFAULT_NUM_VI,              // VIs, one doorbell page each
+    parameter AXIL_ADDR_WIDTH     = `VIA_DEFAULT_AXIL_ADDR_WIDTH,     // BAR0 address bits (17..32)
+    parameter DMA_ADDR_WIDTH      = `VIA_DEFAULT_DMA_ADDR_WIDTH,      // host address bits of the DMA master
+    parameter DMA_ID_WIDTH        = `VIA_DEFAULT_DMA_ID_WIDTH,        // AXI4 ID bits of the DMA master
+    parameter DMA_MAX_BURST       = `VIA_DEFAULT_DMA_MAX_BURST,       // longest DMA burst in beats
+    parameter DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING, // DMA read bursts in flight at most
+    parameter NUM_IRQ             = `VIA_DEFAULT_NUM_IRQ,             // interrupt outputs (1..32)
+    parameter NET_FIFO_DEPTH      = `VIA_DEFAULT_NET_FIFO_DEPTH,      // network loopback FIFO beats
+    parameter SOFT_RESET_CYCLES   = `VIA_DEFAULT_SOFT_RESET_CYCLES    // cycles a soft reset holds the blocks
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+
+    // AXI4-Lite slave: BAR0
+    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
+    input  wire [2:0]                 s_axil_awprot,
+    input  wire                       s_axil_awvalid,
+    output wire                       s_axil_awready,
+    input  wire [31:0]                s_axil_wdata,
+    input  wire [3:0]                 s_axil_wstrb,
+    input  wire                       s_axil_wvalid,
+    output wire                       s_axil_wready,
+    output wire [1:0]                 s_axil_bresp,
+    output wire                       s_axil_bvalid,
+    input  wire                       s_axil_bready,
+    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_araddr,
+    input  wire [2:0]                 s_axil_arprot,
+    input  wire                       s_axil_arvalid,
+    output wire                       s_axil_arready,
+    output wire [31:0]                s_axil_rdata,
+    output wire [1:0]                 s_axil_rresp,
+    output wire                       s_axil_rvalid,
+    input  wire                       s_axil_rready,
+
+    // AXI4 master: DMA into host memory
+    output wire [DMA_ID_WIDTH-1:0]    m_axi_awid,
+    output wire [DMA_ADDR_WIDTH-1:0]  m_axi_awaddr,
+    output wire [7:0]                 m_axi_awlen,
+    output wire [2:0]                 m_axi_awsize,
+    output wire [1:0]                 m_axi_awburst,
+    output wire                       m_axi_awlock,
+    output wire [3:0]                 m_axi_awcache,
+    output wire [2:0]                 m_axi_awprot,
+    output wire                       m_axi_awvalid,
+    input  wire                       m_axi_awready,
+    output wire [DATA_WIDTH-1:0]      m_axi_wdata,
+    output wire [DATA_WIDTH/8-1:0]    m_axi_wstrb,
+    output wire                       m_axi_wlast,
+    output wire                       m_axi_wvalid,
+    input  wire                       m_axi_wready,
+    input  wire [DMA_ID_WIDTH-1:0]    m_axi_bid,
+    input  wire [1:0]                 m_axi_bresp,
+    input  wire                       m_axi_bvalid,
+    output wire                       m_axi_bready,
+    output wire [DMA_ID_WIDTH-1:0]    m_axi_arid,
+    output wire [DMA_ADDR_WIDTH-1:0]  m_axi_araddr,
+    output wire [7:0]                 m_axi_arlen,
+    output wire [2:0]                 m_axi_arsize,
+    output wire [1:0]                 m_axi_arburst,
+    output wire                       m_axi_arlock,
+    output wire [3:0]                 m_axi_arcache,
+    output wire [2:0]                 m_axi_arprot,
+    output wire                       m_axi_arvalid,
+    input  wire                       m_axi_arready,
+    input  wire [DMA_ID_WIDTH-1:0]    m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]      m_axi_rdata,
+    input  wire [1:0]                 m_axi_rresp,
+    input  wire                       m_axi_rlast,
+    input  wire                       m_axi_rvalid,
+    output wire                       m_axi_rready,
+
+    // AXI-Stream in: network port receive
+    input  wire [DATA_WIDTH-1:0]      s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]    s_axis_tkeep,
+    input  wire                       s_axis_tvalid,
+    output wire                       s_axis_tready,
+    input  wire                       s_axis_tlast,
+
+    // AXI-Stream out: network port transmit
+    output wire [DATA_WIDTH-1:0]      m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0]    m_axis_tkeep,
+    output wire                       m_axis_tvalid,
+    input  wire                       m_axis_tready,
+    output wire                       m_axis_tlast,
+
+    // interrupts: irq[i] = IRQ_STATUS[i] & IRQ_ENABLE[i]
+    output wire [NUM_IRQ-1:0]         irq
+);
+
+localparam VI_WIDTH        = (NUM_VI > 1) ? $clog2(NUM_VI) : 1;
+localparam DB_OFFSET_WIDTH = $clog2(`VIA_DOORBELL_STRIDE);
+
+// ------------------------------------------------------------ resets
+
+wire soft_reset_req;
+wire soft_reset_busy;
+wire soft_blk_rst;
+wire soft_dma_abort;
+
+// reset of everything but the BAR0 slave and the soft-reset sequencer
+wire blk_rst = rst || soft_blk_rst;
+
+// ------------------------------------------------------------ BAR0
+
+wire [AXIL_ADDR_WIDTH-1:0] reg_wr_addr;
+wire [31:0]                reg_wr_data;
+wire [3:0]                 reg_wr_strb;
+wire                       reg_wr_en;
+wire                       reg_wr_ack;
+wire [1:0]                 reg_wr_resp;
+wire [AXIL_ADDR_WIDTH-1:0] reg_rd_addr;
+wire                       reg_rd_en;
+wire                       reg_rd_ack;
+wire [31:0]                reg_rd_data;
+wire [1:0]                 reg_rd_resp;
+
+via_axil_slave #(
+    .ADDR_WIDTH(AXIL_ADDR_WIDTH)
+) axil_slave_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(s_axil_awprot),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arprot(s_axil_arprot),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .reg_wr_addr(reg_wr_addr),
+    .reg_wr_data(reg_wr_data),
+    .reg_wr_strb(reg_wr_strb),
+    .reg_wr_en(reg_wr_en),
+    .reg_wr_ack(reg_wr_ack),
+    .reg_wr_resp(reg_wr_resp),
+    .reg_rd_addr(reg_rd_addr),
+    .reg_rd_en(reg_rd_en),
+    .reg_rd_ack(reg_rd_ack),
+    .reg_rd_data(reg_rd_data),
+    .reg_rd_resp(reg_rd_resp)
+);
+
+/* verilator lint_off UNUSEDSIGNAL */
+// doorbell hook: no doorbell block yet, every doorbell write is accepted and
+// ignored
+wire                       db_wr_valid;
+wire [VI_WIDTH-1:0]        db_wr_vi;
+wire [DB_OFFSET_WIDTH-1:0] db_wr_offset;
+wire [31:0]                db_wr_data;
+wire [3:0]                 db_wr_strb;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                       db_wr_ready = 1'b1;
+
+wire [63:0] diag_src;
+wire [63:0] diag_dst;
+wire [31:0] diag_len;
+wire        diag_start;
+wire        diag_abort_cmd;
+wire [8:0]  diag_cfg_max_burst;
+wire [3:0]  diag_cfg_max_outstanding;
+wire        diag_busy;
+wire        diag_done;
+wire        diag_error;
+wire        diag_bad_param;
+wire        diag_rd_err;
+wire        diag_wr_err;
+wire        diag_aborted;
+wire [1:0]  diag_err_resp;
+wire [31:0] diag_cycles;
+wire [31:0] diag_bytes;
+wire [63:0] diag_err_addr;
+wire [31:0] diag_rd_bursts;
+wire [31:0] diag_wr_bursts;
+wire [7:0]  diag_max_inflight;
+wire        diag_done_pulse;
+
+wire [31:0] net_rx_frames;
+wire [31:0] net_tx_frames;
+
+// hardware interrupt causes: bit 0 is the diagnostic engine's completion
+reg [NUM_IRQ-1:0] irq_set;
+
+always @* begin
+    irq_set = {NUM_IRQ{1'b0}};
+    irq_set[`VIA_IRQ_STATUS_DIAG_DONE_LSB] = diag_done_pulse;
+end
+
+via_regfile #(
+    .ADDR_WIDTH(AXIL_ADDR_WIDTH),
+    .NUM_VI(NUM_VI),
+    .NUM_IRQ(NUM_IRQ),
+    .DATA_WIDTH(DATA_WIDTH),
+    .DMA_ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .DMA_ID_WIDTH(DMA_ID_WIDTH),
+    .DMA_MAX_BURST(DMA_MAX_BURST),
+    .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
+    .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
+    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
+    .VI_WIDTH(VI_WIDTH),
+    .DB_OFFSET_WIDTH(DB_OFFSET_WIDTH)
+) regfile_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .reset_busy(soft_reset_busy),
+    .reg_wr_addr(reg_wr_addr),
+    .reg_wr_data(reg_wr_data),
+    .reg_wr_strb(reg_wr_strb),
+    .reg_wr_en(reg_wr_en),
+    .reg_wr_ack(reg_wr_ack),
+    .reg_wr_resp(reg_wr_resp),
+    .reg_rd_addr(reg_rd_addr),
+    .reg_rd_en(reg_rd_en),
+    .reg_rd_ack(reg_rd_ack),
+    .reg_rd_data(reg_rd_data),
+    .reg_rd_resp(reg_rd_resp),
+    .db_wr_valid(db_wr_valid),
+    .db_wr_ready(db_wr_ready),
+    .db_wr_vi(db_wr_vi),
+    .db_wr_offset(db_wr_offset),
+    .db_wr_data(db_wr_data),
+    .db_wr_strb(db_wr_strb),
+    .soft_reset_req(soft_reset_req),
+    .diag_src(diag_src),
+    .diag_dst(diag_dst),
+    .diag_len(diag_len),
+    .diag_start(diag_start),
+    .diag_abort(diag_abort_cmd),
+    .diag_cfg_max_burst(diag_cfg_max_burst),
+    .diag_cfg_max_outstanding(diag_cfg_max_outstanding),
+    .diag_busy(diag_busy),
+    .diag_done(diag_done),
+    .diag_error(diag_error),
+    .diag_bad_param(diag_bad_param),
+    .diag_rd_err(diag_rd_err),
+    .diag_wr_err(diag_wr_err),
+    .diag_aborted(diag_aborted),
+    .diag_err_resp(diag_err_resp),
+    .diag_cycles(diag_cycles),
+    .diag_bytes(diag_bytes),
+    .diag_err_addr(diag_err_addr),
+    .diag_rd_bursts(diag_rd_bursts),
+    .diag_wr_bursts(diag_wr_bursts),
+    .diag_max_inflight(diag_max_inflight),
+    .net_rx_frames(net_rx_frames),
+    .net_tx_frames(net_tx_frames),
+    .irq_set(irq_set),
+    .irq(irq)
+);
+
+// ------------------------------------------------------------ soft reset
+
+via_soft_reset #(
+    .CYCLES(SOFT_RESET_CYCLES)
+) soft_reset_inst (
+    .clk(clk),
+    .rst(rst),
+    .req(soft_reset_req),
+    .busy(soft_reset_busy),
+    .blk_rst(soft_blk_rst),
+    .dma_abort(soft_dma_abort),
+    .dma_busy(diag_busy),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready),
+    .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rvalid(m_axi_rvalid),
+    .m_axi_rready(m_axi_rready),
+    .m_axi_rlast(m_axi_rlast),
+    .net_stalled(m_axis_tvalid && !m_axis_tready)
+);
+
+// ------------------------------------------------------------ DMA diagnostics
+
+via_dma_diag #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .MAX_BURST(DMA_MAX_BURST),
+    .MAX_OUTSTANDING(DMA_MAX_OUTSTANDING)
+) dma_diag_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .src_addr(diag_src),
+    .dst_addr(diag_dst),
+    .len(diag_len),
+    .start(diag_start),
+    .abort(diag_abort_cmd || soft_dma_abort),
+    .cfg_max_burst(diag_cfg_max_burst),
+    .cfg_max_outstanding(diag_cfg_max_outstanding),
+    .busy(diag_busy),
+    .done(diag_done),
+    .error(diag_error),
+    .bad_param(diag_bad_param),
+    .rd_err(diag_rd_err),
+    .wr_err(diag_wr_err),
+    .aborted(diag_aborted),
+    .err_resp(diag_err_resp),
+    .cycles(diag_cycles),
+    .bytes(diag_bytes),
+    .err_addr(diag_err_addr),
+    .rd_bursts(diag_rd_bursts),
+    .wr_bursts(diag_wr_bursts),
+    .max_inflight(diag_max_inflight),
+    .done_pulse(diag_done_pulse),
+    .m_axi_awid(m_axi_awid),
+    .m_axi_awaddr(m_axi_awaddr),
+    .m_axi_awlen(m_axi_awlen),
+    .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst),
+    .m_axi_awlock(m_axi_awlock),
+    .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata),
+    .m_axi_wstrb(m_axi_wstrb),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready),
+    .m_axi_arid(m_axi_arid),
+    .m_axi_araddr(m_axi_araddr),
+    .m_axi_arlen(m_axi_arlen),
+    .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst),
+    .m_axi_arlock(m_axi_arlock),
+    .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot),
+    .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid),
+    .m_axi_rready(m_axi_rready)
+);
+
+// ------------------------------------------------------------ network port
+
+via_net_loopback #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .KEEP_WIDTH(DATA_WIDTH / 8),
+    .FIFO_DEPTH(NET_FIFO_DEPTH)
+) net_loopback_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .quiesce(soft_reset_busy),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    .rx_frames(net_rx_frames),
+    .tx_frames(net_tx_frames)
+);
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Builds the co-simulation binaries:
+#
+#   build/sim/vcd/vianic-sim   Verilated via_nic (rtl/*.v) + cosim/harness, VCD waveforms
+#   build/sim/fst/vianic-sim   the same with FST waveforms (a Verilated model has one format)
+#   build/sim/vianic-echo      echo server, the baseline of the MMIO round-trip benchmark
+#
+#   sim-scripts/build-sim.sh [-f] [-q] [-r RTL_DIR] [vcd] [fst] [echo]
+#
+# With no variant named, builds all three. A variant is skipped when its
+# binary is newer than every source it is built from (rtl/*.v,
+# rtl/generated/*, cosim/harness/*, firmware/include/via_bar0.h and this
+# script). -f rebuilds anyway; -q prints only errors and the result; -r takes
+# the Verilog sources from RTL_DIR instead of rtl/ (to try a modified via_nic;
+# rtl/generated/ stays on the include path). Verilator output and logs go to
+# build/sim/<variant>/obj/. Exits non-zero, naming the log, on any failure.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+force=0
+quiet=0
+rtl_dir=$root/rtl
+usage() { echo "usage: $0 [-f] [-q] [-r RTL_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
+while getopts "fqr:h" opt; do
+  case $opt in
+    f) force=1 ;;
+    q) quiet=1 ;;
+    r) rtl_dir=$(cd "$OPTARG" && pwd) || { echo "build-sim: no directory $OPTARG" >&2; exit 2; } ;;
+    *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(vcd fst echo)
+for v in "${variants[@]}"; do
+  case $v in vcd|fst|echo) ;; *) echo "build-sim: unknown variant '$v' (vcd, fst or echo)" >&2; usage ;; esac
+done
+
+say() { [ $quiet -eq 1 ] || echo "build-sim: $*"; }
+die() { echo "build-sim: error: $*" >&2; exit 1; }
+
+command -v verilator >/dev/null 2>&1 || die "verilator not found; run 'make deps' (installs Debian's verilator)"
+command -v g++ >/dev/null 2>&1 || die "g++ not found; install g++"
+vroot=$(verilator --getenv VERILATOR_ROOT 2>/dev/null || true)
+[ -n "$vroot" ] && [ -f "$vroot/include/verilated.h" ] || die "Verilator runtime headers missing (VERILATOR_ROOT=$vroot); reinstall verilator"
+
+harness=$root/cosim/harness
+shopt -s nullglob
+rtl_srcs=("$rtl_dir"/*.v)
+harness_srcs=()
+for f in "$harness"/*.cpp; do
+  [ "$(basename "$f")" = echo.cpp ] || harness_srcs+=("$f")
+done
+shopt -u nullglob
+[ ${#rtl_srcs[@]} -gt 0 ] || die "no Verilog sources in $rtl_dir"
+[ -f "$rtl_dir/via_nic.v" ] || die "$rtl_dir/via_nic.v not found (top module via_nic)"
+[ ${#harness_srcs[@]} -gt 0 ] || die "no harness sources in $harness"
+[ -f "$root/firmware/include/via_bar0.h" ] || die "firmware/include/via_bar0.h missing; run 'make generate'"
+
+# true when $1 exists and is newer than every file given after it, and was
+# built from the same RTL directory (recorded next to it)
+up_to_date() {
+  local bin=$1; shift
+  [ $force -eq 0 ] && [ -x "$bin" ] || return 1
+  [ "$(cat "$bin.rtl-dir" 2>/dev/null || true)" = "$rtl_dir" ] || return 1
+  local newer
+  newer=$(find "$@" -maxdepth 0 -newer "$bin" -print -quit 2>/dev/null)
+  [ -z "$newer" ]
+}
+
+sim_deps() {
+  printf '%s\n' "${rtl_srcs[@]}" "$root"/rtl/generated/* "$harness"/*.h "${harness_srcs[@]}" \
+    "$root/firmware/include/via_bar0.h" "$root/sim-scripts/build-sim.sh"
+}
+
+build_sim() {
+  local fmt=$1
+  local out=$root/build/sim/$fmt
+  local bin=$out/vianic-sim
+  mapfile -t deps < <(sim_deps)
+  if up_to_date "$bin" "${deps[@]}"; then
+    say "$fmt: up to date ($bin)"
+    return 0
+  fi
+  local trace_flag=--trace fst_def=0
+  if [ "$fmt" = fst ]; then trace_flag=--trace-fst; fst_def=1; fi
+  mkdir -p "$out"
+  rm -f "$bin" "$bin.rtl-dir"
+  local log=$out/build.log
+  say "$fmt: verilating via_nic and building $bin (2 jobs; about a minute)..."
+  local start=$SECONDS
+  # -Wno-fatal: lint is `make lint`'s job; the simulator must build whatever
+  # style warnings the RTL has. --x-assign/--x-initial unique: X becomes a
+  # seeded random value (--seed), as in the RTL benches.
+  if ! verilator --cc --exe --build -j 2 "$trace_flag" \
+      -Wno-fatal --x-assign unique --x-initial unique \
+      --top-module via_nic --prefix Vvia_nic \
+      -I"$rtl_dir" -I"$root/rtl/generated" \
+      -CFLAGS "-std=c++17 -O2 -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -DVIANIC_TRACE_FST=$fst_def" \
+      -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2" \
+      -Mdir "$out/obj" -o vianic-sim \
+      "${rtl_srcs[@]}" "${harness_srcs[@]}" >"$log" 2>&1; then
+    grep -E "%Error|error:|Error " "$log" | head -n 30 >&2 || tail -n 30 "$log" >&2
+    die "$fmt: build failed after $((SECONDS - start)) s; full log: $log"
+  fi
+  [ -x "$out/obj/vianic-sim" ] || die "$fmt: verilator reported success but $out/obj/vianic-sim is missing; log: $log"
+  cp "$out/obj/vianic-sim" "$bin.tmp" && mv "$bin.tmp" "$bin"
+  echo "$rtl_dir" >"$bin.rtl-dir"
+  local warns
+  warns=$(grep -c "^%Warning" "$log" || true)
+  say "$fmt: built $bin in $((SECONDS - start)) s${warns:+ ($warns Verilator warnings, see $log)}"
+}
+
+build_echo() {
+  local out=$root/build/sim
+  local bin=$out/vianic-echo
+  if [ $force -eq 0 ] && [ -x "$bin" ] && [ -z "$(find "$harness/echo.cpp" "$root/sim-scripts/build-sim.sh" -newer "$bin" -print -quit)" ]; then
+    say "echo: up to date ($bin)"
+    return 0
+  fi
+  mkdir -p "$out"
+  say "echo: building $bin..."
+  g++ -std=c++17 -O2 -Wall -Wextra -o "$bin.tmp" "$harness/echo.cpp" >"$out/echo-build.log" 2>&1 \
+    || { cat "$out/echo-build.log" >&2; die "echo: build failed; log: $out/echo-build.log"; }
+  mv "$bin.tmp" "$bin"
+  say "echo: built $bin"
+}
+
+for v in "${variants[@]}"; do
+  case $v in
+    vcd|fst) build_sim "$v" ;;
+    echo) build_echo ;;
+  esac
+done
+[ $quiet -eq 0 ] || echo "build-sim: ok (${variants[*]})"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Lints the NIC's RTL with Verilator -Wall; any warning fails.
+#
+#   sim-scripts/lint.sh
+#
+# Runs, with rtl/ and rtl/generated/ on the include and module search path:
+#   - the top via_nic with everything under it, default parameters, and a few
+#     other parameter sets (edge cases of widths and depths);
+#   - every module of rtl/*.v on its own (each file holds one module named
+#     after it), default parameters.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+opts=(--lint-only -Wall -Irtl -Irtl/generated -y rtl)
+fail=0
+
+lint() {
+  local top=$1; shift
+  local label="$top${*:+ $*}"
+  if out=$(verilator "${opts[@]}" --top-module "$top" "$@" "rtl/$top.v" 2>&1) && [ -z "$out" ]; then
+    echo "lint $label: ok"
+  else
+    echo "$out" >&2
+    echo "lint $label: FAILED" >&2
+    fail=1
+  fi
+}
+
+lint via_nic
+lint via_nic -GNUM_VI=1 -GNUM_IRQ=32 -GAXIL_ADDR_WIDTH=32 -GSOFT_RESET_CYCLES=1
+lint via_nic -GNUM_VI=64 -GNUM_IRQ=1 -GAXIL_ADDR_WIDTH=24 -GNET_FIFO_DEPTH=5
+lint via_nic -GDATA_WIDTH=128 -GDMA_MAX_BURST=256 -GDMA_MAX_OUTSTANDING=15 -GNET_FIFO_DEPTH=2 -GSOFT_RESET_CYCLES=1000
+
+for f in rtl/*.v; do
+  m=$(basename "$f" .v)
+  [ "$m" = via_nic ] && continue
+  lint "$m"
+done
+
+[ $fail -eq 0 ] || { echo "lint: FAILED" >&2; exit 1; }
+echo "lint: ok"

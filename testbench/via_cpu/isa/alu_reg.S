@@ -1,0 +1,116 @@
+// Register-register ALU instructions: ADD SUB SLL SLT SLTU XOR SRL SRA OR
+// AND, with overflow wrap-around, signed against unsigned comparisons at
+// 0x80000000 and 0xFFFFFFFF, shift amounts from a register (only bits 4:0
+// count: 32 shifts by 0, 33 by 1, -1 by 31), and rd aliasing rs1/rs2.
+#include "test.h"
+
+TEST_PASS_HEADER
+
+    // ADD
+    TEST_RR( 1, add, 0x00000000, 0x00000000, 0x00000000)
+    TEST_RR( 2, add, 0x00000003, 0x00000001, 0x00000002)
+    TEST_RR( 3, add, 0x80000000, 0x7FFFFFFF, 0x00000001)   // signed overflow
+    TEST_RR( 4, add, 0x00000000, 0xFFFFFFFF, 0x00000001)   // carry out dropped
+    TEST_RR( 5, add, 0x00000000, 0x80000000, 0x80000000)
+    TEST_RR( 6, add, 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFF)
+    TEST_RR( 7, add, 0x2468ACF0, 0x12345678, 0x12345678)
+    TEST_RR_SAME( 8, add, 0x00000002, 0x00000001)
+
+    // SUB
+    TEST_RR(11, sub, 0x00000000, 0x00000000, 0x00000000)
+    TEST_RR(12, sub, 0xFFFFFFFF, 0x00000000, 0x00000001)   // borrow wraps
+    TEST_RR(13, sub, 0x7FFFFFFF, 0x80000000, 0x00000001)   // signed overflow
+    TEST_RR(14, sub, 0x80000000, 0x00000000, 0x80000000)
+    TEST_RR(15, sub, 0x00000001, 0x00000000, 0xFFFFFFFF)
+    TEST_RR(16, sub, 0x0ECA8642, 0x12345678, 0x0369D036)
+    TEST_RR_SAME(17, sub, 0x00000000, 0xDEADBEEF)
+
+    // SLL: amount from rs2[4:0]
+    TEST_RR(21, sll, 0x00000001, 0x00000001, 0)
+    TEST_RR(22, sll, 0x80000000, 0x00000001, 31)
+    TEST_RR(23, sll, 0x00000001, 0x00000001, 32)            // 32 -> 0
+    TEST_RR(24, sll, 0x00000002, 0x00000001, 33)            // 33 -> 1
+    TEST_RR(25, sll, 0x80000000, 0x00000001, 0xFFFFFFFF)    // -1 -> 31
+    TEST_RR(26, sll, 0x34567880, 0x91A2B3C4, 0xFFFFFFE5)    // -27 -> 5
+    TEST_RR(27, sll, 0xFFFFFF80, 0xFFFFFFFF, 7)
+
+    // SLT (signed)
+    TEST_RR(31, slt, 0, 0x00000000, 0x00000000)
+    TEST_RR(32, slt, 1, 0x00000000, 0x00000001)
+    TEST_RR(33, slt, 0, 0x00000001, 0x00000000)
+    TEST_RR(34, slt, 1, 0x80000000, 0x00000000)             // min < 0
+    TEST_RR(35, slt, 0, 0x00000000, 0x80000000)
+    TEST_RR(36, slt, 1, 0xFFFFFFFF, 0x00000000)             // -1 < 0
+    TEST_RR(37, slt, 0, 0x00000000, 0xFFFFFFFF)
+    TEST_RR(38, slt, 1, 0x80000000, 0x7FFFFFFF)             // min < max
+    TEST_RR(39, slt, 0, 0x7FFFFFFF, 0x80000000)
+    TEST_RR(40, slt, 1, 0x80000000, 0xFFFFFFFF)
+    TEST_RR(41, slt, 0, 0xFFFFFFFF, 0x80000000)
+    TEST_RR(42, slt, 1, 0xFFFFFFFE, 0xFFFFFFFF)
+    TEST_RR_SAME(43, slt, 0, 0x80000000)
+
+    // SLTU (unsigned)
+    TEST_RR(51, sltu, 0, 0x00000000, 0x00000000)
+    TEST_RR(52, sltu, 1, 0x00000000, 0x00000001)
+    TEST_RR(53, sltu, 0, 0x80000000, 0x00000000)
+    TEST_RR(54, sltu, 1, 0x00000000, 0x80000000)
+    TEST_RR(55, sltu, 0, 0xFFFFFFFF, 0x00000000)
+    TEST_RR(56, sltu, 1, 0x00000000, 0xFFFFFFFF)
+    TEST_RR(57, sltu, 0, 0x80000000, 0x7FFFFFFF)
+    TEST_RR(58, sltu, 1, 0x7FFFFFFF, 0x80000000)
+    TEST_RR(59, sltu, 1, 0x80000000, 0xFFFFFFFF)
+    TEST_RR(60, sltu, 0, 0xFFFFFFFF, 0x80000000)
+    TEST_RR(61, sltu, 1, 0xFFFFFFFE, 0xFFFFFFFF)
+    TEST_RR_SAME(62, sltu, 0, 0xFFFFFFFF)
+    // snez idiom: sltu rd, x0, rs
+    li  TESTNUM, 63
+    li  a1, 0x80000000
+    sltu a0, x0, a1
+    CHECK(a0, 1)
+    sltu a0, x0, x0
+    CHECK(a0, 0)
+
+    // XOR OR AND
+    TEST_RR(71, xor, 0xF0F0F0F0, 0xFF00FF00, 0x0FF00FF0)
+    TEST_RR(72, xor, 0xFFFFFFFF, 0x55555555, 0xAAAAAAAA)
+    TEST_RR_SAME(73, xor, 0x00000000, 0x12345678)
+    TEST_RR(74, or,  0xFFF0FFF0, 0xFF00FF00, 0x0FF00FF0)
+    TEST_RR(75, or,  0xFFFFFFFF, 0x55555555, 0xAAAAAAAA)
+    TEST_RR_SAME(76, or, 0x12345678, 0x12345678)
+    TEST_RR(77, and, 0x0F000F00, 0xFF00FF00, 0x0FF00FF0)
+    TEST_RR(78, and, 0x00000000, 0x55555555, 0xAAAAAAAA)
+    TEST_RR_SAME(79, and, 0x87654321, 0x87654321)
+
+    // SRL
+    TEST_RR(81, srl, 0x80000000, 0x80000000, 0)
+    TEST_RR(82, srl, 0x00000001, 0x80000000, 31)
+    TEST_RR(83, srl, 0x80000000, 0x80000000, 32)
+    TEST_RR(84, srl, 0x40000000, 0x80000000, 33)
+    TEST_RR(85, srl, 0x00000001, 0xFFFFFFFF, 0xFFFFFFFF)
+    TEST_RR(86, srl, 0x048D159E, 0x91A2B3C4, 5)
+    TEST_RR(87, srl, 0x01FFFFFF, 0xFFFFFFFF, 7)
+
+    // SRA
+    TEST_RR(91, sra, 0x80000000, 0x80000000, 0)
+    TEST_RR(92, sra, 0xFFFFFFFF, 0x80000000, 31)
+    TEST_RR(93, sra, 0x80000000, 0x80000000, 32)
+    TEST_RR(94, sra, 0xC0000000, 0x80000000, 33)
+    TEST_RR(95, sra, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF)
+    TEST_RR(96, sra, 0xFC8D159E, 0x91A2B3C4, 5)
+    TEST_RR(97, sra, 0x00FFFFFF, 0x7FFFFFFF, 7)
+    TEST_RR(98, sra, 0x00000000, 0x7FFFFFFF, 31)
+    TEST_RR(99, sra, 0xFFFFFFF8, 0xFFFFFF80, 4)             // -128 >> 4 = -8
+
+    // x0 as destination of every R-type
+    TEST_RR_X0(101, add,  0x12345678, 0x11111111)
+    TEST_RR_X0(102, sub,  0x12345678, 0x11111111)
+    TEST_RR_X0(103, sll,  0x12345678, 3)
+    TEST_RR_X0(104, slt,  0x00000000, 0x00000001)
+    TEST_RR_X0(105, sltu, 0x00000000, 0x00000001)
+    TEST_RR_X0(106, xor,  0x12345678, 0x11111111)
+    TEST_RR_X0(107, srl,  0x12345678, 3)
+    TEST_RR_X0(108, sra,  0x82345678, 3)
+    TEST_RR_X0(109, or,   0x12345678, 0x11111111)
+    TEST_RR_X0(110, and,  0x12345678, 0x11111111)
+
+TEST_END

@@ -1,0 +1,6 @@
+# via_net_loopback bench
+rtl/via_fifo.v
+rtl/via_net_loopback.v
+testbench/common/axis_source.v
+testbench/common/axis_sink.v
+testbench/via_net_loopback/tb_via_net_loopback.v

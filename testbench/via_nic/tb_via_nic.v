@@ -1,0 +1,861 @@
+// tb_via_nic: top-level self-checking bench for rtl/via_nic.v (default
+// parameters), with random back-pressure on every handshake:
+//   BAR0     testbench/common/axil_master.v (random valid delays, B/R ready)
+//   DMA      testbench/common/axi_ram_model.v (64 KiB, random ready/valid)
+//   network  testbench/common/axis_source.v -> s_axis, m_axis ->
+//            testbench/common/axis_sink.v (random gaps and tready)
+//
+// Sequence:
+//   1. identification and capabilities: MAGIC, HW_VERSION, MAP_HASH_LO/HI,
+//      CAP_* against the parameters (the layout's defaults), CAP_DB_*;
+//   2. SCRATCH with byte strobes; SLVERR on unmapped global offsets (reads 0,
+//      writes ignored); doorbell pages OKAY (reads 0); DECERR beyond them;
+//   3. interrupts: IRQ_FORCE / IRQ_ENABLE / IRQ_STATUS (w1c) / IRQ_PENDING
+//      and the irq pins;
+//   4. DMA diagnostic copies programmed over BAR0, completion seen as an
+//      interrupt on irq[0], destination checked byte for byte (and the bytes
+//      around it untouched), statistics against what the memory saw;
+//   5. DMA errors: read SLVERR, read DECERR (beyond the memory), write
+//      SLVERR, bad parameters, abort - each visible in DIAG_STATUS /
+//      DIAG_ERR_ADDR and raising the interrupt;
+//   6. network loopback: frames through the FIFO with back-pressure, checked
+//      beat for beat, NET_RX_FRAMES / NET_TX_FRAMES;
+//   7. soft reset: every register back to its reset value, RESET_BUSY while
+//      it runs, the triggering write answered; once idle, once in the middle
+//      of a long DMA copy (no AXI4 transaction is cut: nothing outstanding
+//      while the blocks are in reset) and once with the network port
+//      stalled; the NIC works normally afterwards.
+
+`timescale 1ns / 1ps
+
+`include "via_bar0.vh"
+
+module tb_via_nic;
+
+localparam DATA_WIDTH = `VIA_DEFAULT_DATA_WIDTH;
+localparam KEEP_WIDTH = DATA_WIDTH / 8;
+localparam BYTES = DATA_WIDTH / 8;
+localparam NUM_VI = `VIA_DEFAULT_NUM_VI;
+localparam AXIL_ADDR_WIDTH = `VIA_DEFAULT_AXIL_ADDR_WIDTH;
+localparam DMA_ADDR_WIDTH = `VIA_DEFAULT_DMA_ADDR_WIDTH;
+localparam DMA_ID_WIDTH = `VIA_DEFAULT_DMA_ID_WIDTH;
+localparam DMA_MAX_BURST = `VIA_DEFAULT_DMA_MAX_BURST;
+localparam DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING;
+localparam NUM_IRQ = `VIA_DEFAULT_NUM_IRQ;
+localparam NET_FIFO_DEPTH = `VIA_DEFAULT_NET_FIFO_DEPTH;
+localparam SOFT_RESET_CYCLES = `VIA_DEFAULT_SOFT_RESET_CYCLES;
+
+localparam MEM_BYTES = 65536;
+
+localparam [1:0] OKAY = 2'b00;
+localparam [1:0] SLVERR = 2'b10;
+localparam [1:0] DECERR = 2'b11;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+
+always #5 clk = ~clk;
+
+reg [8*256-1:0] vcd_file;
+
+initial begin
+    if ($value$plusargs("vcd=%s", vcd_file)) begin
+        $dumpfile(vcd_file);
+        $dumpvars(0, tb_via_nic);
+    end
+end
+
+initial begin
+    #50000000;
+    $fatal(1, "tb_via_nic: watchdog timeout");
+end
+
+// ------------------------------------------------------------ wiring
+
+wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr, s_axil_araddr;
+wire [2:0]                 s_axil_awprot, s_axil_arprot;
+wire                       s_axil_awvalid, s_axil_awready, s_axil_wvalid, s_axil_wready;
+wire                       s_axil_bvalid, s_axil_bready, s_axil_arvalid, s_axil_arready;
+wire                       s_axil_rvalid, s_axil_rready;
+wire [31:0]                s_axil_wdata, s_axil_rdata;
+wire [3:0]                 s_axil_wstrb;
+wire [1:0]                 s_axil_bresp, s_axil_rresp;
+
+wire [DMA_ID_WIDTH-1:0]    m_axi_awid, m_axi_bid, m_axi_arid, m_axi_rid;
+wire [DMA_ADDR_WIDTH-1:0]  m_axi_awaddr, m_axi_araddr;
+wire [7:0]                 m_axi_awlen, m_axi_arlen;
+wire [2:0]                 m_axi_awsize, m_axi_arsize, m_axi_awprot, m_axi_arprot;
+wire [1:0]                 m_axi_awburst, m_axi_arburst, m_axi_bresp, m_axi_rresp;
+wire                       m_axi_awlock, m_axi_arlock;
+wire [3:0]                 m_axi_awcache, m_axi_arcache;
+wire                       m_axi_awvalid, m_axi_awready, m_axi_wlast, m_axi_wvalid, m_axi_wready;
+wire                       m_axi_bvalid, m_axi_bready, m_axi_arvalid, m_axi_arready;
+wire                       m_axi_rlast, m_axi_rvalid, m_axi_rready;
+wire [DATA_WIDTH-1:0]      m_axi_wdata, m_axi_rdata;
+wire [DATA_WIDTH/8-1:0]    m_axi_wstrb;
+
+wire [DATA_WIDTH-1:0]      s_axis_tdata, m_axis_tdata;
+wire [KEEP_WIDTH-1:0]      s_axis_tkeep, m_axis_tkeep;
+wire                       s_axis_tvalid, s_axis_tready, s_axis_tlast;
+wire                       m_axis_tvalid, m_axis_tready, m_axis_tlast;
+
+wire [NUM_IRQ-1:0]         irq;
+
+axil_master #(
+    .ADDR_WIDTH(AXIL_ADDR_WIDTH),
+    .MAX_DELAY(3),
+    .READY_PCT(60)
+) mmio (
+    .clk(clk),
+    .rst(rst),
+    .m_axil_awaddr(s_axil_awaddr),
+    .m_axil_awprot(s_axil_awprot),
+    .m_axil_awvalid(s_axil_awvalid),
+    .m_axil_awready(s_axil_awready),
+    .m_axil_wdata(s_axil_wdata),
+    .m_axil_wstrb(s_axil_wstrb),
+    .m_axil_wvalid(s_axil_wvalid),
+    .m_axil_wready(s_axil_wready),
+    .m_axil_bresp(s_axil_bresp),
+    .m_axil_bvalid(s_axil_bvalid),
+    .m_axil_bready(s_axil_bready),
+    .m_axil_araddr(s_axil_araddr),
+    .m_axil_arprot(s_axil_arprot),
+    .m_axil_arvalid(s_axil_arvalid),
+    .m_axil_arready(s_axil_arready),
+    .m_axil_rdata(s_axil_rdata),
+    .m_axil_rresp(s_axil_rresp),
+    .m_axil_rvalid(s_axil_rvalid),
+    .m_axil_rready(s_axil_rready)
+);
+
+via_nic dut (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(s_axil_awprot),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arprot(s_axil_arprot),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .m_axi_awid(m_axi_awid),
+    .m_axi_awaddr(m_axi_awaddr),
+    .m_axi_awlen(m_axi_awlen),
+    .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst),
+    .m_axi_awlock(m_axi_awlock),
+    .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata),
+    .m_axi_wstrb(m_axi_wstrb),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready),
+    .m_axi_arid(m_axi_arid),
+    .m_axi_araddr(m_axi_araddr),
+    .m_axi_arlen(m_axi_arlen),
+    .m_axi_arsize(m_axi_arsize),
+    .m_axi_arburst(m_axi_arburst),
+    .m_axi_arlock(m_axi_arlock),
+    .m_axi_arcache(m_axi_arcache),
+    .m_axi_arprot(m_axi_arprot),
+    .m_axi_arvalid(m_axi_arvalid),
+    .m_axi_arready(m_axi_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(m_axi_rvalid),
+    .m_axi_rready(m_axi_rready),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    .irq(irq)
+);
+
+axi_ram_model #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .MEM_BYTES(MEM_BYTES),
+    .READ_LATENCY(12),
+    .WRITE_LATENCY(3),
+    .READY_PROB(60)
+) ram (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_awid(m_axi_awid),
+    .s_axi_awaddr(m_axi_awaddr),
+    .s_axi_awlen(m_axi_awlen),
+    .s_axi_awsize(m_axi_awsize),
+    .s_axi_awburst(m_axi_awburst),
+    .s_axi_awlock(m_axi_awlock),
+    .s_axi_awcache(m_axi_awcache),
+    .s_axi_awprot(m_axi_awprot),
+    .s_axi_awvalid(m_axi_awvalid),
+    .s_axi_awready(m_axi_awready),
+    .s_axi_wdata(m_axi_wdata),
+    .s_axi_wstrb(m_axi_wstrb),
+    .s_axi_wlast(m_axi_wlast),
+    .s_axi_wvalid(m_axi_wvalid),
+    .s_axi_wready(m_axi_wready),
+    .s_axi_bid(m_axi_bid),
+    .s_axi_bresp(m_axi_bresp),
+    .s_axi_bvalid(m_axi_bvalid),
+    .s_axi_bready(m_axi_bready),
+    .s_axi_arid(m_axi_arid),
+    .s_axi_araddr(m_axi_araddr),
+    .s_axi_arlen(m_axi_arlen),
+    .s_axi_arsize(m_axi_arsize),
+    .s_axi_arburst(m_axi_arburst),
+    .s_axi_arlock(m_axi_arlock),
+    .s_axi_arcache(m_axi_arcache),
+    .s_axi_arprot(m_axi_arprot),
+    .s_axi_arvalid(m_axi_arvalid),
+    .s_axi_arready(m_axi_arready),
+    .s_axi_rid(m_axi_rid),
+    .s_axi_rdata(m_axi_rdata),
+    .s_axi_rresp(m_axi_rresp),
+    .s_axi_rlast(m_axi_rlast),
+    .s_axi_rvalid(m_axi_rvalid),
+    .s_axi_rready(m_axi_rready)
+);
+
+axis_source #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .KEEP_WIDTH(KEEP_WIDTH)
+) net_src (
+    .clk(clk),
+    .rst(rst),
+    .m_axis_tdata(s_axis_tdata),
+    .m_axis_tkeep(s_axis_tkeep),
+    .m_axis_tvalid(s_axis_tvalid),
+    .m_axis_tready(s_axis_tready),
+    .m_axis_tlast(s_axis_tlast)
+);
+
+axis_sink #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .KEEP_WIDTH(KEEP_WIDTH)
+) net_snk (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(m_axis_tdata),
+    .s_axis_tkeep(m_axis_tkeep),
+    .s_axis_tvalid(m_axis_tvalid),
+    .s_axis_tready(m_axis_tready),
+    .s_axis_tlast(m_axis_tlast)
+);
+
+// ------------------------------------------------------------ randomness
+
+reg [31:0] rng;
+integer seed;
+
+task rand32;
+    output [31:0] r;
+    begin
+        rng = rng ^ (rng << 13);
+        rng = rng ^ (rng >> 17);
+        rng = rng ^ (rng << 5);
+        r = rng;
+    end
+endtask
+
+initial begin
+    if (!$value$plusargs("seed=%d", seed)) begin
+        seed = 1;
+    end
+    rng = seed * 32'h9e3779b1 + 32'd424242;
+    if (rng == 32'd0) begin
+        rng = 32'h2545f491;
+    end
+end
+
+// ------------------------------------------------------------ monitors
+
+// soft reset: length of each block-reset pulse, and nothing outstanding on
+// the DMA bus or stalled on m_axis while the blocks are held in reset
+wire    blk_rst = dut.soft_reset_inst.blk_rst;
+integer blk_len = 0, blk_pulses = 0;
+reg     prev_blk = 1'b0;
+
+always @(negedge clk) begin
+    if (!rst) begin
+        if (blk_rst) begin
+            blk_len = blk_len + 1;
+            if (ram.rd_outstanding != 0 || ram.wr_outstanding != 0 || ram.awq_count != 0
+                    || m_axi_arvalid || m_axi_awvalid || m_axi_wvalid) begin
+                $fatal(1, "tb_via_nic: soft reset while the DMA bus has a transaction in flight (rd %0d wr %0d)",
+                    ram.rd_outstanding, ram.wr_outstanding);
+            end
+        end else if (prev_blk) begin
+            if (blk_len != SOFT_RESET_CYCLES) begin
+                $fatal(1, "tb_via_nic: soft reset held the blocks %0d cycles", blk_len);
+            end
+            blk_len = 0;
+            blk_pulses = blk_pulses + 1;
+        end
+        prev_blk = blk_rst;
+        if ((^irq) === 1'bx) begin
+            $fatal(1, "tb_via_nic: X on irq");
+        end
+    end
+end
+
+// ------------------------------------------------------------ helpers
+
+reg [31:0] rdata;
+reg [1:0]  rresp;
+
+task wr;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0] data;
+    begin
+        mmio.axil_write(addr, data, 4'hf, OKAY);
+    end
+endtask
+
+task rd_check;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0] expect_data;
+    begin
+        mmio.axil_read_check(addr, expect_data, OKAY);
+    end
+endtask
+
+task rd;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    output [31:0] data;
+    reg [1:0] resp;
+    begin
+        mmio.axil_read(addr, data, resp);
+        if (resp !== OKAY) begin
+            $fatal(1, "tb_via_nic: read 0x%0h: resp %0d", addr, resp);
+        end
+    end
+endtask
+
+task expect_irq;
+    input [NUM_IRQ-1:0] pins;
+    begin
+        // irq is registered: it follows the register write by the time the
+        // B response has been taken
+        @(negedge clk);
+        if (irq !== pins) begin
+            $fatal(1, "tb_via_nic: irq pins %b, expected %b", irq, pins);
+        end
+    end
+endtask
+
+// shadow of the host memory, to check copies byte for byte
+reg [7:0] shadow [0:MEM_BYTES-1];
+
+task mem_randomize;
+    integer i;
+    reg [31:0] r;
+    begin
+        for (i = 0; i < MEM_BYTES; i = i + 4) begin
+            rand32(r);
+            ram.mem[i] = r[7:0];
+            ram.mem[i + 1] = r[15:8];
+            ram.mem[i + 2] = r[23:16];
+            ram.mem[i + 3] = r[31:24];
+            shadow[i] = r[7:0];
+            shadow[i + 1] = r[15:8];
+            shadow[i + 2] = r[23:16];
+            shadow[i + 3] = r[31:24];
+        end
+    end
+endtask
+
+task mem_check;
+    input [255:0] what;
+    integer i;
+    begin
+        for (i = 0; i < MEM_BYTES; i = i + 1) begin
+            if (ram.mem[i] !== shadow[i]) begin
+                $fatal(1, "tb_via_nic: %0s: memory byte 0x%0h is 0x%02h, expected 0x%02h", what, i, ram.mem[i], shadow[i]);
+            end
+        end
+    end
+endtask
+
+// program the diagnostic engine over BAR0 and start it
+task diag_start;
+    input [63:0] src;
+    input [63:0] dst;
+    input [31:0] len;
+    input [8:0]  max_burst;
+    input [3:0]  max_out;
+    begin
+        wr(`VIA_REG_DIAG_SRC_LO, src[31:0]);
+        wr(`VIA_REG_DIAG_SRC_HI, src[63:32]);
+        wr(`VIA_REG_DIAG_DST_LO, dst[31:0]);
+        wr(`VIA_REG_DIAG_DST_HI, dst[63:32]);
+        wr(`VIA_REG_DIAG_LEN, len);
+        wr(`VIA_REG_DIAG_CFG, {12'd0, max_out, 7'd0, max_burst});
+        ram.clear_stats();
+        wr(`VIA_REG_DIAG_CTRL, 32'h1 << `VIA_DIAG_CTRL_START_LSB);
+    end
+endtask
+
+// wait for the completion interrupt (IRQ_ENABLE bit 0 must be set)
+task wait_irq0;
+    integer n;
+    begin
+        n = 0;
+        while (irq[0] !== 1'b1) begin
+            @(posedge clk);
+            n = n + 1;
+            if (n > 200000) begin
+                $fatal(1, "tb_via_nic: no DMA completion interrupt");
+            end
+        end
+    end
+endtask
+
+// check DIAG_STATUS against expected flags and clear the interrupt
+task diag_finish;
+    input [31:0] expect_status;
+    begin
+        wait_irq0();
+        rd_check(`VIA_REG_IRQ_STATUS, 32'h1);
+        rd_check(`VIA_REG_DIAG_STATUS, expect_status);
+        wr(`VIA_REG_IRQ_STATUS, 32'h1);
+        expect_irq(8'h00);
+    end
+endtask
+
+localparam [31:0] ST_DONE = 32'h1 << `VIA_DIAG_STATUS_DONE_LSB;
+localparam [31:0] ST_ERROR = 32'h1 << `VIA_DIAG_STATUS_ERROR_LSB;
+localparam [31:0] ST_BAD_PARAM = 32'h1 << `VIA_DIAG_STATUS_BAD_PARAM_LSB;
+localparam [31:0] ST_RD_ERR = 32'h1 << `VIA_DIAG_STATUS_RD_ERR_LSB;
+localparam [31:0] ST_WR_ERR = 32'h1 << `VIA_DIAG_STATUS_WR_ERR_LSB;
+localparam [31:0] ST_ABORTED = 32'h1 << `VIA_DIAG_STATUS_ABORTED_LSB;
+localparam [31:0] ST_SLVERR = 32'h2 << `VIA_DIAG_STATUS_RESP_LSB;
+localparam [31:0] ST_DECERR = 32'h3 << `VIA_DIAG_STATUS_RESP_LSB;
+
+// one successful copy, checked completely
+task dma_copy;
+    input [63:0] src;
+    input [63:0] dst;
+    input [31:0] len;
+    input [8:0]  max_burst;
+    input [3:0]  max_out;
+    integer i;
+    reg [31:0] v;
+    begin
+        diag_start(src, dst, len, max_burst, max_out);
+        for (i = 0; i < len; i = i + 1) begin
+            shadow[dst + i] = shadow[src + i];
+        end
+        diag_finish(ST_DONE);
+        mem_check("copy");
+        rd_check(`VIA_REG_DIAG_BYTES, len);
+        rd(`VIA_REG_DIAG_RD_BURSTS, v);
+        if (v != ram.ar_count || v < (len + BYTES * DMA_MAX_BURST - 1) / (BYTES * DMA_MAX_BURST)) begin
+            $fatal(1, "tb_via_nic: DIAG_RD_BURSTS %0d, memory saw %0d", v, ram.ar_count);
+        end
+        rd(`VIA_REG_DIAG_WR_BURSTS, v);
+        if (v != ram.aw_count) begin
+            $fatal(1, "tb_via_nic: DIAG_WR_BURSTS %0d, memory saw %0d", v, ram.aw_count);
+        end
+        rd(`VIA_REG_DIAG_MAX_INFLIGHT, v);
+        if (v < 1 || v > DMA_MAX_OUTSTANDING || (max_out != 0 && v > max_out)) begin
+            $fatal(1, "tb_via_nic: DIAG_MAX_INFLIGHT %0d", v);
+        end
+        rd(`VIA_REG_DIAG_CYCLES, v);
+        if (v < len / BYTES) begin
+            $fatal(1, "tb_via_nic: DIAG_CYCLES %0d for %0d bytes", v, len);
+        end
+    end
+endtask
+
+// beats the sink received must be the source's beats, except that a soft
+// reset may have dropped one contiguous run (what was in the FIFO)
+task net_check;
+    input allow_gap;
+    integer i, a, b;
+    begin
+        if (net_snk.received > net_src.sent) begin
+            $fatal(1, "tb_via_nic: %0d beats out of the network port, %0d in", net_snk.received, net_src.sent);
+        end
+        a = 0;
+        while (a < net_snk.received && net_snk.r_data[a] === net_src.q_data[a]
+                && net_snk.r_keep[a] === net_src.q_keep[a] && net_snk.r_last[a] === net_src.q_last[a]) begin
+            a = a + 1;
+        end
+        b = net_src.sent - (net_snk.received - a);
+        if (!allow_gap && a != net_snk.received) begin
+            $fatal(1, "tb_via_nic: network beat %0d differs from the one sent", a);
+        end
+        if (!allow_gap && net_snk.received != net_src.sent) begin
+            $fatal(1, "tb_via_nic: %0d beats out of the network port, %0d in", net_snk.received, net_src.sent);
+        end
+        if (b - a > NET_FIFO_DEPTH + 1) begin
+            $fatal(1, "tb_via_nic: %0d network beats lost in a soft reset (FIFO %0d)", b - a, NET_FIFO_DEPTH);
+        end
+        for (i = a; i < net_snk.received; i = i + 1) begin
+            if (net_snk.r_data[i] !== net_src.q_data[b + i - a] || net_snk.r_keep[i] !== net_src.q_keep[b + i - a]
+                    || net_snk.r_last[i] !== net_src.q_last[b + i - a]) begin
+                $fatal(1, "tb_via_nic: network beat %0d (after a gap at %0d) differs from beat %0d sent", i, a, b + i - a);
+            end
+        end
+    end
+endtask
+
+// all writable registers to something, so a reset can be seen
+task dirty_registers;
+    begin
+        wr(`VIA_REG_SCRATCH, 32'hfeedf00d);
+        wr(`VIA_REG_IRQ_ENABLE, 32'h000000ff);
+        wr(`VIA_REG_IRQ_FORCE, 32'h000000f0);
+        wr(`VIA_REG_DIAG_SRC_LO, 32'h11111110);
+        wr(`VIA_REG_DIAG_SRC_HI, 32'h22222222);
+        wr(`VIA_REG_DIAG_DST_LO, 32'h33333330);
+        wr(`VIA_REG_DIAG_DST_HI, 32'h44444444);
+        wr(`VIA_REG_DIAG_LEN, 32'h55555550);
+        wr(`VIA_REG_DIAG_CFG, 32'h000a0005);
+        expect_irq(8'hf0);
+    end
+endtask
+
+// every register at its reset value (network counters and DIAG statistics
+// included)
+task check_reset_values;
+    begin
+        rd_check(`VIA_REG_MAGIC, `VIA_MAGIC);
+        rd_check(`VIA_REG_SCRATCH, 32'h0);
+        rd_check(`VIA_REG_STATUS, 32'h0);
+        rd_check(`VIA_REG_IRQ_STATUS, 32'h0);
+        rd_check(`VIA_REG_IRQ_ENABLE, 32'h0);
+        rd_check(`VIA_REG_IRQ_PENDING, 32'h0);
+        rd_check(`VIA_REG_DIAG_SRC_LO, 32'h0);
+        rd_check(`VIA_REG_DIAG_SRC_HI, 32'h0);
+        rd_check(`VIA_REG_DIAG_DST_LO, 32'h0);
+        rd_check(`VIA_REG_DIAG_DST_HI, 32'h0);
+        rd_check(`VIA_REG_DIAG_LEN, 32'h0);
+        rd_check(`VIA_REG_DIAG_CFG, 32'h0);
+        rd_check(`VIA_REG_DIAG_STATUS, 32'h0);
+        rd_check(`VIA_REG_DIAG_CYCLES, 32'h0);
+        rd_check(`VIA_REG_DIAG_BYTES, 32'h0);
+        rd_check(`VIA_REG_DIAG_ERR_ADDR_LO, 32'h0);
+        rd_check(`VIA_REG_DIAG_ERR_ADDR_HI, 32'h0);
+        rd_check(`VIA_REG_DIAG_RD_BURSTS, 32'h0);
+        rd_check(`VIA_REG_DIAG_WR_BURSTS, 32'h0);
+        rd_check(`VIA_REG_DIAG_MAX_INFLIGHT, 32'h0);
+        rd_check(`VIA_REG_NET_RX_FRAMES, 32'h0);
+        rd_check(`VIA_REG_NET_TX_FRAMES, 32'h0);
+        expect_irq(8'h00);
+    end
+endtask
+
+// write CTRL.SOFT_RESET (its B response must come back OKAY), check that
+// RESET_BUSY reads 1 right after, wait until it reads 0
+task soft_reset;
+    output integer busy_reads;
+    integer n;
+    begin
+        wr(`VIA_REG_CTRL, 32'h1 << `VIA_CTRL_SOFT_RESET_LSB);
+        rd_check(`VIA_REG_STATUS, 32'h1 << `VIA_STATUS_RESET_BUSY_LSB);
+        busy_reads = 1;
+        rdata = 32'h1;
+        n = 0;
+        while (rdata != 32'h0) begin
+            rd(`VIA_REG_STATUS, rdata);
+            busy_reads = busy_reads + 1;
+            n = n + 1;
+            if (n > 10000) begin
+                $fatal(1, "tb_via_nic: soft reset does not end");
+            end
+        end
+    end
+endtask
+
+// ------------------------------------------------------------ test
+
+integer i, n, pulses, busy_reads;
+reg [31:0] r, v;
+reg [63:0] src, dst;
+reg [31:0] len;
+
+initial begin
+    net_src.gap_pct = 20;
+    net_snk.ready_pct = 70;
+    mem_randomize();
+    repeat (8) @(posedge clk);
+    #1;
+    rst = 1'b0;
+    repeat (2) @(posedge clk);
+
+    // ---------------------------------------------- 1. identification
+    rd_check(`VIA_REG_MAGIC, 32'h5649414e);
+    rd_check(`VIA_REG_HW_VERSION, {`VIA_HW_VERSION_MAJOR_RESET, `VIA_HW_VERSION_MINOR_RESET, `VIA_HW_VERSION_PATCH_RESET});
+    rd_check(`VIA_REG_MAP_HASH_LO, `VIA_BAR0_HASH & 64'hffffffff);
+    rd_check(`VIA_REG_MAP_HASH_HI, `VIA_BAR0_HASH >> 32);
+    rd_check(`VIA_REG_CAP_DATAPATH, DATA_WIDTH);
+    rd_check(`VIA_REG_CAP_VI, NUM_VI);
+    rd_check(`VIA_REG_CAP_DB_BASE, `VIA_DOORBELL_BASE);
+    rd_check(`VIA_REG_CAP_DB_STRIDE, `VIA_DOORBELL_STRIDE);
+    rd_check(`VIA_REG_CAP_BAR, AXIL_ADDR_WIDTH);
+    rd_check(`VIA_REG_CAP_DMA, (DMA_MAX_OUTSTANDING << 16) | (DMA_ID_WIDTH << 8) | DMA_ADDR_WIDTH);
+    rd_check(`VIA_REG_CAP_DMA_BURST, DMA_MAX_BURST);
+    rd_check(`VIA_REG_CAP_IRQ, NUM_IRQ);
+    rd_check(`VIA_REG_CAP_NET, NET_FIFO_DEPTH);
+    rd_check(`VIA_REG_CAP_RESET, SOFT_RESET_CYCLES);
+    check_reset_values();
+    $display("tb_via_nic: identification ok at %0t", $time);
+
+    // ---------------------------------------------- 2. scratch and decode
+    wr(`VIA_REG_SCRATCH, 32'h11223344);
+    rd_check(`VIA_REG_SCRATCH, 32'h11223344);
+    mmio.axil_write(`VIA_REG_SCRATCH, 32'haabbccdd, 4'b0101, OKAY);
+    rd_check(`VIA_REG_SCRATCH, 32'h11bb33dd);
+    mmio.axil_write(`VIA_REG_SCRATCH, 32'h99000000, 4'b1000, OKAY);
+    rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
+    mmio.axil_write(`VIA_REG_SCRATCH, 32'h00000000, 4'b0000, OKAY);
+    rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
+    // unmapped global offsets
+    mmio.axil_read_check(20'h00014, 32'h0, SLVERR);
+    mmio.axil_read_check(20'h08000, 32'h0, SLVERR);
+    mmio.axil_read_check(20'h0fffc, 32'h0, SLVERR);
+    mmio.axil_write(20'h00014, 32'hffffffff, 4'hf, SLVERR);
+    mmio.axil_write(20'h0fffc, 32'hffffffff, 4'hf, SLVERR);
+    // a write to a read-only register is ignored
+    mmio.axil_write(`VIA_REG_MAGIC, 32'h0, 4'hf, OKAY);
+    rd_check(`VIA_REG_MAGIC, 32'h5649414e);
+    // doorbell pages: accepted, ignored, read as zero
+    for (i = 0; i < NUM_VI; i = i + 1) begin
+        mmio.axil_write(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'hdb000000 + i, 4'hf, OKAY);
+        mmio.axil_read_check(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'h0, OKAY);
+    end
+    mmio.axil_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE - 4, 32'h0, OKAY);
+    // beyond the last doorbell page
+    mmio.axil_write(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h1, 4'hf, DECERR);
+    mmio.axil_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h0, DECERR);
+    mmio.axil_read_check(20'hffffc, 32'h0, DECERR);
+    mmio.axil_write(20'hffffc, 32'h1, 4'hf, DECERR);
+    rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
+    $display("tb_via_nic: scratch and decode ok at %0t", $time);
+
+    // ---------------------------------------------- 3. interrupts
+    wr(`VIA_REG_IRQ_FORCE, 32'h000000a5);
+    expect_irq(8'h00);
+    rd_check(`VIA_REG_IRQ_STATUS, 32'h000000a5);
+    rd_check(`VIA_REG_IRQ_PENDING, 32'h0);
+    wr(`VIA_REG_IRQ_ENABLE, 32'h0000000f);
+    expect_irq(8'h05);
+    rd_check(`VIA_REG_IRQ_PENDING, 32'h00000005);
+    wr(`VIA_REG_IRQ_ENABLE, 32'hffffffff);
+    rd_check(`VIA_REG_IRQ_ENABLE, 32'h000000ff);
+    expect_irq(8'ha5);
+    wr(`VIA_REG_IRQ_STATUS, 32'h00000021);
+    expect_irq(8'h84);
+    rd_check(`VIA_REG_IRQ_STATUS, 32'h00000084);
+    wr(`VIA_REG_IRQ_FORCE, 32'hffffff00);      // no such causes
+    rd_check(`VIA_REG_IRQ_STATUS, 32'h00000084);
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
+    expect_irq(8'h00);
+    rd_check(`VIA_REG_IRQ_STATUS, 32'h0);
+    wr(`VIA_REG_IRQ_ENABLE, 32'h00000001);
+    $display("tb_via_nic: interrupts ok at %0t", $time);
+
+    // ---------------------------------------------- 4. DMA copies
+    dma_copy(64'h0000, 64'h8000, 32'd256, 9'd0, 4'd0);
+    dma_copy(64'h1ff8, 64'h9ff0, 32'd4096 + 64, 9'd0, 4'd0);     // both cross 4 KiB
+    dma_copy(64'h3000, 64'hc008, 32'd8, 9'd0, 4'd0);             // one beat
+    dma_copy(64'h2000, 64'ha000, 32'd2048, 9'd3, 4'd2);          // odd burst limit, 2 in flight
+    dma_copy(64'h4100, 64'hd000, 32'd1024, 9'd300, 4'd15);       // limits above the maximum
+    for (n = 0; n < 3; n = n + 1) begin
+        rand32(r);
+        len = BYTES * (1 + r % 600);
+        rand32(r);
+        src = BYTES * (r % ((32768 - len) / BYTES));
+        rand32(r);
+        dst = 32768 + BYTES * (r % ((32768 - len) / BYTES));
+        rand32(r);
+        ram.set_ready_prob(20 + r % 81);
+        dma_copy(src, dst, len, r[16:8] % 20, r[23:20]);
+    end
+    ram.set_ready_prob(60);
+    $display("tb_via_nic: DMA copies ok at %0t", $time);
+
+    // ---------------------------------------------- 5. DMA errors
+    // read SLVERR in the middle of the source
+    ram.set_rd_error(64'h1400, 64'h1408);
+    diag_start(64'h1000, 64'h9000, 32'd2048, 9'd0, 4'd0);
+    diag_finish(ST_DONE | ST_ERROR | ST_RD_ERR | ST_SLVERR);
+    rd(`VIA_REG_DIAG_ERR_ADDR_LO, v);
+    if (v > 64'h1400 || v + 8 * DMA_MAX_BURST <= 64'h1400) begin
+        $fatal(1, "tb_via_nic: DIAG_ERR_ADDR 0x%0h for an error at 0x1400", v);
+    end
+    rd_check(`VIA_REG_DIAG_ERR_ADDR_HI, 32'h0);
+    ram.clear_errors();
+    // read beyond the memory: DECERR
+    diag_start(64'h20000, 64'h9000, 32'd512, 9'd0, 4'd0);
+    diag_finish(ST_DONE | ST_ERROR | ST_RD_ERR | ST_DECERR);
+    rd_check(`VIA_REG_DIAG_ERR_ADDR_LO, 32'h20000);
+    // write SLVERR
+    ram.set_wr_error(64'h9100, 64'h9108);
+    diag_start(64'h1000, 64'h9000, 32'd1024, 9'd0, 4'd0);
+    diag_finish(ST_DONE | ST_ERROR | ST_WR_ERR | ST_SLVERR);
+    ram.clear_errors();
+    // bad parameters: length not a multiple of the bus width
+    diag_start(64'h1000, 64'h9000, 32'd100, 9'd0, 4'd0);
+    diag_finish(ST_DONE | ST_ERROR | ST_BAD_PARAM);
+    // abort of a long copy
+    mem_randomize();
+    ram.set_ready_prob(15);
+    diag_start(64'h0000, 64'h8000, 32'd32768, 9'd0, 4'd0);
+    repeat (200) @(posedge clk);
+    rd(`VIA_REG_DIAG_STATUS, v);
+    if (v[`VIA_DIAG_STATUS_BUSY_LSB] !== 1'b1) begin
+        $fatal(1, "tb_via_nic: DIAG_STATUS 0x%0h while copying", v);
+    end
+    wr(`VIA_REG_DIAG_CTRL, 32'h1 << `VIA_DIAG_CTRL_ABORT_LSB);
+    diag_finish(ST_DONE | ST_ERROR | ST_ABORTED);
+    rd(`VIA_REG_DIAG_BYTES, v);
+    if (v >= 32768) begin
+        $fatal(1, "tb_via_nic: an aborted copy wrote all %0d bytes", v);
+    end
+    ram.set_ready_prob(60);
+    if (ram.rd_outstanding != 0 || ram.wr_outstanding != 0) begin
+        $fatal(1, "tb_via_nic: transactions left in flight after an abort");
+    end
+    // what the aborted copy wrote (whole prefix) is the source
+    for (i = 0; i < v; i = i + 1) begin
+        shadow[32'h8000 + i] = shadow[i];
+    end
+    mem_check("abort");
+    // the engine works again
+    dma_copy(64'h0100, 64'hf000, 32'd512, 9'd0, 4'd0);
+    $display("tb_via_nic: DMA errors ok at %0t", $time);
+
+    // ---------------------------------------------- 6. network loopback
+    for (n = 0; n < 4; n = n + 1) begin
+        net_snk.ready_pct = (n == 0) ? 100 : (n == 1) ? 15 : (n == 2) ? 50 : 85;
+        for (i = 0; i < 15; i = i + 1) begin
+            rand32(r);
+            net_src.send_frame(1 + r % 30);
+        end
+        net_src.wait_idle();
+    end
+    net_snk.ready_pct = 100;
+    net_snk.wait_frames(net_src.frames_sent);
+    net_check(1'b0);
+    rd_check(`VIA_REG_NET_RX_FRAMES, net_src.frames_sent);
+    rd_check(`VIA_REG_NET_TX_FRAMES, net_snk.frames_received);
+    $display("tb_via_nic: network loopback ok (%0d frames) at %0t", net_snk.frames_received, $time);
+
+    // ---------------------------------------------- 7. soft reset
+    // a. idle NIC
+    pulses = blk_pulses;
+    dirty_registers();
+    soft_reset(busy_reads);
+    if (blk_pulses != pulses + 1) begin
+        $fatal(1, "tb_via_nic: soft reset did not reset the blocks");
+    end
+    check_reset_values();
+    rd_check(`VIA_REG_MAGIC, 32'h5649414e);
+    // b. in the middle of a long DMA copy with heavy back-pressure
+    wr(`VIA_REG_IRQ_ENABLE, 32'h1);
+    mem_randomize();
+    ram.set_ready_prob(25);
+    diag_start(64'h0000, 64'h8000, 32'd32768, 9'd0, 4'd0);
+    rand32(r);
+    repeat (100 + r % 400) @(posedge clk);
+    if (dut.dma_diag_inst.busy !== 1'b1) begin
+        $fatal(1, "tb_via_nic: the copy is not running when the soft reset comes");
+    end
+    dirty_registers();
+    soft_reset(busy_reads);
+    if (ram.rd_outstanding != 0 || ram.wr_outstanding != 0 || ram.awq_count != 0) begin
+        $fatal(1, "tb_via_nic: transactions left in flight after a soft reset");
+    end
+    check_reset_values();
+    ram.set_ready_prob(60);
+    // the copy wrote a prefix of the destination, in whole beats
+    for (i = 0; i < 32768 && ram.mem[32'h8000 + i] === shadow[i]; i = i + 1) begin
+    end
+    for (n = 0; n < i; n = n + 1) begin
+        shadow[32'h8000 + n] = shadow[n];
+    end
+    mem_check("soft reset during a copy");
+    $display("tb_via_nic: soft reset during a copy ok (%0d bytes copied, %0d busy reads) at %0t", i, busy_reads, $time);
+    wr(`VIA_REG_IRQ_ENABLE, 32'h1);
+    dma_copy(64'h0200, 64'he000, 32'd1024, 9'd0, 4'd0);
+    // c. network port stalled: the reset waits for the stalled beat, drops
+    //    what the FIFO holds, and the port works afterwards
+    net_snk.ready_pct = 0;
+    for (i = 0; i < 6; i = i + 1) begin
+        net_src.send_frame(20);
+    end
+    repeat (150) @(posedge clk);
+    wr(`VIA_REG_CTRL, 32'h1 << `VIA_CTRL_SOFT_RESET_LSB);
+    for (i = 0; i < 5; i = i + 1) begin
+        rd_check(`VIA_REG_STATUS, 32'h1 << `VIA_STATUS_RESET_BUSY_LSB);
+    end
+    net_snk.ready_pct = 40;
+    n = 0;
+    rdata = 32'h1;
+    while (rdata != 32'h0) begin
+        rd(`VIA_REG_STATUS, rdata);
+    end
+    net_src.wait_idle();
+    net_snk.ready_pct = 100;
+    repeat (NET_FIFO_DEPTH * 2) @(posedge clk);
+    net_check(1'b1);
+    wr(`VIA_REG_IRQ_ENABLE, 32'h0);
+    rd(`VIA_REG_NET_TX_FRAMES, v);
+    rd(`VIA_REG_NET_RX_FRAMES, r);
+    if (v > r) begin
+        $fatal(1, "tb_via_nic: after a soft reset: %0d frames sent, %0d received", v, r);
+    end
+    // clean frames after that
+    for (i = 0; i < 20; i = i + 1) begin
+        rand32(r);
+        net_src.send_frame(1 + r % 16);
+    end
+    net_snk.ready_pct = 60;
+    net_src.wait_idle();
+    net_snk.ready_pct = 100;
+    repeat (NET_FIFO_DEPTH * 2) @(posedge clk);
+    net_check(1'b1);
+    $display("tb_via_nic: soft reset with the network stalled ok at %0t", $time);
+
+    if (blk_pulses != pulses + 3) begin
+        $fatal(1, "tb_via_nic: %0d soft resets, expected 3", blk_pulses - pulses);
+    end
+    $display("tb_via_nic: %0d BAR0 writes, %0d reads", mmio.writes_done, mmio.reads_done);
+    $display("PASS");
+    $finish;
+end
+
+endmodule

@@ -1,0 +1,358 @@
+package vcd_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/vianic/vianic/vcd"
+)
+
+var update = flag.Bool("update", false, "rewrite sim-scripts/gtkwave/*.gtkw from the benches' dumps")
+
+func TestGTKWaveSave(t *testing.T) {
+	src := `$timescale 1ps $end
+$scope module TOP $end
+$scope module tb $end
+$scope module dut $end
+$var wire 1 ! clk $end
+$var wire 8 " data [7:0] $end
+$var wire 1 # one [0:0] $end
+$var wire 1 $ bit [3] $end
+$var real 64 % temp $end
+$scope module core $end
+$var reg 4 & state [3:0] $end
+$upscope $end
+$upscope $end
+$upscope $end
+$upscope $end
+$enddefinitions $end
+`
+	r, err := vcd.NewReader(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	missing, err := vcd.GTKWaveSave(&buf, r.Lookup("tb.dut.clk").Scope, []vcd.SaveGroup{
+		{Name: "Clock", Signals: []string{"clk"}},
+		{Name: "Empty", Signals: []string{"nothing"}},
+		{Name: "Data path", Signals: []string{"data", "one", "bit", "temp", "core.state", "core.nothing"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(missing) != "[TOP.tb.dut.nothing TOP.tb.dut.core.nothing]" {
+		t.Errorf("missing = %v", missing)
+	}
+	want := `[*]
+[*] GTKWave save file written by vianic's vcd.GTKWaveSave.
+[*] prefix TOP.tb.dut.
+[*]
+[timestart] 0
+[size] 1400 900
+[pos] -1 -1
+[treeopen] TOP.
+[treeopen] TOP.tb.
+[treeopen] TOP.tb.dut.
+[sst_width] 220
+[signals_width] 260
+[sst_expanded] 1
+[sst_vpaned_height] 250
+@800200
+-Clock
+@28
+TOP.tb.dut.clk
+@1000200
+-Clock
+@800200
+-Data path
+@22
+TOP.tb.dut.data[7:0]
+@28
+TOP.tb.dut.one[0]
+@28
+TOP.tb.dut.bit[3]
+@28
+TOP.tb.dut.temp
+@22
+TOP.tb.dut.core.state[3:0]
+@1000200
+-Data path
+[pattern_trace] 1
+[pattern_trace] 0
+`
+	if got := buf.String(); got != want {
+		t.Errorf("save file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// saveFiles are the committed save files and where their signals live in
+// the dumps of their benches.
+var saveFiles = []struct {
+	bench, file, scope string
+	groups             []vcd.SaveGroup
+}{
+	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut", vcd.ViaNICGroups},
+	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut", vcd.ViaDMADiagGroups},
+}
+
+// TestSaveFilesMatchRTL regenerates the committed save files from the
+// Verilator dumps of their benches: a signal renamed or resized in the RTL
+// shows here. Run with -update to rewrite them.
+func TestSaveFilesMatchRTL(t *testing.T) {
+	for _, sf := range saveFiles {
+		t.Run(sf.bench, func(t *testing.T) {
+			path := benchVCD(t, sf.bench, "verilator")
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			r, err := vcd.NewReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk := r.Lookup(sf.scope + ".clk")
+			if clk == nil {
+				t.Fatalf("%s: no %s.clk in the dump", sf.bench, sf.scope)
+			}
+			var buf bytes.Buffer
+			missing, err := vcd.GTKWaveSave(&buf, clk.Scope, sf.groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(missing) > 0 {
+				t.Errorf("signals of the layout missing from the dump: %v", missing)
+			}
+			file := filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", sf.file)
+			if *update {
+				if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			old, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(old, buf.Bytes()) {
+				t.Errorf("sim-scripts/gtkwave/%s differs from what the layout and the dump give; "+
+					"regenerate it with go test ./vcd -run TestSaveFilesMatchRTL -update", sf.file)
+			}
+		})
+	}
+}
+
+// checkShot checks that a screenshot of GTKWave shows waveforms: many
+// colours, most of the window not background, and green traces.
+func checkShot(img image.Image) error {
+	b := img.Bounds()
+	if b.Dx() < 800 || b.Dy() < 500 {
+		return fmt.Errorf("image is %dx%d, want a GTKWave window of at least 800x500", b.Dx(), b.Dy())
+	}
+	counts := make(map[color.RGBA]int)
+	green := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			counts[c]++
+			if c.G > 150 && c.R < 100 && c.B < 100 {
+				green++
+			}
+		}
+	}
+	total := b.Dx() * b.Dy()
+	most := 0
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	other := float64(total-most) / float64(total)
+	greenFrac := float64(green) / float64(total)
+	stats := fmt.Sprintf("%d colours, %.0f%% not the main colour, %.1f%% trace green", len(counts), 100*other, 100*greenFrac)
+	if len(counts) < 16 || other < 0.2 || greenFrac < 0.01 {
+		return fmt.Errorf("image looks blank: %s", stats)
+	}
+	return nil
+}
+
+func TestCheckShotRejectsBlank(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 1400, 900))
+	if checkShot(img) == nil {
+		t.Error("a black image passes")
+	}
+	for y := 0; y < 900; y++ {
+		for x := 0; x < 1400; x++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 200, 255}) // colourful, but no traces
+		}
+	}
+	if checkShot(img) == nil {
+		t.Error("an image without traces passes")
+	}
+}
+
+// waveShot runs sim-scripts/wave-shot.sh and checks the PNG it writes. It
+// returns what the script printed.
+func waveShot(t *testing.T, dump, save string, args ...string) string {
+	t.Helper()
+	requireTools(t, "gtkwave", "xvfb-run", "Xvfb", "xauth")
+	out := filepath.Join(t.TempDir(), "shot.png")
+	args = append(args, dump, save, out)
+	cmd := exec.Command(filepath.Join(repoRoot(t), "sim-scripts", "wave-shot.sh"), args...)
+	msg, err := cmd.CombinedOutput()
+	t.Logf("wave-shot.sh:\n%s", msg)
+	if err != nil {
+		t.Fatalf("wave-shot.sh: %v", err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if err := checkShot(img); err != nil {
+		t.Error(err)
+	}
+	if keep := os.Getenv("VIANIC_KEEP_SHOTS"); keep != "" {
+		b, _ := os.ReadFile(out)
+		name := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_")+".png")
+		if err := os.WriteFile(name, b, 0o644); err == nil {
+			t.Logf("screenshot kept as %s", name)
+		}
+	}
+	return string(msg)
+}
+
+var foundRE = regexp.MustCompile(`(\d+) of (\d+) signals of the save file found under "([^"]*)"`)
+
+// checkFound checks that wave-shot.sh found every signal of the save file
+// under scope.
+func checkFound(t *testing.T, msg, scope string) {
+	t.Helper()
+	m := foundRE.FindStringSubmatch(msg)
+	if m == nil || m[1] != m[2] || m[3] != scope {
+		t.Errorf("wave-shot.sh did not find all signals under %q: %q", scope, m)
+	}
+}
+
+// TestWaveShot runs the NIC's top-level bench (or, while it does not
+// exist, the DMA bench) with a waveform and takes a GTKWave screenshot of
+// it with the committed save file, zoomed to the first DMA write.
+func TestWaveShot(t *testing.T) {
+	root := repoRoot(t)
+	sf := saveFiles[0]
+	if _, err := os.Stat(filepath.Join(root, "testbench", sf.bench, "files.f")); err != nil {
+		sf = saveFiles[1]
+	}
+	dump := benchVCD(t, sf.bench, "verilator")
+	// Find the first DMA write address handshake: the window starts there.
+	f, err := os.Open(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := vcd.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aw := r.Lookup(sf.scope + ".m_axi_awvalid")
+	if aw == nil {
+		t.Fatalf("no %s.m_axi_awvalid in the dump", sf.scope)
+	}
+	r.Select(aw.Signal)
+	var start uint64
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			t.Fatal("m_axi_awvalid never rises")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == vcd.ValueChange && ev.Value[0] == '1' {
+			start = ev.Time
+			break
+		}
+	}
+	unit := r.Header().Timescale
+	window := fmt.Sprintf("%d:%d", start-min(start, 50_000), start+1_500_000)
+	if unit != "1ps" {
+		t.Fatalf("timescale %s: the window assumes 1ps", unit)
+	}
+	msg := waveShot(t, dump, filepath.Join(root, "sim-scripts", "gtkwave", sf.file), "-r", window)
+	checkFound(t, msg, "TOP."+sf.scope+".")
+}
+
+// TestWaveShotAdaptsSaveFile shows a dump with another hierarchy and other
+// widths than the bench's (as a co-simulation would write) with the
+// committed via_nic save file.
+func TestWaveShotAdaptsSaveFile(t *testing.T) {
+	requireTools(t, "gtkwave", "xvfb-run", "Xvfb", "xauth")
+	dump := filepath.Join(t.TempDir(), "cosim.vcd")
+	f, err := os.Create(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := vcd.NewWriter(f, "1ns")
+	w.Scope("cosim_top")
+	w.Scope("node0")
+	w.Scope("nic")
+	widths := map[string]int{ // a 128-bit NIC with 2 interrupts
+		"s_axil_awaddr": 20, "s_axil_araddr": 20, "s_axil_awprot": 3, "s_axil_arprot": 3, "s_axil_wdata": 32,
+		"s_axil_rdata": 32, "s_axil_wstrb": 4, "s_axil_bresp": 2, "s_axil_rresp": 2,
+		"m_axi_awid": 4, "m_axi_arid": 4, "m_axi_bid": 4, "m_axi_rid": 4, "m_axi_awaddr": 48, "m_axi_araddr": 48,
+		"m_axi_awlen": 8, "m_axi_arlen": 8, "m_axi_awsize": 3, "m_axi_arsize": 3, "m_axi_awburst": 2, "m_axi_arburst": 2,
+		"m_axi_awcache": 4, "m_axi_arcache": 4, "m_axi_awprot": 3, "m_axi_arprot": 3, "m_axi_wdata": 128,
+		"m_axi_rdata": 128, "m_axi_wstrb": 16, "m_axi_bresp": 2, "m_axi_rresp": 2,
+		"s_axis_tdata": 128, "m_axis_tdata": 128, "s_axis_tkeep": 16, "m_axis_tkeep": 16, "irq": 2,
+	}
+	var hs []vcd.Handle
+	var ws []int
+	n := 0
+	for _, g := range vcd.ViaNICGroups {
+		for _, s := range g.Signals {
+			width := max(widths[s], 1)
+			h, err := w.Wire(s, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs, ws = append(hs, h), append(ws, width)
+			n++
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for c := uint64(0); c < 400; c++ {
+		w.Time(10 * c)
+		w.Set(hs[0], 0) // clk
+		w.Set(hs[1], map[bool]uint64{true: 1, false: 0}[c < 5])
+		w.Time(10*c + 5)
+		w.Set(hs[0], 1)
+		for i := 2; i < len(hs); i++ {
+			if rng.IntN(8) == 0 {
+				w.Set(hs[i], rng.Uint64())
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	msg := waveShot(t, dump, filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", "via_nic.gtkw"), "-r", "0:1us")
+	checkFound(t, msg, "cosim_top.node0.nic.")
+	if !strings.Contains(msg, fmt.Sprintf("%d of %d signals", n, n)) {
+		t.Errorf("not all %d signals found", n)
+	}
+}
