@@ -1,7 +1,6 @@
 package cosim
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -162,6 +161,19 @@ type Conn struct {
 	readerDone chan struct{}
 	flushDone  chan struct{}
 
+	// The socket is read by whoever holds the reader role (the token in
+	// role): a caller waiting for an answer, which so gets it without a
+	// goroutine hand-off, or else the background reader, which delivers
+	// interrupts and notices a dead simulator while no call waits.
+	// Callers that want the role count themselves in wantRead and kick
+	// the background reader out of its read (a past read deadline).
+	role     chan struct{}
+	wantRead atomic.Int32
+	bgWake   chan struct{} // wantRead fell to zero
+	bgHolds  atomic.Bool   // the background reader holds the role
+	rbuf     []byte        // received bytes; owned by the role holder
+	rs, re   int           // unparsed bytes are rbuf[rs:re]
+
 	irqs        chan IRQ
 	nIRQ        atomic.Uint64
 	nIRQDropped atomic.Uint64
@@ -244,17 +256,20 @@ func Dial(ctx context.Context, network, address string, opts Options) (*Conn, er
 		irqs:       make(chan IRQ, opts.IRQBuffer),
 	}
 	c.uc, _ = nc.(*net.UnixConn)
-	br := bufio.NewReaderSize(nc, readBufSize)
-	if err := c.handshake(ctx, br); err != nil {
+	c.role = make(chan struct{}, 1)
+	c.role <- struct{}{}
+	c.bgWake = make(chan struct{}, 1)
+	c.rbuf = make([]byte, readBufSize)
+	if err := c.handshake(ctx); err != nil {
 		nc.Close()
 		return nil, err
 	}
-	go c.readLoop(br)
+	go c.background()
 	go c.flushLoop()
 	return c, nil
 }
 
-func (c *Conn) handshake(ctx context.Context, br *bufio.Reader) error {
+func (c *Conn) handshake(ctx context.Context) error {
 	if dl, ok := ctx.Deadline(); ok {
 		c.nc.SetDeadline(dl)
 	}
@@ -280,12 +295,26 @@ func (c *Conn) handshake(ctx context.Context, br *bufio.Reader) error {
 	if _, err := c.nc.Write(b); err != nil {
 		return wrap(err)
 	}
-	m, err := readMsg(br, make([]byte, headerSize+maxPayload))
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			err = errors.New("simulator closed the connection")
+	var m msg
+	for {
+		var n int
+		var err error
+		m, n, err = nextMsg(c.rbuf[c.rs:c.re])
+		if err != nil {
+			return wrap(err)
 		}
-		return wrap(err)
+		if n > 0 {
+			c.rs += n
+			break
+		}
+		k, err := c.nc.Read(c.rbuf[c.re:])
+		c.re += k
+		if err != nil && k == 0 {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("simulator closed the connection")
+			}
+			return wrap(err)
+		}
 	}
 	switch {
 	case m.Type == msgError:
@@ -429,53 +458,85 @@ func (c *Conn) check() error {
 
 // ---------------------------------------------------------------- reading
 
-// readMsg reads one message; buf must hold headerSize+maxPayload bytes.
-func readMsg(r io.Reader, buf []byte) (msg, error) {
-	if _, err := io.ReadFull(r, buf[:headerSize]); err != nil {
-		return msg{}, err
-	}
-	h := parseHeader(buf)
-	if err := checkHeader(h); err != nil {
-		return msg{}, err
-	}
-	p := buf[headerSize : headerSize+h.Len]
-	if _, err := io.ReadFull(r, p); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+// background reads the socket while no caller does (see Conn.role).
+func (c *Conn) background() {
+	defer close(c.readerDone)
+	for !c.isClosed.Load() {
+		for c.wantRead.Load() > 0 {
+			select {
+			case <-c.bgWake:
+			case <-c.closed:
+			}
+			if c.isClosed.Load() {
+				break
+			}
 		}
-		return msg{}, &MalformedError{Type: h.Type, Tag: h.Tag, Len: h.Len, Reason: "truncated: " + err.Error()}
+		select {
+		case <-c.role:
+		case <-c.closed:
+			continue
+		}
+		c.bgHolds.Store(true)
+		for c.wantRead.Load() == 0 && !c.isClosed.Load() {
+			if err := c.pump(); err != nil {
+				c.fail(err)
+			}
+		}
+		c.bgHolds.Store(false)
+		c.role <- struct{}{}
 	}
-	return decodeMsg(h, p)
+	// Hold the role for good, so that nobody delivers an interrupt after
+	// the channel is closed. A caller holding it gives it back once its
+	// read fails on the closed socket.
+	<-c.role
+	close(c.irqs)
 }
 
-func (c *Conn) readLoop(br *bufio.Reader) {
-	defer close(c.readerDone)
-	defer close(c.irqs)
-	buf := make([]byte, headerSize+maxPayload)
-	for {
-		m, err := readMsg(br, buf)
+// kick interrupts the read of the role holder.
+func (c *Conn) kick() { c.nc.SetReadDeadline(aLongTimeAgo) }
+
+// pump reads once from the socket (blocking) and dispatches every whole
+// message received. A kick ends the read early without an error. Call it
+// holding the reader role.
+func (c *Conn) pump() error {
+	if c.rs == c.re {
+		c.rs, c.re = 0, 0
+	} else if len(c.rbuf)-c.re < headerSize+maxPayload {
+		c.re = copy(c.rbuf, c.rbuf[c.rs:c.re])
+		c.rs = 0
+	}
+	n, rerr := c.nc.Read(c.rbuf[c.re:])
+	c.re += n
+	for c.rs < c.re {
+		m, k, err := nextMsg(c.rbuf[c.rs:c.re])
 		if err != nil {
-			switch {
-			case c.userClose.Load():
-				err = errors.New("closed by Close")
-			case errors.Is(err, io.EOF):
-				err = errors.New("simulator closed the connection")
-			case errors.Is(err, syscall.ECONNRESET):
-				err = errors.New("simulator closed the connection (reset)")
-			default:
-				var me *MalformedError
-				if !errors.As(err, &me) {
-					err = fmt.Errorf("reading from simulator: %w", err)
-				}
-			}
-			c.fail(err)
-			return
+			return err
 		}
+		if k == 0 {
+			break
+		}
+		c.rs += k
 		if err := c.dispatch(m); err != nil {
-			c.fail(err)
-			return
+			return err
 		}
 	}
+	switch {
+	case rerr == nil:
+		return nil
+	case errors.Is(rerr, os.ErrDeadlineExceeded) && !c.isClosed.Load():
+		c.nc.SetReadDeadline(time.Time{})
+		return nil
+	case c.userClose.Load():
+		return errors.New("closed by Close")
+	case errors.Is(rerr, io.EOF):
+		if c.rs < c.re {
+			return fmt.Errorf("simulator closed the connection in the middle of a message (%d bytes of it received)", c.re-c.rs)
+		}
+		return errors.New("simulator closed the connection")
+	case errors.Is(rerr, syscall.ECONNRESET):
+		return errors.New("simulator closed the connection (reset)")
+	}
+	return fmt.Errorf("reading from simulator: %w", rerr)
 }
 
 func (c *Conn) dispatch(m msg) error {
@@ -771,7 +832,8 @@ func (c *Conn) register(want uint16) (*call, uint32, error) {
 }
 
 // await waits for the answer of a registered call whose request was sent
-// with the error sendErr.
+// with the error sendErr. While it waits it reads the socket itself when
+// no other caller does (see Conn.role).
 func (c *Conn) await(ctx context.Context, cl *call, tag uint32, sendErr error) (msg, error) {
 	if sendErr != nil {
 		c.pmu.Lock()
@@ -787,24 +849,71 @@ func (c *Conn) await(ctx context.Context, cl *call, tag uint32, sendErr error) (
 		callPool.Put(cl)
 		return msg{}, sendErr
 	}
+	if c.wantRead.Add(1) == 1 && c.bgHolds.Load() {
+		c.kick()
+	}
+	defer func() {
+		if c.wantRead.Add(-1) == 0 {
+			select {
+			case c.bgWake <- struct{}{}:
+			default:
+			}
+		}
+	}()
 	select {
 	case <-cl.done:
+		return c.result(cl)
+	case <-c.role:
+		return c.readUntil(ctx, cl, tag)
 	case <-ctx.Done():
-		c.pmu.Lock()
-		if c.pending[tag] == cl {
-			// The answer may still come; the tag stays reserved until it
-			// does, and the answer is dropped.
-			cl.abandoned = true
-			c.pmu.Unlock()
-			return msg{}, ctx.Err()
-		}
-		c.pmu.Unlock()
-		<-cl.done // answered meanwhile: use the answer
+		return c.abandon(ctx, cl, tag)
 	}
+}
+
+// readUntil reads the socket, holding the reader role, until cl is
+// answered or ctx ends.
+func (c *Conn) readUntil(ctx context.Context, cl *call, tag uint32) (msg, error) {
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, c.kick)
+		defer stop()
+	}
+	for {
+		select {
+		case <-cl.done:
+			c.role <- struct{}{}
+			return c.result(cl)
+		default:
+		}
+		if ctx.Err() != nil {
+			c.role <- struct{}{}
+			return c.abandon(ctx, cl, tag)
+		}
+		if err := c.pump(); err != nil {
+			c.fail(err) // answers cl too
+		}
+	}
+}
+
+func (c *Conn) result(cl *call) (msg, error) {
 	m, err := cl.m, cl.err
 	cl.m = msg{}
 	callPool.Put(cl)
 	return m, err
+}
+
+// abandon gives up waiting for cl because ctx ended.
+func (c *Conn) abandon(ctx context.Context, cl *call, tag uint32) (msg, error) {
+	c.pmu.Lock()
+	if c.pending[tag] == cl {
+		// The answer may still come; the tag stays reserved until it
+		// does, and the answer is dropped.
+		cl.abandoned = true
+		c.pmu.Unlock()
+		return msg{}, ctx.Err()
+	}
+	c.pmu.Unlock()
+	<-cl.done // answered meanwhile: use the answer
+	return c.result(cl)
 }
 
 func (c *Conn) send(ctx context.Context, r *request, tag uint32) error {

@@ -330,7 +330,7 @@ func TestAccessChecks(t *testing.T) {
 	_, err = c.Read64(t.Context(), 4)
 	assert.ErrorContains(t, err, "aligned")
 	assert.ErrorContains(t, c.Write32(t.Context(), 1<<20, 0), "outside BAR0")
-	_, _, err = c.WaitMem(t.Context(), 0, 2, 0, 0, 0)
+	_, _, err = c.WaitMem(t.Context(), 0, 3, 0, 0, 0)
 	assert.ErrorContains(t, err, "size")
 }
 

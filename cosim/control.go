@@ -21,6 +21,9 @@ func waitResult(m msg, err error) (uint64, uint64, error) {
 	case waitDeadlock:
 		return m.Value, m.Cycle, &DeadlockError{Cycle: m.Cycle, Text: m.Text}
 	case waitAborted:
+		if m.Text != "" {
+			return m.Value, m.Cycle, fmt.Errorf("%w: %s", ErrAborted, m.Text)
+		}
 		return m.Value, m.Cycle, ErrAborted
 	}
 	return m.Value, m.Cycle, fmt.Errorf("cosim: wait: unknown status %d", m.Status)

@@ -402,6 +402,25 @@ func decodeMsg(h header, p []byte) (msg, error) {
 	return m, nil
 }
 
+// nextMsg decodes the first message of b and returns it with the number of
+// bytes it took, or n == 0 when b does not hold a whole message yet. A
+// header that breaks the protocol is an error at once.
+func nextMsg(b []byte) (m msg, n int, err error) {
+	if len(b) < headerSize {
+		return msg{}, 0, nil
+	}
+	h := parseHeader(b)
+	if err := checkHeader(h); err != nil {
+		return msg{}, 0, err
+	}
+	n = headerSize + int(h.Len)
+	if len(b) < n {
+		return msg{}, 0, nil
+	}
+	m, err = decodeMsg(h, b[headerSize:n])
+	return m, n, err
+}
+
 // msgName names a message type for errors and logs.
 func msgName(t uint16) string {
 	switch t {

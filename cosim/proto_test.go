@@ -1,7 +1,6 @@
 package cosim
 
 import (
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -106,11 +105,20 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readMsg(bytes.NewReader(tt.in), make([]byte, headerSize+maxPayload))
+			got, err := decodeOne(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// decodeOne decodes the one message in b.
+func decodeOne(b []byte) (msg, error) {
+	m, n, err := nextMsg(b)
+	if err == nil && n != len(b) {
+		err = io.ErrUnexpectedEOF
+	}
+	return m, err
 }
 
 func TestDecodeMalformed(t *testing.T) {
@@ -129,20 +137,20 @@ func TestDecodeMalformed(t *testing.T) {
 		{"short ERROR", frame(msgError, 1, make([]byte, 15)), "at least 16"},
 		{"IRQ with tag", frame(msgIRQ, 3, make([]byte, irqSize)), "non-zero tag"},
 		{"answer without tag", frame(msgReadData, 0, make([]byte, readDataSize)), "tag 0"},
-		{"truncated payload", frame(msgReadData, 1, make([]byte, readDataSize))[:headerSize+10], "truncated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := readMsg(bytes.NewReader(tt.in), make([]byte, headerSize+maxPayload))
+			_, err := decodeOne(tt.in)
 			var me *MalformedError
 			require.ErrorAs(t, err, &me)
 			assert.Contains(t, me.Reason, tt.reason)
 		})
 	}
-	_, err := readMsg(bytes.NewReader(nil), make([]byte, headerSize+maxPayload))
-	assert.ErrorIs(t, err, io.EOF, "clean end of stream")
-	_, err = readMsg(bytes.NewReader([]byte{1, 2, 3}), make([]byte, headerSize+maxPayload))
-	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "end inside a header")
+	for _, b := range [][]byte{nil, {1, 2, 3}, frame(msgReadData, 1, make([]byte, readDataSize))[:headerSize+10]} {
+		_, n, err := nextMsg(b)
+		assert.NoError(t, err)
+		assert.Zero(t, n, "%d bytes are not a whole message yet", len(b))
+	}
 }
 
 func TestErrors(t *testing.T) {
@@ -168,9 +176,10 @@ func TestParseStats(t *testing.T) {
 	assert.Equal(t, map[string]string{"cycles": "100", "refused": "3", "name": "two words", "flag": ""}, got)
 }
 
-// FuzzReadMsg feeds arbitrary bytes to the decoder: it must never panic and
-// must either decode a message of a known type or return an error.
-func FuzzReadMsg(f *testing.F) {
+// FuzzNextMsg feeds arbitrary bytes to the decoder: it must never panic and
+// must decode messages of known types, ask for more bytes or return an
+// error.
+func FuzzNextMsg(f *testing.F) {
 	f.Add(frame(msgReadData, 3, make([]byte, readDataSize)))
 	f.Add(frame(msgHelloOK, 1, make([]byte, helloOKSize)))
 	f.Add(frame(msgWaitDone, 2, append(make([]byte, waitDoneSize), "deadlock"...)))
@@ -178,14 +187,16 @@ func FuzzReadMsg(f *testing.F) {
 	f.Add(frame(msgIRQ, 0, make([]byte, irqSize)))
 	f.Add(frame(msgStatsData, 9, []byte("a 1\nb 2\n")))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x83, 0, 0, 0, 1, 0, 0, 0})
-	buf := make([]byte, headerSize+maxPayload)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bytes.NewReader(data)
-		for {
-			m, err := readMsg(r, buf)
-			if err != nil {
+		for len(data) > 0 {
+			m, n, err := nextMsg(data)
+			if err != nil || n == 0 {
 				return
 			}
+			if n > len(data) {
+				t.Fatalf("used %d of %d bytes", n, len(data))
+			}
+			data = data[n:]
 			switch m.Type {
 			case msgHelloOK, msgAck, msgReadData, msgWaitDone, msgStatsData, msgIRQ:
 			case msgError:

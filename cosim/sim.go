@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -83,6 +84,7 @@ type Sim struct {
 	waitErr  error
 	stopOnce sync.Once
 	stopErr  error
+	killed   atomic.Bool // ended by a signal sent with Signal
 }
 
 const listeningPrefix = "vianic-sim: listening on "
@@ -236,7 +238,13 @@ func (s *Sim) Signal(sig os.Signal) error {
 		return fmt.Errorf("cosim: simulator has exited")
 	default:
 	}
-	return s.cmd.Process.Signal(sig)
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		return err
+	}
+	if sig == syscall.SIGKILL || sig == syscall.SIGTERM || sig == syscall.SIGINT {
+		s.killed.Store(true)
+	}
+	return nil
 }
 
 // Exited returns a channel closed when the simulator process has exited.
@@ -258,13 +266,14 @@ func (s *Sim) Wait() error {
 
 // Stop ends the simulator: SIGTERM, then SIGKILL if it has not exited
 // after the grace period. It returns nil if the simulator exited cleanly
-// (status 0 or by the SIGTERM), else the exit status and its last output.
+// (status 0, or by the SIGTERM or a signal sent with Signal), else the exit
+// status and its last output.
 // Stop may be called more than once.
 func (s *Sim) Stop() error {
 	s.stopOnce.Do(func() {
 		select {
 		case <-s.done:
-			s.stopErr = s.exitError(false)
+			s.stopErr = s.exitError(s.killed.Load())
 			s.cleanup()
 			return
 		default:
@@ -289,8 +298,8 @@ func (s *Sim) exitError(termSent bool) error {
 	}
 	var ee *exec.ExitError
 	if termSent && errors.As(s.waitErr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM {
-			return nil
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return nil // ended by our signal
 		}
 	}
 	return fmt.Errorf("cosim: simulator exited: %v; its output:\n%s", s.waitErr, s.tail.String())

@@ -82,7 +82,7 @@ func park(t *testing.T, c *cosim.Conn) func() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		c.WaitIRQ(context.Background(), 1<<31, 50_000_000)
+		c.WaitIRQ(context.Background(), 1<<31, 100_000)
 	}()
 	return func() {
 		select {
@@ -317,7 +317,7 @@ func TestSimRunAndTimeout(t *testing.T) {
 
 func TestSimDeadlock(t *testing.T) {
 	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{Name: "waiter"})
+	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "waiter"})
 	ctx := ctxT(t, 30*time.Second)
 	start := time.Now()
 	_, err := c.WaitIRQ(ctx, 0x80, 0)
@@ -328,6 +328,9 @@ func TestSimDeadlock(t *testing.T) {
 	t.Logf("deadlock report after %v:\n%s", time.Since(start), dl.Text)
 	_, _, err = c.WaitMem(ctx, 0, 4, 1, 1, 0)
 	require.ErrorIs(t, err, cosim.ErrDeadlock)
+	_, _, err = c.WaitMem(ctx, memSize, 4, 1, 1, 0)
+	require.ErrorIs(t, err, cosim.ErrAborted, "a word outside the memory")
+	assert.ErrorContains(t, err, "outside")
 	// The connection stays usable.
 	v, err := c.Read32(ctx, hw.RegMagic)
 	require.NoError(t, err)
@@ -409,16 +412,22 @@ func TestSimUserRole(t *testing.T) {
 	u.Close()
 	unpark()
 
+	// One ERROR per MMIO_WRITE message that had refused entries, naming
+	// the first: the two refused writes went out in one or two batches.
 	mu.Lock()
-	require.Len(t, async, 2, "two refused writes: %v", async)
+	require.NotEmpty(t, async, "refused writes are reported")
+	require.LessOrEqual(t, len(async), 2, "%v", async)
 	var re *cosim.RemoteError
 	require.ErrorAs(t, async[0], &re)
 	assert.Equal(t, cosim.CodeRefused, re.Code)
+	assert.False(t, re.Fatal)
 	assert.Equal(t, uint64(hw.DoorbellOffset(5)), re.RefOffset)
-	require.ErrorAs(t, async[1], &re)
-	assert.Equal(t, uint64(hw.RegScratch), re.RefOffset)
+	if len(async) == 2 {
+		require.ErrorAs(t, async[1], &re)
+		assert.Equal(t, uint64(hw.RegScratch), re.RefOffset)
+	}
+	assert.Equal(t, uint64(len(async)), u.Counters().AsyncErrors)
 	mu.Unlock()
-	assert.Equal(t, uint64(2), u.Counters().AsyncErrors)
 
 	sc, err := d.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
@@ -427,7 +436,7 @@ func TestSimUserRole(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("stats: %v", st)
 	refused, _ := strconv.Atoi(st["node0.refused"])
-	assert.GreaterOrEqual(t, refused, 3, "refused accesses counted")
+	assert.GreaterOrEqual(t, refused, 2, "refused accesses counted (per message)")
 
 	// After Revoke the page is refused, and FailOnAsyncError reports it.
 	require.NoError(t, d.Revoke(ctx, token))
@@ -444,32 +453,57 @@ func TestSimUserRole(t *testing.T) {
 }
 
 func TestSimMonitor(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	// 100 MB/s: a 1 MiB copy keeps the node busy for 2.6M cycles, during
+	// which the driver is blocked and lockstep time runs.
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
+		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	d, _ := cosimtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 77))
-	_, err := d.Read32(ctx, hw.RegScratch)
-	require.NoError(t, err)
 	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
-	// The driver is idle (not blocked): a monitor must not need it to be.
+	require.NoError(t, d.Write32(ctx, hw.RegIrqEnable, 1))
+	require.NoError(t, startCopy(ctx, d, 0, 2<<20, 1<<20))
+	copyDone := make(chan error, 1)
+	go func() { _, err := d.WaitIRQ(ctx, 1, 0); copyDone <- err }()
+
 	v, err := m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(77), v)
-	v, err = m.Read32(ctx, hw.RegMagic)
+	v, err = m.Read32(ctx, hw.RegDiagStatus)
 	require.NoError(t, err)
-	assert.Equal(t, uint32(hw.Magic), v)
+	assert.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "the copy runs meanwhile (status 0x%x)", v)
 	st, err := m.Stats(ctx)
 	require.NoError(t, err)
 	assert.NotEmpty(t, st)
 	require.NoError(t, m.Write32(ctx, hw.RegScratch, 1))
-	_, err = m.Read32(ctx, hw.RegMagic) // orders after the refused write
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return m.Counters().AsyncErrors == 1 }, 5*time.Second, time.Millisecond)
-	assert.ErrorIs(t, m.AsyncErr(), cosim.ErrRefused)
-	assert.ErrorIs(t, m.Reset(ctx), cosim.ErrRefused)
-	v, err = d.Read32(ctx, hw.RegScratch)
+	v, err = m.Read32(ctx, hw.RegScratch) // orders after the refused write
 	require.NoError(t, err)
 	assert.Equal(t, uint32(77), v, "monitor writes have no effect")
+	require.Eventually(t, func() bool { return m.Counters().AsyncErrors == 1 }, 5*time.Second, time.Millisecond)
+	assert.ErrorIs(t, m.AsyncErr(), cosim.ErrRefused)
+	assert.ErrorIs(t, m.Reset(ctx), cosim.ErrRefused, "a monitor may not reset")
+	assert.ErrorIs(t, m.Err(), cosim.ErrClosed, "... and is disconnected for trying")
+
+	require.NoError(t, d.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlAbort.Val(1)))
+	require.NoError(t, <-copyDone)
+	v, err = d.Read32(ctx, hw.RegDiagStatus)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), hw.DiagStatusAborted.Get(v), "status 0x%x", v)
+}
+
+// A monitor (a tool such as `vianic regs`) reads while a lockstep driver is
+// idle, i.e. while time is frozen.
+func TestSimMonitorWhileDriverIdle(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	d := cosimtest.Dial(t, s, cosim.Options{Name: "idle driver"})
+	ctx := ctxT(t, 5*time.Second)
+	require.NoError(t, d.Write32(ctx, hw.RegScratch, 78))
+	_, err := d.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	v, err := m.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err, "a monitor read must not need the driver to block")
+	assert.Equal(t, uint32(78), v)
 }
 
 func TestSimReset(t *testing.T) {
@@ -664,8 +698,9 @@ func TestSimContextCancel(t *testing.T) {
 	v, err := c.Read32(ctx3, hw.RegScratch)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(99), v)
-	require.Eventually(t, func() bool { return c.Counters().UnmatchedReplies >= 1 }, 5*time.Second, time.Millisecond,
+	require.Eventually(t, func() bool { return c.Counters().LateReplies >= 1 }, 5*time.Second, time.Millisecond,
 		"late answers of canceled requests are dropped")
+	assert.Zero(t, c.Counters().UnmatchedReplies)
 }
 
 // ---------------------------------------------------------------- lockstep

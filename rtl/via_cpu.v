@@ -41,10 +41,11 @@
 // latches it and reads both source registers (register file with synchronous
 // read ports, so it maps to RAM too); EXEC does all the work. Cycles per
 // instruction: 2 for ALU, LUI/AUIPC, jumps and branches (taken or not), CSR,
-// FENCE and stores to data memory; 3 for loads from either memory; 2 plus the
-// peripheral's wait cycles for a peripheral access (3 if per_ready comes in
-// the first cycle of per_valid). WFI stays in EXEC while irq_wake is 0 (wfi
-// is 1 then) and completes in 2 cycles if irq_wake is already 1.
+// FENCE and stores to data memory; 3 for loads from either memory; 3 plus the
+// cycles per_ready stays 0 for a peripheral access. WFI stays in EXEC while
+// irq_wake is 0 and takes 2 cycles if irq_wake is already 1; wfi is 1 while
+// it is in EXEC, so wfi && !irq_wake means idle (a simulator may skip those
+// cycles). No output depends combinationally on an input.
 //
 // Host port: while rst is 1 and while the core runs. A request is one cycle
 // with host_en 1; it is always accepted. host_sel selects the memory (0
@@ -100,7 +101,7 @@ module via_cpu #(
     // status
     output wire        halted,       // stopped by a trap (only rst restarts)
     output wire        fault,        // a trap happened; equal to halted
-    output wire        wfi,          // waiting in WFI for irq_wake
+    output wire        wfi,          // executing WFI: done in the first cycle with irq_wake 1
     output wire [4:0]  trap_cause,   // mcause
     output wire [31:0] trap_pc,      // mepc
     output wire [31:0] trap_val,     // mtval
@@ -115,8 +116,10 @@ localparam DMEM_AW = $clog2(DMEM_WORDS);
 localparam [31:0] IMEM_END = IMEM_BYTES;
 localparam [31:0] DMEM_BASE = 32'h1000_0000;
 localparam [31:0] DMEM_END = DMEM_BASE + DMEM_BYTES;
-localparam [16:0] IMEM_WORDS_H = IMEM_WORDS;
-localparam [16:0] DMEM_WORDS_H = DMEM_WORDS;
+localparam [31:0] IMEM_WORDS32 = IMEM_WORDS;
+localparam [31:0] DMEM_WORDS32 = DMEM_WORDS;
+localparam [16:0] IMEM_WORDS_H = IMEM_WORDS32[16:0];  // host_addr compares
+localparam [16:0] DMEM_WORDS_H = DMEM_WORDS32[16:0];
 
 localparam [2:0]
     S_FETCH  = 3'd0,  // after reset: read the first instruction
@@ -679,7 +682,7 @@ assign per_wstrb  = per_wstrb_reg;
 
 assign halted     = state_reg == S_HALT;
 assign fault      = state_reg == S_HALT;
-assign wfi        = wfi_wait;
+assign wfi        = in_exec && !exec_trap && is_wfi;
 assign trap_cause = mcause_reg;
 assign trap_pc    = {mepc_reg, 2'b00};
 assign trap_val   = mtval_reg;

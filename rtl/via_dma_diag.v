@@ -22,12 +22,21 @@
 // it, and the R side finds the start address of each burst by counting beats.
 //
 // Errors and abort: the first SLVERR/DECERR (R or B) records err_resp and
-// err_addr; any error sets rd_err/wr_err. Errors and abort stop the issue of
-// new bursts; everything already issued is completed on the bus (all R beats
-// and B responses accepted, W beats of issued AWs sent), then the engine
-// reports done with error=1. Data of a read burst with an error is never
-// written: beats with an error response are not counted as available, and no
-// write burst is issued after the first error.
+// err_addr (start address of its burst); any error response sets rd_err or
+// wr_err. Errors and abort stop the issue of new bursts; everything already
+// issued is completed on the bus (all R beats and B responses accepted, the W
+// beats of every issued AW sent), then the engine reports done with error=1.
+// Data of a read beat with an error response is never written: such beats are
+// not counted as available, and no write burst is issued after the first
+// error (good beats that arrived before it may already have been written).
+//
+// Other rules: len == 0 completes at once without error, whatever the
+// addresses. Otherwise src, dst and len must be multiples of DATA_WIDTH/8 and
+// src+len, dst+len at most 2**ADDR_WIDTH, else bad_param (nothing moves).
+// cycles counts the cycles busy was high (from the cycle after start up to
+// and including the cycle done rises). The buffer holds
+// max(MAX_OUTSTANDING, 2) * MAX_BURST beats rounded up to a power of two.
+// Write bursts in flight (AW issued, B not yet received) are limited to 15.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -693,7 +702,9 @@ always @(posedge clk) begin
     end
 end
 
-// W output queue, two entries; entry 0 drives W
+// W output queue, two entries; entry 0 drives W. The read-ahead rule (ram_rd)
+// keeps wq_cnt + ramq_valid <= 2, so a beat from the RAM always finds a free
+// entry, and with a pop in the same cycle the queue held exactly one beat.
 always @(posedge clk) begin
     case ({wq_pop, ramq_valid_reg})
         2'b01: begin
@@ -710,15 +721,8 @@ always @(posedge clk) begin
             wq0_last_reg <= wq1_last_reg;
         end
         2'b11: begin
-            if (wq_cnt_reg == 2'd1) begin
-                wq0_data_reg <= ramq_data_reg;
-                wq0_last_reg <= ramq_last_reg;
-            end else begin
-                wq0_data_reg <= wq1_data_reg;
-                wq0_last_reg <= wq1_last_reg;
-                wq1_data_reg <= ramq_data_reg;
-                wq1_last_reg <= ramq_last_reg;
-            end
+            wq0_data_reg <= ramq_data_reg;
+            wq0_last_reg <= ramq_last_reg;
         end
         default: begin
         end

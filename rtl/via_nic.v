@@ -14,9 +14,20 @@
 //   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
 //   via_net_loopback  network port: s_axis -> FIFO -> m_axis
 //
-// The doorbell write port of via_regfile is not used yet (db_wr_ready tied to
-// 1, so doorbell writes are accepted and ignored); a doorbell block plugs in
-// there.
+// BAR0 decode (via_regfile): the 64 KiB global region holds the registers
+// of rtl/layouts/bar0.layout (other offsets there: SLVERR); then one 4 KiB
+// doorbell page per VI (OKAY); anything beyond: DECERR. The doorbell write
+// port of via_regfile (VI index, offset in the page, data, strobes, with a
+// ready) is not used yet: db_wr_ready is tied to 1, so doorbell writes are
+// accepted and ignored and read as 0. A doorbell block plugs in there.
+//
+// Soft reset (via_soft_reset): CTRL.SOFT_RESET first drains (aborts the DMA
+// engine and waits until no AXI4 burst is in flight, stops the network port
+// once no m_axis beat is pending), then holds blk_rst for SOFT_RESET_CYCLES
+// cycles. blk_rst resets every block and register but the AXI-Lite slave,
+// which keeps answering: the triggering write gets its B response and
+// STATUS.RESET_BUSY reads 1 until the end. The network FIFO's contents are
+// dropped; beats not yet taken from s_axis stay with the sender.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -111,7 +122,12 @@ module via_nic #(
     output wire                       m_axis_tlast,
 
     // interrupts: irq[i] = IRQ_STATUS[i] & IRQ_ENABLE[i]
-    output wire [NUM_IRQ-1:0]         irq
+    output wire [NUM_IRQ-1:0]         irq,
+
+    // simulation aid (synthesizable, harmless in hardware): 1 when nothing
+    // is in flight and no internal state will change until an input does,
+    // so a simulator may skip cycles without evaluating them
+    output wire                       idle
 );
 
 localparam VI_WIDTH        = (NUM_VI > 1) ? $clog2(NUM_VI) : 1;
@@ -405,6 +421,31 @@ via_net_loopback #(
     .rx_frames(net_rx_frames),
     .tx_frames(net_tx_frames)
 );
+
+// ------------------------------------------------------------ idle
+
+// quiet: no block has work and no BAR0 transaction is under way. idle
+// requires quiet for IDLE_HOLD cycles in a row, which covers the few cycles a
+// command takes to travel from the register file to a block (a START pulse
+// reaching the DMA engine, a done pulse reaching IRQ_STATUS and irq).
+localparam IDLE_HOLD = 4;
+
+wire quiet = !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
+             !m_axis_tvalid && !s_axis_tvalid &&
+             !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
+             !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;
+
+reg [IDLE_HOLD-1:0] quiet_hist_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        quiet_hist_reg <= {IDLE_HOLD{1'b0}};
+    end else begin
+        quiet_hist_reg <= {quiet_hist_reg[IDLE_HOLD-2:0], quiet};
+    end
+end
+
+assign idle = quiet && &quiet_hist_reg;
 
 endmodule
 

@@ -31,8 +31,9 @@
 // soft reset); it returns every register here to its reset value. The
 // register port stays answered throughout because its handshake is purely
 // combinational here. While reset_busy (STATUS.RESET_BUSY) is 1, writes are
-// answered OKAY but have no effect, DIAG_CTRL.START is not passed on and
-// doorbell writes are dropped, so that nothing starts while the NIC drains.
+// answered OKAY but have no effect, DIAG_CTRL.START is not passed on,
+// doorbell writes are dropped and hardware interrupt causes are ignored, so
+// that nothing starts and nothing interrupts while the NIC drains.
 // Command bits (CTRL.SOFT_RESET, DIAG_CTRL.START/ABORT) become one-cycle
 // pulses on soft_reset_req, diag_start and diag_abort in the cycle after the
 // write.
@@ -312,8 +313,12 @@ always @* begin
         endcase
     end
 
-    // hardware causes win over a clear in the same cycle
-    irq_status_next = irq_status_next | irq_set;
+    // hardware causes win over a clear in the same cycle; while a soft reset
+    // runs they are dropped (the aborted DMA copy finishing while the NIC
+    // drains must not interrupt the driver that asked for the reset)
+    if (!reset_busy) begin
+        irq_status_next = irq_status_next | irq_set;
+    end
 end
 
 always @(posedge clk) begin

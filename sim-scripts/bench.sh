@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one RTL unit bench in one simulator.
 #
-#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME
+#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME
 #
 # A bench lives in testbench/NAME/: tb_NAME.v (top module tb_NAME) and
 # files.f, one source path per line relative to the repository root ('#'
@@ -15,17 +15,19 @@ sim=verilator
 vcd=""
 seed=1
 quiet=0
-while getopts "s:w:r:q" opt; do
+extra=()
+while getopts "s:w:r:a:q" opt; do
   case $opt in
     s) sim=$OPTARG ;;
     w) vcd=$OPTARG ;;
     r) seed=$OPTARG ;;
     q) quiet=1 ;;
-    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME" >&2; exit 2 ;;
+    a) extra+=("$OPTARG") ;;
+    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-q] NAME" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME" >&2; exit 2; }
 name=$1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,12 +36,17 @@ dir=$root/testbench/$name
 top=tb_$name
 out=$root/build/bench/$name/$sim
 mkdir -p "$out"
+# One build directory per bench and simulator: serialize concurrent runs of
+# the same bench (parallel test packages) so they never share half a build.
+exec 9>"$out/.lock"
+flock 9
 
 mapfile -t srcs < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$dir/files.f" | grep -v '^$' | sed "s|^|$root/|")
 incs=(-I"$root/rtl" -I"$root/rtl/generated" -I"$root/testbench/common")
 
 args=(+seed="$seed")
 [ -n "$vcd" ] && args+=(+vcd="$(realpath -m "$vcd")")
+args+=("${extra[@]}")
 
 log=$out/run.log
 case $sim in

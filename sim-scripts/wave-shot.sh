@@ -32,7 +32,7 @@ shift $((OPTIND - 1))
 [ $# -eq 3 ] || usage
 vcd=$1 save=$2 out=$3
 
-for tool in gtkwave xvfb-run Xvfb xauth timeout; do
+for tool in gtkwave Xvfb timeout; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool not found: run \`make deps\` to install GTKWave and Xvfb"
 done
 [ -r "$vcd" ] || die "cannot read dump $vcd"
@@ -64,6 +64,7 @@ FNR == 1 { pass++ }
 pass == 1 {
   if ($0 ~ /^\[\*\] prefix /) { declared = substr($0, 12); hasdecl = 1; next }
   if (issig($0)) { n++; name = $0; sub(/\[[^]]*\]$/, "", name); names[n] = name }
+  if (issig($0) || $0 ~ /^-/) rows++
   next
 }
 pass == 2 && FNR == 1 {
@@ -100,7 +101,7 @@ pass == 2 {
         if (full == l) s = ""
         else if (length(full) > length(l) && substr(full, length(full) - length(l)) == "." l) s = substr(full, 1, length(full) - length(l))
         else continue
-        if (!((s, k) in seen)) { seen[s, k] = 1; count[s]++; if (!(s in order)) order[s] = ++norder }
+        if (!((s, k) in seen)) { seen[s, k] = 1; count[s]++ }
       }
     }
     cmd = ""
@@ -108,14 +109,20 @@ pass == 2 {
   next
 }
 pass == 3 && FNR == 1 {
+  # Most signals wins; on a tie the prefix of the save file, else the deepest
+  # scope (a testbench often has nets named like the ports of its DUT).
   best = ""; bestn = 0
-  for (s in count) if (count[s] > bestn || (count[s] == bestn && order[s] < order[best])) { best = s; bestn = count[s] }
+  for (s in count)
+    if (count[s] > bestn || (count[s] == bestn && best != prefix && (s == prefix || length(s) > length(best)))) { best = s; bestn = count[s] }
   printf "wave-shot: %d of %d signals of the save file found under \"%s\" (save file prefix \"%s\")\n", bestn, n, best, prefix > "/dev/stderr"
   if (bestn == 0) { bad = 1; exit 1 }
   k = 0
+  # a window tall enough for every row (about 20 pixels each), within the screen
+  h = 200 + 20 * rows; if (h > 2000) h = 2000; if (h < 600) h = 600
+  print "[size] 1600 " h
 }
 pass == 3 {
-  if ($0 ~ /^\[(dumpfile|dumpfile_mtime|dumpfile_size|savefile|treeopen)\]/) next
+  if ($0 ~ /^\[(dumpfile|dumpfile_mtime|dumpfile_size|savefile|treeopen|size)\]/) next
   if ($0 ~ /^\[\*\] prefix /) { print "[*] prefix " best; next }
   if (issig($0)) {
     k++; f = best leaf[k]
@@ -152,8 +159,21 @@ fi
 
 rm -f "$out"
 export WAVE_SHOT_OUT=$out
+
+# A private X server on a display it picks itself (-displayfd), so that
+# several screenshots can run at once.
+Xvfb -displayfd 3 -screen 0 1700x2100x24 -nolisten tcp 3>"$tmp/display" 2>"$tmp/xvfb.log" &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do
+  [ -s "$tmp/display" ] && break
+  kill -0 $xvfb 2>/dev/null || { cat "$tmp/xvfb.log" >&2; die "Xvfb did not start"; }
+  sleep 0.1
+done
+[ -s "$tmp/display" ] || die "Xvfb did not start within 10 s"
+
 set +e
-timeout -k 5 "$secs" xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+DISPLAY=:$(head -n 1 "$tmp/display") timeout -k 5 "$secs" \
   gtkwave --rcvar 'splash_disable on' --rcvar 'hide_sst on' \
   -S "$here/gtkwave/shot.tcl" -a "$tmp/save.gtkw" "$vcd" >"$tmp/log" 2>&1
 rc=$?

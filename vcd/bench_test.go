@@ -22,6 +22,7 @@ const minStalls = 100
 // ready is low, valid is still high at the next edge and the channel's
 // payload has not changed.
 func TestRTLBenchHandshakes(t *testing.T) {
+	t.Parallel()
 	for _, sim := range []string{"verilator", "icarus"} {
 		t.Run(sim, func(t *testing.T) {
 			t.Parallel()

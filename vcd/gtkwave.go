@@ -107,21 +107,6 @@ func scopeVar(s *Scope, name string) *Var {
 	}
 }
 
-// axi4Write and axi4Read are the channels of an AXI4 master port m_axi_*.
-var (
-	axi4Write = SaveGroup{Name: "DMA AXI4 write", Signals: []string{
-		"m_axi_awvalid", "m_axi_awready", "m_axi_awid", "m_axi_awaddr", "m_axi_awlen", "m_axi_awsize",
-		"m_axi_awburst", "m_axi_awlock", "m_axi_awcache", "m_axi_awprot",
-		"m_axi_wvalid", "m_axi_wready", "m_axi_wdata", "m_axi_wstrb", "m_axi_wlast",
-		"m_axi_bvalid", "m_axi_bready", "m_axi_bid", "m_axi_bresp",
-	}}
-	axi4Read = SaveGroup{Name: "DMA AXI4 read", Signals: []string{
-		"m_axi_arvalid", "m_axi_arready", "m_axi_arid", "m_axi_araddr", "m_axi_arlen", "m_axi_arsize",
-		"m_axi_arburst", "m_axi_arlock", "m_axi_arcache", "m_axi_arprot",
-		"m_axi_rvalid", "m_axi_rready", "m_axi_rid", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast",
-	}}
-)
-
 // ViaNICGroups shows the interfaces of the NIC's top level, via_nic
 // (rtl/via_nic.v), one group each. It is the layout of
 // sim-scripts/gtkwave/via_nic.gtkw.
@@ -134,8 +119,17 @@ var ViaNICGroups = []SaveGroup{
 		"s_axil_arvalid", "s_axil_arready", "s_axil_araddr", "s_axil_arprot",
 		"s_axil_rvalid", "s_axil_rready", "s_axil_rdata", "s_axil_rresp",
 	}},
-	axi4Write,
-	axi4Read,
+	{Name: "DMA AXI4 write", Signals: []string{
+		"m_axi_awvalid", "m_axi_awready", "m_axi_awid", "m_axi_awaddr", "m_axi_awlen", "m_axi_awsize",
+		"m_axi_awburst", "m_axi_awlock", "m_axi_awcache", "m_axi_awprot",
+		"m_axi_wvalid", "m_axi_wready", "m_axi_wdata", "m_axi_wstrb", "m_axi_wlast",
+		"m_axi_bvalid", "m_axi_bready", "m_axi_bid", "m_axi_bresp",
+	}},
+	{Name: "DMA AXI4 read", Signals: []string{
+		"m_axi_arvalid", "m_axi_arready", "m_axi_arid", "m_axi_araddr", "m_axi_arlen", "m_axi_arsize",
+		"m_axi_arburst", "m_axi_arlock", "m_axi_arcache", "m_axi_arprot",
+		"m_axi_rvalid", "m_axi_rready", "m_axi_rid", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast",
+	}},
 	{Name: "Network RX (s_axis)", Signals: []string{"s_axis_tvalid", "s_axis_tready", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast"}},
 	{Name: "Network TX (m_axis)", Signals: []string{"m_axis_tvalid", "m_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast"}},
 	{Name: "Interrupts", Signals: []string{"irq"}},
@@ -149,6 +143,15 @@ var ViaDMADiagGroups = []SaveGroup{
 	{Name: "Control", Signals: []string{
 		"start", "abort", "src_addr", "dst_addr", "len", "busy", "done", "error", "err_resp", "err_addr",
 	}},
-	axi4Write,
-	axi4Read,
+	{Name: "DMA AXI4 write", Signals: []string{
+		"m_axi_awvalid", "m_axi_awready", "m_axi_awid", "m_axi_awaddr", "m_axi_awlen", "m_axi_awsize",
+		"m_axi_awburst", "m_axi_awlock", "m_axi_awcache", "m_axi_awprot",
+		"m_axi_wvalid", "m_axi_wready", "m_axi_wdata", "m_axi_wstrb", "m_axi_wlast",
+		"m_axi_bvalid", "m_axi_bready", "m_axi_bid", "m_axi_bresp",
+	}},
+	{Name: "DMA AXI4 read", Signals: []string{
+		"m_axi_arvalid", "m_axi_arready", "m_axi_arid", "m_axi_araddr", "m_axi_arlen", "m_axi_arsize",
+		"m_axi_arburst", "m_axi_arlock", "m_axi_arcache", "m_axi_arprot",
+		"m_axi_rvalid", "m_axi_rready", "m_axi_rid", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast",
+	}},
 }

@@ -102,15 +102,17 @@ TOP.tb.dut.core.state[3:0]
 var saveFiles = []struct {
 	bench, file, scope string
 	groups             []vcd.SaveGroup
+	groupsName         string
 }{
-	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut", vcd.ViaNICGroups},
-	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut", vcd.ViaDMADiagGroups},
+	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut", vcd.ViaNICGroups, "ViaNICGroups"},
+	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut", vcd.ViaDMADiagGroups, "ViaDMADiagGroups"},
 }
 
 // TestSaveFilesMatchRTL regenerates the committed save files from the
 // Verilator dumps of their benches: a signal renamed or resized in the RTL
 // shows here. Run with -update to rewrite them.
 func TestSaveFilesMatchRTL(t *testing.T) {
+	t.Parallel()
 	for _, sf := range saveFiles {
 		t.Run(sf.bench, func(t *testing.T) {
 			path := benchVCD(t, sf.bench, "verilator")
@@ -128,6 +130,13 @@ func TestSaveFilesMatchRTL(t *testing.T) {
 				t.Fatalf("%s: no %s.clk in the dump", sf.bench, sf.scope)
 			}
 			var buf bytes.Buffer
+			fmt.Fprintf(&buf, `[*] sim-scripts/gtkwave/%s: the signals of %s in named groups.
+[*] Generated from vcd.%s and the bench's Verilator dump (hence the
+[*] TOP. prefix) by: go test ./vcd -run TestSaveFilesMatchRTL -update
+[*] A dump with another hierarchy or other widths (Icarus has no TOP. scope,
+[*] a co-simulation another top): sim-scripts/wave-shot.sh adapts this file
+[*] on the fly; Go code can write a matching one with vcd.GTKWaveSave.
+`, sf.file, sf.scope, sf.groupsName)
 			missing, err := vcd.GTKWaveSave(&buf, clk.Scope, sf.groups)
 			if err != nil {
 				t.Fatal(err)
@@ -156,10 +165,10 @@ func TestSaveFilesMatchRTL(t *testing.T) {
 
 // checkShot checks that a screenshot of GTKWave shows waveforms: many
 // colours, most of the window not background, and green traces.
-func checkShot(img image.Image) error {
+func checkShot(img image.Image) (string, error) {
 	b := img.Bounds()
 	if b.Dx() < 800 || b.Dy() < 500 {
-		return fmt.Errorf("image is %dx%d, want a GTKWave window of at least 800x500", b.Dx(), b.Dy())
+		return "", fmt.Errorf("image is %dx%d, want a GTKWave window of at least 800x500", b.Dx(), b.Dy())
 	}
 	counts := make(map[color.RGBA]int)
 	green := 0
@@ -179,16 +188,17 @@ func checkShot(img image.Image) error {
 	}
 	other := float64(total-most) / float64(total)
 	greenFrac := float64(green) / float64(total)
-	stats := fmt.Sprintf("%d colours, %.0f%% not the main colour, %.1f%% trace green", len(counts), 100*other, 100*greenFrac)
+	stats := fmt.Sprintf("%dx%d, %d colours, %.0f%% not the main colour, %.1f%% trace green",
+		b.Dx(), b.Dy(), len(counts), 100*other, 100*greenFrac)
 	if len(counts) < 16 || other < 0.2 || greenFrac < 0.01 {
-		return fmt.Errorf("image looks blank: %s", stats)
+		return stats, fmt.Errorf("image looks blank: %s", stats)
 	}
-	return nil
+	return stats, nil
 }
 
 func TestCheckShotRejectsBlank(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 1400, 900))
-	if checkShot(img) == nil {
+	if _, err := checkShot(img); err == nil {
 		t.Error("a black image passes")
 	}
 	for y := 0; y < 900; y++ {
@@ -196,7 +206,7 @@ func TestCheckShotRejectsBlank(t *testing.T) {
 			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 200, 255}) // colourful, but no traces
 		}
 	}
-	if checkShot(img) == nil {
+	if _, err := checkShot(img); err == nil {
 		t.Error("an image without traces passes")
 	}
 }
@@ -205,7 +215,7 @@ func TestCheckShotRejectsBlank(t *testing.T) {
 // returns what the script printed.
 func waveShot(t *testing.T, dump, save string, args ...string) string {
 	t.Helper()
-	requireTools(t, "gtkwave", "xvfb-run", "Xvfb", "xauth")
+	requireTools(t, "gtkwave", "Xvfb")
 	out := filepath.Join(t.TempDir(), "shot.png")
 	args = append(args, dump, save, out)
 	cmd := exec.Command(filepath.Join(repoRoot(t), "sim-scripts", "wave-shot.sh"), args...)
@@ -223,9 +233,11 @@ func waveShot(t *testing.T, dump, save string, args ...string) string {
 	if err != nil {
 		t.Fatalf("%s: %v", out, err)
 	}
-	if err := checkShot(img); err != nil {
+	stats, err := checkShot(img)
+	if err != nil {
 		t.Error(err)
 	}
+	t.Logf("screenshot: %s", stats)
 	if keep := os.Getenv("VIANIC_KEEP_SHOTS"); keep != "" {
 		b, _ := os.ReadFile(out)
 		name := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_")+".png")
@@ -252,6 +264,8 @@ func checkFound(t *testing.T, msg, scope string) {
 // exist, the DMA bench) with a waveform and takes a GTKWave screenshot of
 // it with the committed save file, zoomed to the first DMA write.
 func TestWaveShot(t *testing.T) {
+	t.Parallel()
+	requireTools(t, "gtkwave", "Xvfb")
 	root := repoRoot(t)
 	sf := saveFiles[0]
 	if _, err := os.Stat(filepath.Join(root, "testbench", sf.bench, "files.f")); err != nil {
@@ -268,27 +282,31 @@ func TestWaveShot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aw := r.Lookup(sf.scope + ".m_axi_awvalid")
-	if aw == nil {
-		t.Fatalf("no %s.m_axi_awvalid in the dump", sf.scope)
+	aw, rst := r.Lookup(sf.scope+".m_axi_awvalid"), r.Lookup(sf.scope+".rst")
+	if aw == nil || rst == nil {
+		t.Fatalf("no %s.m_axi_awvalid or .rst in the dump", sf.scope)
 	}
-	r.Select(aw.Signal)
+	r.Select(aw.Signal, rst.Signal)
 	var start uint64
-	for {
+	inReset := true
+	for start == 0 {
 		ev, err := r.Next()
 		if err == io.EOF {
-			t.Fatal("m_axi_awvalid never rises")
+			t.Fatal("m_axi_awvalid never rises after reset")
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == vcd.ValueChange && ev.Value[0] == '1' {
+		switch {
+		case ev.Kind != vcd.ValueChange:
+		case ev.Signal == rst.Signal:
+			inReset = ev.Value[0] != '0'
+		case !inReset && ev.Value[0] == '1':
 			start = ev.Time
-			break
 		}
 	}
 	unit := r.Header().Timescale
-	window := fmt.Sprintf("%d:%d", start-min(start, 50_000), start+1_500_000)
+	window := fmt.Sprintf("%d:%d", start-min(start, 100_000), start+1_400_000)
 	if unit != "1ps" {
 		t.Fatalf("timescale %s: the window assumes 1ps", unit)
 	}
@@ -300,7 +318,8 @@ func TestWaveShot(t *testing.T) {
 // widths than the bench's (as a co-simulation would write) with the
 // committed via_nic save file.
 func TestWaveShotAdaptsSaveFile(t *testing.T) {
-	requireTools(t, "gtkwave", "xvfb-run", "Xvfb", "xauth")
+	t.Parallel()
+	requireTools(t, "gtkwave", "Xvfb")
 	dump := filepath.Join(t.TempDir(), "cosim.vcd")
 	f, err := os.Create(dump)
 	if err != nil {

@@ -40,6 +40,8 @@ type Writer struct {
 
 	bw        *bufio.Writer
 	timescale string
+	path      []string            // open scopes
+	names     map[string]struct{} // full names declared, to refuse duplicates
 	state     int
 	depth     int
 	vars      []wvar
@@ -186,6 +188,7 @@ func (w *Writer) Scope(name string) error {
 	}
 	w.write("$scope module " + name + " $end\n")
 	w.depth++
+	w.path = append(w.path, name)
 	return w.err
 }
 
@@ -199,6 +202,7 @@ func (w *Writer) Up() error {
 	}
 	w.write("$upscope $end\n")
 	w.depth--
+	w.path = w.path[:len(w.path)-1]
 	return w.err
 }
 
@@ -227,6 +231,14 @@ func (w *Writer) declareVar(typ, name string, width int) (Handle, error) {
 	if err := w.declare(); err != nil {
 		return 0, err
 	}
+	full := strings.Join(append(w.path, name), ".")
+	if _, dup := w.names[full]; dup {
+		return 0, fmt.Errorf("vcd: variable %s declared twice", full)
+	}
+	if w.names == nil {
+		w.names = make(map[string]struct{})
+	}
+	w.names[full] = struct{}{}
 	v := wvar{code: code(len(w.vars)), width: width, real: typ == "real"}
 	b := append(w.buf[:0], "$var "...)
 	b = append(b, typ...)

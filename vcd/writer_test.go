@@ -174,6 +174,14 @@ func TestWriterErrors(t *testing.T) {
 	}
 	v, _ := w.Wire("v", 4)
 	r, _ := w.Real("r")
+	if _, err := w.Reg("v", 4); err == nil {
+		t.Error("a second variable v: no error")
+	}
+	w.Scope("sub")
+	if _, err := w.Reg("v", 4); err != nil {
+		t.Errorf("v in another scope: %v", err)
+	}
+	w.Up()
 	if err := w.Time(10); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +220,7 @@ func TestWriterErrors(t *testing.T) {
 	if err := w.Time(20); err == nil {
 		t.Error("Time after Close: no error")
 	}
-	if !strings.Contains(buf.String(), "b1x !\n") {
+	if !strings.Contains(buf.String(), "b1x !\n") || !strings.Contains(buf.String(), "$var reg 4 # v [3:0] $end") {
 		t.Errorf("dump lacks the value set after the errors:\n%s", buf.String())
 	}
 

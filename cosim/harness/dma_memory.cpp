@@ -198,15 +198,20 @@ void DmaMemory::present_read_beat(uint64_t cycle) {
     unsigned lane = unsigned(a & (bus_bytes_ - 1));
     size_t n = size_t((a & ~(bytes - 1)) + bytes - a);
     memset(rdata_, 0, bus_bytes_);
+    // checked again per beat: ATTACH_MEM may have replaced the memory with
+    // a smaller one since the burst was accepted
+    if (b.resp == 0 && !mem_->contains(a, n)) b.resp = 3;
     rresp_ = b.resp;
     if (b.resp == 0 && !mem_->read(a, rdata_ + lane, n)) {
         memset(rdata_, 0, bus_bytes_);
         rresp_ = 2;
         b.resp = 2;
         stats_->dma_faults++;
-        log_error("node%u: DMA read at 0x%llx faulted: the host memory (memfd) shrank under its mapping; "
-                  "answered SLVERR",
-                  node_, (unsigned long long)a);
+        if (logged_errors_ < kLoggedErrors || log_is_verbose())
+            log_error("node%u: DMA read at 0x%llx faulted: the host memory (memfd) shrank under its mapping; "
+                      "answered SLVERR%s",
+                      node_, (unsigned long long)a,
+                      ++logged_errors_ == kLoggedErrors ? " (further DMA errors of this node: --verbose)" : "");
     }
     rvalid_ = true;
     rlast_ = b.done + 1 == b.beats;
@@ -227,6 +232,7 @@ void DmaMemory::store_write_beat(Burst& b, uint64_t cycle) {
                       (unsigned long long)b.addr, int(s_wlast_), b.done + 1, b.beats);
         }
     }
+    if (b.resp == 0 && !mem_->contains(a, n)) b.resp = 3;  // memory replaced since accept
     if (b.resp != 0) return;
     uint64_t all = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
     uint64_t strobe = (s_wstrb_ >> lane) & all;
@@ -235,9 +241,11 @@ void DmaMemory::store_write_beat(Burst& b, uint64_t cycle) {
     if (!ok) {
         b.resp = 2;
         stats_->dma_faults++;
-        log_error("node%u: DMA write at 0x%llx faulted: the host memory (memfd) shrank under its mapping; "
-                  "answered SLVERR",
-                  node_, (unsigned long long)a);
+        if (logged_errors_ < kLoggedErrors || log_is_verbose())
+            log_error("node%u: DMA write at 0x%llx faulted: the host memory (memfd) shrank under its mapping; "
+                      "answered SLVERR%s",
+                      node_, (unsigned long long)a,
+                      ++logged_errors_ == kLoggedErrors ? " (further DMA errors of this node: --verbose)" : "");
         return;
     }
     stats_->dma_write_bytes += uint64_t(__builtin_popcountll(strobe));

@@ -45,7 +45,7 @@ void usage(FILE* f) {
             "  --trace-start CYCLE        first cycle dumped (default 0)\n"
             "  --trace-end CYCLE          dump only before this cycle (default: no end)\n"
             "  --txlog FILE               one line per MMIO and DMA transaction\n"
-            "  --seed N                   Verilator random initialisation seed (default 1)\n"
+            "  --seed N                   seed of Verilator's random initial values (default 1; 0 picks one at random)\n"
             "  --verbose                  log more\n"
             "  --help                     this text\n"
             "\n"

@@ -134,7 +134,10 @@ bool Server::start() {
              (unsigned long long)o_.dma_read_latency, (unsigned long long)o_.dma_write_latency,
              o_.dma_bandwidth_mbps ? (std::to_string(o_.dma_bandwidth_mbps) + " MB/s").c_str() : "unlimited",
              o_.seed, o_.trace_file.empty() ? "" : ", trace ", o_.trace_file.c_str());
+    // both listeners are ready; the unix line first (launchers take the
+    // first "listening on" line)
     printf("vianic-sim: listening on unix:%s\n", o_.socket_path.c_str());
+    if (tcp_fd_ >= 0) printf("vianic-sim: listening on tcp:%s\n", tcp_shown_.c_str());
     fflush(stdout);
     return true;
 }
@@ -224,8 +227,7 @@ bool Server::listen_tcp() {
                     NI_NUMERICHOST | NI_NUMERICSERV);
     tcp_fd_ = fd;
     bool v6 = strchr(hbuf, ':') != nullptr;
-    printf("vianic-sim: listening on tcp:%s%s%s:%s\n", v6 ? "[" : "", hbuf, v6 ? "]" : "", pbuf);
-    fflush(stdout);
+    tcp_shown_ = std::string(v6 ? "[" : "") + hbuf + (v6 ? "]" : "") + ":" + pbuf;
     return true;
 }
 
@@ -270,6 +272,9 @@ int Server::run() {
         }
         if (o_.lockstep && unblocked_ == 0) apply_deferred();
         bool can_advance = !o_.lockstep || unblocked_ == 0;
+        // without via_nic's idle output nothing ever sleeps: at least do not
+        // spin in lockstep while no client is there to need time
+        if (can_advance && o_.lockstep && !Node::has_idle_output() && !any_client()) can_advance = false;
         if (can_advance && any_awake()) {
             // a chunk that stopped early changed the state (an answer, all
             // idle): the loop decides again at once, without a poll syscall
@@ -502,6 +507,12 @@ void Server::detach_node(Node& n) {
 Conn* Server::find(uint32_t id) const {
     auto it = by_id_.find(id);
     return it == by_id_.end() ? nullptr : it->second;
+}
+
+bool Server::any_client() const {
+    for (const auto& c : conns_)
+        if (counts(c.get())) return true;
+    return false;
 }
 
 bool Server::counts(const Conn* c) const {

@@ -108,7 +108,8 @@ private:
 
     // answers and bookkeeping
     Conn* find(uint32_t id) const;
-    bool counts(const Conn* c) const;
+    bool counts(const Conn* c) const;  // attached, not a monitor: takes part in lockstep
+    bool any_client() const;
     void add_tag(Conn* c, uint32_t tag);
     void answered(Conn* c, uint32_t tag);
     void send_ack(Conn* c, uint32_t tag, uint16_t status);
@@ -127,6 +128,7 @@ private:
 
     int unix_fd_ = -1;
     int tcp_fd_ = -1;
+    std::string tcp_shown_;  // HOST:PORT actually bound
     bool unlink_socket_ = false;
     std::vector<std::unique_ptr<Conn>> conns_;  // in increasing id order
     std::unordered_map<uint32_t, Conn*> by_id_;

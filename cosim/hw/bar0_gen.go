@@ -163,9 +163,9 @@ var (
 	CapNetFifoDepth = Field{Reg: RegCapNet, Name: "FIFO_DEPTH", LSB: 0, Width: 16, Access: AccessRO}
 	// CapResetCycles is CAP_RESET[15:0] (ro): SOFT_RESET_CYCLES parameter.
 	CapResetCycles = Field{Reg: RegCapReset, Name: "CYCLES", LSB: 0, Width: 16, Access: AccessRO}
-	// CtrlSoftReset is CTRL[0:0] (wo): Write 1 to reset every block and register of the NIC (the BAR0 slave itself keeps answering) for SOFT_RESET_CYCLES cycles.
+	// CtrlSoftReset is CTRL[0:0] (wo): Write 1 to reset the NIC (the BAR0 slave keeps answering): the DMA engine is aborted and its bursts in flight are completed, the network port stops once no beat is pending (the loopback FIFO's contents are dropped), then every block and register is held in reset for SOFT_RESET_CYCLES cycles.
 	CtrlSoftReset = Field{Reg: RegCtrl, Name: "SOFT_RESET", LSB: 0, Width: 1, Access: AccessWO}
-	// StatusResetBusy is STATUS[0:0] (ro): 1 while a soft reset is in progress.
+	// StatusResetBusy is STATUS[0:0] (ro): 1 while a soft reset is in progress (draining, then holding the blocks in reset); writes meanwhile are answered but have no effect, and hardware interrupt causes are ignored.
 	StatusResetBusy = Field{Reg: RegStatus, Name: "RESET_BUSY", LSB: 0, Width: 1, Access: AccessRO}
 	// IrqStatusDiagDone is IRQ_STATUS[0:0] (w1c): The DMA diagnostic engine finished (successfully or not).
 	IrqStatusDiagDone = Field{Reg: RegIrqStatus, Name: "DIAG_DONE", LSB: 0, Width: 1, Access: AccessW1C}

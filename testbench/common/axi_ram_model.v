@@ -13,17 +13,22 @@
 //     write bursts outstanding (up to MAX_WRITES); B comes WRITE_LATENCY cycles
 //     after the last W beat. W beats are accepted only once their AW has been
 //     accepted (legal for a slave, and what many real ones do).
-//   - Responses: DECERR (3) for a burst that touches any byte at or above
-//     MEM_BYTES; SLVERR (2) for a read burst overlapping [rd_err_lo, rd_err_hi)
-//     or a write burst overlapping [wr_err_lo, wr_err_hi) (ranges set by the
-//     bench; empty when lo >= hi). Bursts with an error response write nothing.
+//   - Responses. Reads, per beat: DECERR (3) for a beat that touches any byte
+//     at or above MEM_BYTES, SLVERR (2) for a beat overlapping
+//     [rd_err_lo, rd_err_hi); the other beats of the burst answer OKAY with
+//     their data. Writes, per burst: DECERR when the burst touches memory at
+//     or above MEM_BYTES, SLVERR when it overlaps [wr_err_lo, wr_err_hi); a
+//     burst with an error writes nothing. (Ranges set by the bench; empty
+//     when lo >= hi.)
 //   - Random back-pressure on every handshake it takes part in: awready,
 //     wready, arready, bvalid delay and rvalid gaps. Each cycle each of them is
 //     offered with probability ready_prob percent (1..100; 100 never stalls;
-//     initialised from READY_PROB, benches may change it at any time). The
-//     random sequence comes from $random(seed), seed taken from the +seed=N
-//     plusarg (default 1) and mixed with SEED_SALT so that several instances
-//     in one bench differ.
+//     initialised from READY_PROB, benches may change it at any time), or with
+//     a per-channel probability set by set_channel_probs (-1: follow
+//     ready_prob), e.g. to make writes slower than reads. The random sequence
+//     comes from $random(seed), seed taken from the +seed=N plusarg (default
+//     1) and mixed with SEED_SALT so that several instances in one bench
+//     differ.
 //   - Protocol checks on the master ($fatal): valid dropped or payload changed
 //     before ready on AW, W and AR; X on valid/ready or on AW/AR/W control
 //     signals; wlast not matching awlen; a burst crossing a 4 KiB boundary;
@@ -111,6 +116,7 @@ reg [7:0] mem [0:MEM_BYTES-1];
 
 // bench controls
 integer ready_prob;
+integer aw_prob, w_prob, b_prob, ar_prob, r_prob;  // -1: ready_prob
 reg [63:0] rd_err_lo, rd_err_hi;
 reg [63:0] wr_err_lo, wr_err_hi;
 
@@ -145,7 +151,6 @@ reg [63:0]         arq_addr [0:MAX_READS-1];
 reg [7:0]          arq_len  [0:MAX_READS-1];
 reg [2:0]          arq_size [0:MAX_READS-1];
 reg [ID_WIDTH-1:0] arq_id   [0:MAX_READS-1];
-reg [1:0]          arq_resp [0:MAX_READS-1];
 reg [63:0]         arq_time [0:MAX_READS-1];
 integer arq_head, arq_count;
 integer r_beat;  // beat index inside the burst at the head of arq
@@ -207,7 +212,24 @@ task set_ready_prob;
     end
 endtask
 
-// Answer SLVERR for read bursts overlapping [lo, hi).
+// Per-channel probabilities (percent, 1..100) of offering awready, wready,
+// bvalid, arready and rvalid; -1 for a channel: follow ready_prob.
+task set_channel_probs;
+    input integer aw;
+    input integer w;
+    input integer b;
+    input integer ar;
+    input integer r;
+    begin
+        aw_prob = aw;
+        w_prob = w;
+        b_prob = b;
+        ar_prob = ar;
+        r_prob = r;
+    end
+endtask
+
+// Answer SLVERR for read beats overlapping [lo, hi).
 task set_rd_error;
     input [63:0] lo;
     input [63:0] hi;
@@ -246,16 +268,18 @@ endtask
 
 // ------------------------------------------------------------ internals
 
-// ok = 1 with probability ready_prob percent
+// ok = 1 with probability prob percent (ready_prob when prob < 0)
 task roll;
+    input integer prob;
     output ok;
-    integer r;
+    integer p, r;
     begin
-        if (ready_prob >= 100) begin
+        p = prob < 0 ? ready_prob : (prob < 1 ? 1 : prob);
+        if (p >= 100) begin
             ok = 1'b1;
         end else begin
             r = $random(seed);
-            ok = ($unsigned(r) % 100) < ready_prob;
+            ok = ($unsigned(r) % 100) < p;
         end
     end
 endtask
@@ -272,7 +296,7 @@ function [63:0] burst_end;
     end
 endfunction
 
-// response of a burst [addr, end_addr) against memory and an error range
+// response for bytes [addr, end_addr) against memory and an error range
 function [1:0] burst_resp;
     input [63:0] addr;
     input [63:0] end_addr;
@@ -330,6 +354,11 @@ initial begin
     end
     seed = seed * 7919 + SEED_SALT * 104729 + 17;
     ready_prob = READY_PROB < 1 ? 1 : (READY_PROB > 100 ? 100 : READY_PROB);
+    aw_prob = -1;
+    w_prob = -1;
+    b_prob = -1;
+    ar_prob = -1;
+    r_prob = -1;
     rd_err_lo = 64'd0;
     rd_err_hi = 64'd0;
     wr_err_lo = 64'd0;
@@ -384,6 +413,7 @@ integer i, idx, lane;
 reg ok;
 reg aw_hs, w_hs, b_hs, ar_hs, r_hs;
 reg [63:0] a, e;
+reg [1:0] resp;
 reg [BYTES-1:0] lanes;
 reg [BYTES:0] lanes_w;
 integer lane_lo, lane_hi;
@@ -557,7 +587,6 @@ always @(posedge clk) begin
             arq_len[idx] = s_axi_arlen;
             arq_size[idx] = s_axi_arsize;
             arq_id[idx] = s_axi_arid;
-            arq_resp[idx] = burst_resp(a, burst_end(a, s_axi_arlen, s_axi_arsize), rd_err_lo, rd_err_hi);
             arq_time[idx] = cycle + READ_LATENCY - 1;
             arq_count = arq_count + 1;
             ar_count = ar_count + 1;
@@ -587,15 +616,15 @@ always @(posedge clk) begin
         end
 
         // ---------------------------------------------------- next outputs
-        roll(ok);
+        roll(aw_prob, ok);
         s_axi_awready <= ok && awq_count + bq_count < MAX_WRITES;
-        roll(ok);
+        roll(w_prob, ok);
         s_axi_wready <= ok && awq_count > 0;
-        roll(ok);
+        roll(ar_prob, ok);
         s_axi_arready <= ok && arq_count < MAX_READS;
 
         if (!(s_axi_bvalid && !b_hs)) begin
-            roll(ok);
+            roll(b_prob, ok);
             if (bq_count > 0 && cycle >= bq_time[bq_head] && ok) begin
                 s_axi_bvalid <= 1'b1;
                 s_axi_bid <= bq_id[bq_head];
@@ -606,13 +635,15 @@ always @(posedge clk) begin
         end
 
         if (!(s_axi_rvalid && !r_hs)) begin
-            roll(ok);
+            roll(r_prob, ok);
             idx = arq_head;
             if (arq_count > 0 && cycle >= arq_time[idx] && ok) begin
                 a = beat_addr(arq_addr[idx], arq_size[idx], r_beat);
+                e = ((a >> arq_size[idx]) << arq_size[idx]) + (64'd1 << arq_size[idx]);
+                resp = burst_resp(a, e, rd_err_lo, rd_err_hi);
                 a = (a >> BUS_SIZE) << BUS_SIZE;
                 data = {DATA_WIDTH{1'b0}};
-                if (arq_resp[idx] == RESP_OKAY) begin
+                if (resp == RESP_OKAY) begin
                     for (lane = 0; lane < BYTES; lane = lane + 1) begin
                         data[lane*8 +: 8] = mem[a + lane];
                     end
@@ -620,7 +651,7 @@ always @(posedge clk) begin
                 s_axi_rvalid <= 1'b1;
                 s_axi_rid <= arq_id[idx];
                 s_axi_rdata <= data;
-                s_axi_rresp <= arq_resp[idx];
+                s_axi_rresp <= resp;
                 s_axi_rlast <= r_beat == arq_len[idx];
             end else begin
                 s_axi_rvalid <= 1'b0;

@@ -1,7 +1,9 @@
 // axis_source: AXI-Stream source model for RTL benches (not synthesizable).
 // Accepted by Verilator 5 (--binary --timing) and Icarus 11 (-g2012).
 //
-// Frames are queued with send_frame (random data) or send_beat (given data);
+// Frames are queued with send_frame (random data), send_frames (several of
+// one length), send_random_frames (several of random lengths) or send_beat
+// (given data);
 // a background process sends the queue in order, with a random idle cycle
 // before each beat with probability gap_pct percent (a variable benches may
 // change; 0 sends back to back). Once offered, a beat stays on the bus
@@ -146,6 +148,34 @@ task send_frame;
                 end
             end
             send_beat(data[DATA_WIDTH-1:0], keep, b == nbeats - 1);
+        end
+    end
+endtask
+
+// Queue count frames of nbeats beats each. (Loops over frames belong in
+// here rather than at the call site: Verilator unrolls short constant loops
+// and inlines tasks, which makes benches slow to build.)
+task send_frames;
+    input integer count;
+    input integer nbeats;
+    integer f;
+    begin
+        for (f = 0; f < count; f = f + 1) begin
+            send_frame(nbeats);
+        end
+    end
+endtask
+
+// Queue count frames of random lengths 1..max_beats.
+task send_random_frames;
+    input integer count;
+    input integer max_beats;
+    integer f;
+    reg [31:0] r;
+    begin
+        for (f = 0; f < count; f = f + 1) begin
+            rand32(r);
+            send_frame(1 + r % max_beats);
         end
     end
 endtask

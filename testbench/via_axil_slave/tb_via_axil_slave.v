@@ -304,7 +304,8 @@ initial begin
     writer_done = 1'b0;
     reader_done = 1'b0;
     repeat (5) @(posedge clk);
-    rst <= 1'b0;
+    #1;
+    rst = 1'b0;
     @(posedge clk);
 
     // 1. random writes and reads, one at a time

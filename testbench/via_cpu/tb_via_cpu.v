@@ -111,7 +111,6 @@ always @(posedge clk) cycle <= cycle + 1;
 string isa_dir;
 string only_test;
 string vcd_path;
-integer errors = 0;
 integer runs = 0;
 integer images = 0;
 integer host_reads = 0;
@@ -125,16 +124,22 @@ endtask
 
 // Field widths in $display differ between the simulators: pad by hand.
 function string pad(input string s, input integer w);
+    string r;
+    integer i;
     begin
-        pad = s;
-        while (pad.len() < w) pad = {pad, " "};
+        r = s;
+        for (i = s.len(); i < w; i = i + 1) r = {r, " "};
+        pad = r;
     end
 endfunction
 
 function string lpad(input string s, input integer w);
+    string r;
+    integer i;
     begin
-        lpad = s;
-        while (lpad.len() < w) lpad = {" ", lpad};
+        r = s;
+        for (i = s.len(); i < w; i = i + 1) r = {" ", r};
+        lpad = r;
     end
 endfunction
 
@@ -251,10 +256,12 @@ always @(posedge clk) begin
     end
 end
 
-// While the core waits in WFI it must do nothing.
+// While the core waits in WFI it must do nothing; idle cycles are counted.
 reg [63:0] wfi_retired;
 reg        wfi_prev = 1'b0;
+integer    wfi_idle = 0;
 always @(posedge clk) begin
+    if (!rst && wfi && !irq_wake) wfi_idle <= wfi_idle + 1;
     if (wfi_prev && wfi && retired != wfi_retired) fail("instructions retired during WFI");
     if (wfi && per_valid) fail("peripheral access during WFI");
     wfi_prev    <= wfi;
@@ -277,9 +284,11 @@ task host_idle;
     end
 endtask
 
-// Writes count words of src[] (from word 0) into memory sel, with random
-// idle cycles between some writes. Call and return at a negedge.
+// The image being run, as $readmemh loaded it.
 reg [31:0] image [0:IMEM_WORDS-1];
+
+// One host write, sometimes followed by a few idle cycles. Host tasks are
+// called and return at a negedge; the DUT samples at the posedge between.
 task host_write_word(input sel, input [15:0] addr, input [31:0] data);
     begin
         host_en    = 1'b1;
@@ -702,11 +711,16 @@ initial begin
     run_image("mix",             30,            1'b0);   // with peripheral stalls
     run_image("mix",             100,           1'b1);   // zero-wait: the CPI figures
     if (images == 0) fail("no image ran (check +test=)");
+    // misc.S waits in WFI for about 300 and 1000 cycles
+    if ((only_test.len() == 0 || only_test == "misc") && wfi_idle < 1250) begin
+        fail($sformatf("wfi was 1 with irq_wake 0 for only %0d cycles", wfi_idle));
+    end
     if (only_test.len() == 0 || only_test == "mix") begin
         cpi_print("CPI of the mixed program (isa/mix.c, zero-wait peripheral):");
     end
 
-    $display("tb_via_cpu: %0d images, %0d runs, %0d host reads checked", images, runs, host_reads);
+    $display("tb_via_cpu: %0d images, %0d runs, %0d host reads checked, %0d WFI idle cycles", images,
+             runs, host_reads, wfi_idle);
     $display("PASS");
     $finish;
 end

@@ -33,7 +33,7 @@ tb_via_dma_diag_env #(
     .READ_LATENCY(20),
     .WRITE_LATENCY(4),
     .READY_PROB(50),
-    .RANDOM_COPIES(8),
+    .RANDOM_COPIES(6),
     .SALT(1)
 ) env_a (
     .clk(clk),
@@ -50,7 +50,7 @@ tb_via_dma_diag_env #(
     .READ_LATENCY(10),
     .WRITE_LATENCY(1),
     .READY_PROB(50),
-    .RANDOM_COPIES(6),
+    .RANDOM_COPIES(4),
     .SALT(2)
 ) env_b (
     .clk(clk),
@@ -67,7 +67,7 @@ tb_via_dma_diag_env #(
     .READ_LATENCY(30),
     .WRITE_LATENCY(8),
     .READY_PROB(40),
-    .RANDOM_COPIES(6),
+    .RANDOM_COPIES(4),
     .SALT(3)
 ) env_c (
     .clk(clk),
@@ -83,7 +83,7 @@ initial begin
         $dumpvars(0, tb_via_dma_diag);
     end
     repeat (10) @(posedge clk);
-    rst <= 1'b0;
+    #1 rst = 1'b0;
 end
 
 initial begin

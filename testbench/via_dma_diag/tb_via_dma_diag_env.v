@@ -2,12 +2,15 @@
 // the self-checking test sequence for it. tb_via_dma_diag runs several of
 // these side by side, one per DUT configuration.
 //
-// The sequence runs once per entry of the ready-probability list (100 = no
-// back-pressure, then random back-pressure on every AXI handshake). Every copy
-// is checked byte for byte against a shadow of the memory (destination, the
-// guard bytes around it, and the source), its burst counts against a
-// reference of the split rule, its statistics against what the memory model
-// saw, and that nothing is left in flight on the bus when done rises.
+// The sequence (build_steps) runs twice: with the memory never stalling, then
+// with random back-pressure on every AXI handshake (READY_PROB percent); a few
+// steps also make one side of the memory much slower than the other. Every
+// copy is checked byte for byte against a shadow of the memory (destination
+// and the guard bytes around it; the whole memory once per pass), its burst
+// counts against a reference of the split rule, its statistics against what
+// the memory model saw, and that nothing is left in flight on the bus when
+// done rises. Error and abort steps check the status, err_addr/err_resp, and
+// that exactly the acknowledged bytes were written.
 
 `timescale 1ns / 1ps
 
@@ -527,7 +530,7 @@ task copy_err;
     input [63:0] hi;
     input [1:0] resp;
     integer nb;
-    reg [63:0] hit, written, i;
+    reg [63:0] hit, written, i, bad_beat;
     reg prefix;
     begin
         prep(s, d, n);
@@ -553,9 +556,11 @@ task copy_err;
         check_partial(written, prefix);
         if (written != res_bytes) `FAIL_CHECK("bytes differs from the bytes written")
         if (!is_wr) begin
-            // nothing of (or after) the failed read burst may be written
+            // nothing from the first failed beat on may be written (the
+            // model fails single beats; good beats before it may be written)
+            bad_beat = ((lo > s ? lo : s) / BYTES) * BYTES;
             if (!prefix) `FAIL_CHECK("read error: written bytes are not a prefix")
-            if (written > hit - s) `FAIL_CHECK("read error: data of the failed burst was written")
+            if (written > bad_beat - s) `FAIL_CHECK("read error: data of a failed beat (or later) was written")
         end else begin
             // (the destination held the complement of the source before)
             for (i = 0; i < n; i = i + 1) begin
@@ -624,12 +629,14 @@ localparam [63:0] PAGE = 64'd4096;
 localparam [63:0] ADDR_TOP = (ADDR_WIDTH >= 64) ? 64'd0 : (64'd1 << ADDR_WIDTH);  // 0: 2**64
 localparam MAX_STEPS = 64;
 
+// memory channel profiles: back-pressure of one side much heavier
+localparam P_UNIFORM = 0, P_SLOW_W = 1, P_SLOW_R = 2, P_SLOW_B = 3;
 // step kinds
 localparam K_OK = 0, K_BAD = 1, K_RD_ERR = 2, K_WR_ERR = 3, K_ABORT = 4, K_RANDOM = 5;
 // checks after a step, beyond those of its kind
 localparam C_NONE = 0, C_ONE_CYCLE = 1, C_SRC_SPLIT = 2, C_DST_SPLIT = 3, C_LONG = 4, C_LIM1 = 5,
     C_LIM_MAX = 6, C_LIM_MAX_RD = 7, C_OUT1 = 8, C_OUT2 = 9, C_OUT_MAX = 10, C_HELD = 11,
-    C_NO_BYTES = 12, C_WR_END = 13;
+    C_NO_BYTES = 12, C_WR_END = 13, C_WR_OUT = 14;
 
 integer st_kind [0:MAX_STEPS-1];
 reg [63:0] st_src [0:MAX_STEPS-1];
@@ -643,6 +650,7 @@ reg [63:0] st_hi [0:MAX_STEPS-1];
 reg [1:0] st_resp [0:MAX_STEPS-1];
 integer st_check [0:MAX_STEPS-1];
 integer st_gap [0:MAX_STEPS-1];    // idle cycles before the start
+integer st_prof [0:MAX_STEPS-1];   // memory channel profile
 integer n_steps;
 
 task add;
@@ -668,6 +676,7 @@ task add;
         st_resp[n_steps] = 0;
         st_check[n_steps] = check;
         st_gap[n_steps] = 0;
+        st_prof[n_steps] = P_UNIFORM;
         n_steps = n_steps + 1;
     end
 endtask
@@ -721,6 +730,17 @@ task build_steps;
         add(K_OK, BYTES, HALF + 6 * PAGE, 8192, 0, 1, -1, C_OUT1);
         add(K_OK, BYTES, HALF + 6 * PAGE, 8192, 2, 2, -1, C_OUT2);
         add(K_OK, BYTES, HALF + 6 * PAGE, 8192, 2, 15, -1, C_OUT_MAX);
+        // one side of the memory much slower than the other: writes (the
+        // buffer fills up and reads must wait for room), reads, write
+        // responses (the write bursts in flight reach their limit)
+        add(K_OK, BYTES, HALF + 3 * BYTES, 4096, 0, 0, -1, C_NONE);
+        st_prof[n_steps - 1] = P_SLOW_W;
+        add(K_OK, PAGE - 2 * BYTES, HALF + BYTES, 2048, 5, 0, -1, C_NONE);
+        st_prof[n_steps - 1] = P_SLOW_W;
+        add(K_OK, BYTES, HALF + 3 * BYTES, 4096, 0, 0, -1, C_NONE);
+        st_prof[n_steps - 1] = P_SLOW_R;
+        add(K_OK, BYTES, HALF, 40 * BYTES, 1, 0, -1, C_WR_OUT);
+        st_prof[n_steps - 1] = P_SLOW_B;
         // a start while busy is ignored; status is held until the next start
         add(K_OK, PAGE, HALF + PAGE, 4096, 0, 0, 5, C_HELD);
         // bad parameters: unaligned source, destination, length; ranges past
@@ -792,6 +812,7 @@ task post_check;
                 if (!done || error || bytes != cur_len || cycles != res_cycles) `FAIL_CHECK("status not held after done")
             end
             C_NO_BYTES: if (res_bytes != 0) `FAIL_CHECK("data written although it should not be")
+            C_WR_OUT: if (ram.wr_outstanding_max != 15) `FAIL_CHECK("slow B: not 15 write bursts in flight at most")
             C_WR_END: if (res_bytes != MEM_BYTES - cur_dst)
                 `FAIL_CHECK("write DECERR: bursts before the end of memory not all acknowledged")
             default: begin
@@ -848,6 +869,12 @@ initial begin
                 random_copy(s0, d0, n0, cb0, co0);
                 kind = K_OK;
             end
+            case (st_prof[k])
+                P_SLOW_W: ram.set_channel_probs(50, 15, 50, 100, 100);
+                P_SLOW_R: ram.set_channel_probs(100, 100, 100, 50, 20);
+                P_SLOW_B: ram.set_channel_probs(100, 100, 3, 100, 100);
+                default: ram.set_channel_probs(-1, -1, -1, -1, -1);
+            endcase
             case (kind)
                 K_OK: copy_ok(s0, d0, n0, cb0, co0, st_at[k]);
                 K_BAD: copy_bad(s0, d0, n0);

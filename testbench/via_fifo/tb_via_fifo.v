@@ -41,7 +41,8 @@ tb_via_fifo_chain #(.DEPTH(64)) ch3 (.clk(clk), .rst(rst));
 
 initial begin
     repeat (5) @(posedge clk);
-    rst <= 1'b0;
+    #1;
+    rst = 1'b0;
     wait (ch0.finished && ch1.finished && ch2.finished && ch3.finished);
     $display("PASS");
     $finish;
@@ -111,7 +112,6 @@ axis_sink #(
 reg finished;
 initial finished = 1'b0;
 integer i, n, t0, t1;
-reg [31:0] r;
 
 task check_all;
     begin
@@ -165,9 +165,7 @@ initial begin
     n = snk.received;
     @(posedge clk);
     t0 = $time;
-    for (i = 0; i < 20; i = i + 1) begin
-        src.send_frame(10);
-    end
+    src.send_frames(20, 10);
     while (snk.received < n + 200) @(posedge clk);
     t1 = $time;
     if ((t1 - t0) / 10 > 200 + 4) begin
@@ -179,10 +177,7 @@ initial begin
     src.gap_pct = 30;
     for (n = 0; n < 6; n = n + 1) begin
         snk.ready_pct = (n % 3 == 0) ? 20 : (n % 3 == 1) ? 50 : 90;
-        for (i = 0; i < 20; i = i + 1) begin
-            src.rand32(r);
-            src.send_frame(1 + r % 12);
-        end
+        src.send_random_frames(20, 12);
         src.wait_idle();
     end
     snk.ready_pct = 100;

@@ -95,7 +95,6 @@ axis_sink #(
 );
 
 integer i, n;
-reg [31:0] r;
 
 // quiesce checks: no beat taken in, and once m_axis_tvalid is 0 it stays 0
 integer quiesce_cycles = 0, quiesce_idle = 0;
@@ -165,7 +164,8 @@ initial begin
     src.gap_pct = 0;
     snk.ready_pct = 0;
     repeat (5) @(posedge clk);
-    rst <= 1'b0;
+    #1;
+    rst = 1'b0;
     @(posedge clk);
     check_counters(0, 0);
 
@@ -194,10 +194,7 @@ initial begin
     for (n = 0; n < 8; n = n + 1) begin
         snk.ready_pct = (n % 4 == 0) ? 10 : (n % 4 == 1) ? 40 : (n % 4 == 2) ? 75 : 100;
         src.gap_pct = (n % 3 == 0) ? 0 : (n % 3 == 1) ? 25 : 60;
-        for (i = 0; i < 25; i = i + 1) begin
-            src.rand32(r);
-        src.send_frame(1 + r % 40);
-        end
+        src.send_random_frames(25, 40);
         src.wait_idle();
     end
     quiesce_on = 1'b0;

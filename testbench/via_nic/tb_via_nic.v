@@ -100,6 +100,21 @@ wire                       s_axis_tvalid, s_axis_tready, s_axis_tlast;
 wire                       m_axis_tvalid, m_axis_tready, m_axis_tlast;
 
 wire [NUM_IRQ-1:0]         irq;
+wire                       idle;
+integer                    idle_cycles = 0;
+
+// idle promises that nothing moves until an input does: it must never be
+// high while a DMA burst, a BAR0 transaction or a network beat is under way
+always @(posedge clk) begin
+    if (!rst && idle) begin
+        idle_cycles = idle_cycles + 1;
+        if (dut.diag_busy || m_axi_arvalid || m_axi_awvalid || m_axi_wvalid || m_axi_rready && m_axi_rvalid ||
+            s_axil_awvalid || s_axil_wvalid || s_axil_arvalid || s_axil_bvalid || s_axil_rvalid ||
+            m_axis_tvalid || s_axis_tvalid || dut.soft_reset_busy) begin
+            $fatal(1, "tb_via_nic: idle high at %0t while the NIC is busy", $time);
+        end
+    end
+end
 
 axil_master #(
     .ADDR_WIDTH(AXIL_ADDR_WIDTH),
@@ -196,7 +211,8 @@ via_nic dut (
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
     .m_axis_tlast(m_axis_tlast),
-    .irq(irq)
+    .irq(irq),
+    .idle(idle)
 );
 
 axi_ram_model #(
@@ -305,6 +321,7 @@ end
 wire    blk_rst = dut.soft_reset_inst.blk_rst;
 integer blk_len = 0, blk_pulses = 0;
 reg     prev_blk = 1'b0;
+reg     prev_irq0 = 1'b0;
 
 always @(negedge clk) begin
     if (!rst) begin
@@ -323,6 +340,10 @@ always @(negedge clk) begin
             blk_pulses = blk_pulses + 1;
         end
         prev_blk = blk_rst;
+        if (dut.soft_reset_busy && irq[0] && !prev_irq0) begin
+            $fatal(1, "tb_via_nic: DMA completion interrupt raised during a soft reset");
+        end
+        prev_irq0 = irq[0];
         if ((^irq) === 1'bx) begin
             $fatal(1, "tb_via_nic: X on irq");
         end
@@ -332,13 +353,84 @@ end
 // ------------------------------------------------------------ helpers
 
 reg [31:0] rdata;
-reg [1:0]  rresp;
+
+// BAR0 accesses go through one server process, which also checks the
+// results, so that the axil_master tasks and the error reports have a single
+// call site (Verilator inlines tasks at every call site, and this bench makes
+// hundreds of accesses).
+reg                       op_write;
+reg [AXIL_ADDR_WIDTH-1:0] op_addr;
+reg [31:0]                op_data;     // write data, or expected read data
+reg [3:0]                 op_strb;
+reg [1:0]                 op_expect;   // expected response
+reg                       op_check;    // compare read data with op_data
+reg [1:0]                 op_resp;
+reg [31:0]                op_rdata;
+integer                   op_req = 0, op_ack = 0;
+
+always begin
+    wait (op_req != op_ack);
+    if (op_write) begin
+        mmio.axil_write_resp(op_addr, op_data, op_strb, op_resp);
+        if (op_resp !== op_expect) begin
+            $fatal(1, "tb_via_nic: write 0x%0h = 0x%08h strb %b: resp %0d, expected %0d",
+                op_addr, op_data, op_strb, op_resp, op_expect);
+        end
+    end else begin
+        mmio.axil_read(op_addr, op_rdata, op_resp);
+        if (op_resp !== op_expect || (op_check && op_rdata !== op_data)) begin
+            $fatal(1, "tb_via_nic: read 0x%0h: 0x%08h resp %0d, expected 0x%08h resp %0d",
+                op_addr, op_rdata, op_resp, op_data, op_expect);
+        end
+    end
+    op_ack = op_ack + 1;
+end
+
+task bar0_access;
+    input                       write;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0]                data;
+    input [3:0]                 strb;
+    input [1:0]                 expect_resp;
+    input                       check;
+    begin
+        op_write = write;
+        op_addr = addr;
+        op_data = data;
+        op_strb = strb;
+        op_expect = expect_resp;
+        op_check = check;
+        op_req = op_req + 1;
+        wait (op_ack == op_req);
+    end
+endtask
+
+// write with strobes, $fatal unless the response is expect_resp
+task bar0_write;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0]                data;
+    input [3:0]                 strb;
+    input [1:0]                 expect_resp;
+    begin
+        bar0_access(1'b1, addr, data, strb, expect_resp, 1'b0);
+    end
+endtask
+
+// read, $fatal unless data and response are as expected
+task bar0_read_check;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0]                expect_data;
+    input [1:0]                 expect_resp;
+    begin
+        bar0_access(1'b0, addr, expect_data, 4'd0, expect_resp, 1'b1);
+    end
+endtask
 
 task wr;
     input [AXIL_ADDR_WIDTH-1:0] addr;
     input [31:0] data;
     begin
-        mmio.axil_write(addr, data, 4'hf, OKAY);
+        bar0_access(1'b1, addr, data, 4'hf, OKAY, 1'b0);
     end
 endtask
 
@@ -346,19 +438,17 @@ task rd_check;
     input [AXIL_ADDR_WIDTH-1:0] addr;
     input [31:0] expect_data;
     begin
-        mmio.axil_read_check(addr, expect_data, OKAY);
+        bar0_access(1'b0, addr, expect_data, 4'd0, OKAY, 1'b1);
     end
 endtask
 
+// read, $fatal unless OKAY
 task rd;
     input [AXIL_ADDR_WIDTH-1:0] addr;
     output [31:0] data;
-    reg [1:0] resp;
     begin
-        mmio.axil_read(addr, data, resp);
-        if (resp !== OKAY) begin
-            $fatal(1, "tb_via_nic: read 0x%0h: resp %0d", addr, resp);
-        end
+        bar0_access(1'b0, addr, 32'd0, 4'd0, OKAY, 1'b0);
+        data = op_rdata;
     end
 endtask
 
@@ -602,6 +692,9 @@ endtask
 // ------------------------------------------------------------ test
 
 integer i, n, pulses, busy_reads;
+// loop bounds kept in variables: Verilator unrolls short constant loops,
+// inlining their bodies (and the tasks in them) once per iteration
+integer count;
 reg [31:0] r, v;
 reg [63:0] src, dst;
 reg [31:0] len;
@@ -636,32 +729,33 @@ initial begin
     // ---------------------------------------------- 2. scratch and decode
     wr(`VIA_REG_SCRATCH, 32'h11223344);
     rd_check(`VIA_REG_SCRATCH, 32'h11223344);
-    mmio.axil_write(`VIA_REG_SCRATCH, 32'haabbccdd, 4'b0101, OKAY);
+    bar0_write(`VIA_REG_SCRATCH, 32'haabbccdd, 4'b0101, OKAY);
     rd_check(`VIA_REG_SCRATCH, 32'h11bb33dd);
-    mmio.axil_write(`VIA_REG_SCRATCH, 32'h99000000, 4'b1000, OKAY);
+    bar0_write(`VIA_REG_SCRATCH, 32'h99000000, 4'b1000, OKAY);
     rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
-    mmio.axil_write(`VIA_REG_SCRATCH, 32'h00000000, 4'b0000, OKAY);
+    bar0_write(`VIA_REG_SCRATCH, 32'h00000000, 4'b0000, OKAY);
     rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
     // unmapped global offsets
-    mmio.axil_read_check(20'h00014, 32'h0, SLVERR);
-    mmio.axil_read_check(20'h08000, 32'h0, SLVERR);
-    mmio.axil_read_check(20'h0fffc, 32'h0, SLVERR);
-    mmio.axil_write(20'h00014, 32'hffffffff, 4'hf, SLVERR);
-    mmio.axil_write(20'h0fffc, 32'hffffffff, 4'hf, SLVERR);
+    bar0_read_check(20'h00014, 32'h0, SLVERR);
+    bar0_read_check(20'h08000, 32'h0, SLVERR);
+    bar0_read_check(20'h0fffc, 32'h0, SLVERR);
+    bar0_write(20'h00014, 32'hffffffff, 4'hf, SLVERR);
+    bar0_write(20'h0fffc, 32'hffffffff, 4'hf, SLVERR);
     // a write to a read-only register is ignored
-    mmio.axil_write(`VIA_REG_MAGIC, 32'h0, 4'hf, OKAY);
+    bar0_write(`VIA_REG_MAGIC, 32'h0, 4'hf, OKAY);
     rd_check(`VIA_REG_MAGIC, 32'h5649414e);
     // doorbell pages: accepted, ignored, read as zero
-    for (i = 0; i < NUM_VI; i = i + 1) begin
-        mmio.axil_write(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'hdb000000 + i, 4'hf, OKAY);
-        mmio.axil_read_check(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'h0, OKAY);
+    count = NUM_VI;
+    for (i = 0; i < count; i = i + 1) begin
+        bar0_write(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'hdb000000 + i, 4'hf, OKAY);
+        bar0_read_check(`VIA_DOORBELL_BASE + i * `VIA_DOORBELL_STRIDE + 4 * i, 32'h0, OKAY);
     end
-    mmio.axil_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE - 4, 32'h0, OKAY);
+    bar0_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE - 4, 32'h0, OKAY);
     // beyond the last doorbell page
-    mmio.axil_write(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h1, 4'hf, DECERR);
-    mmio.axil_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h0, DECERR);
-    mmio.axil_read_check(20'hffffc, 32'h0, DECERR);
-    mmio.axil_write(20'hffffc, 32'h1, 4'hf, DECERR);
+    bar0_write(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h1, 4'hf, DECERR);
+    bar0_read_check(`VIA_DOORBELL_BASE + NUM_VI * `VIA_DOORBELL_STRIDE, 32'h0, DECERR);
+    bar0_read_check(20'hffffc, 32'h0, DECERR);
+    bar0_write(20'hffffc, 32'h1, 4'hf, DECERR);
     rd_check(`VIA_REG_SCRATCH, 32'h99bb33dd);
     $display("tb_via_nic: scratch and decode ok at %0t", $time);
 
@@ -693,7 +787,8 @@ initial begin
     dma_copy(64'h3000, 64'hc008, 32'd8, 9'd0, 4'd0);             // one beat
     dma_copy(64'h2000, 64'ha000, 32'd2048, 9'd3, 4'd2);          // odd burst limit, 2 in flight
     dma_copy(64'h4100, 64'hd000, 32'd1024, 9'd300, 4'd15);       // limits above the maximum
-    for (n = 0; n < 3; n = n + 1) begin
+    count = 3;
+    for (n = 0; n < count; n = n + 1) begin
         rand32(r);
         len = BYTES * (1 + r % 600);
         rand32(r);
@@ -759,12 +854,10 @@ initial begin
     $display("tb_via_nic: DMA errors ok at %0t", $time);
 
     // ---------------------------------------------- 6. network loopback
-    for (n = 0; n < 4; n = n + 1) begin
+    count = 4;
+    for (n = 0; n < count; n = n + 1) begin
         net_snk.ready_pct = (n == 0) ? 100 : (n == 1) ? 15 : (n == 2) ? 50 : 85;
-        for (i = 0; i < 15; i = i + 1) begin
-            rand32(r);
-            net_src.send_frame(1 + r % 30);
-        end
+        net_src.send_random_frames(15, 30);
         net_src.wait_idle();
     end
     net_snk.ready_pct = 100;
@@ -814,12 +907,11 @@ initial begin
     // c. network port stalled: the reset waits for the stalled beat, drops
     //    what the FIFO holds, and the port works afterwards
     net_snk.ready_pct = 0;
-    for (i = 0; i < 6; i = i + 1) begin
-        net_src.send_frame(20);
-    end
+    net_src.send_frames(6, 20);
     repeat (150) @(posedge clk);
     wr(`VIA_REG_CTRL, 32'h1 << `VIA_CTRL_SOFT_RESET_LSB);
-    for (i = 0; i < 5; i = i + 1) begin
+    count = 5;
+    for (i = 0; i < count; i = i + 1) begin
         rd_check(`VIA_REG_STATUS, 32'h1 << `VIA_STATUS_RESET_BUSY_LSB);
     end
     net_snk.ready_pct = 40;
@@ -839,10 +931,7 @@ initial begin
         $fatal(1, "tb_via_nic: after a soft reset: %0d frames sent, %0d received", v, r);
     end
     // clean frames after that
-    for (i = 0; i < 20; i = i + 1) begin
-        rand32(r);
-        net_src.send_frame(1 + r % 16);
-    end
+    net_src.send_random_frames(20, 16);
     net_snk.ready_pct = 60;
     net_src.wait_idle();
     net_snk.ready_pct = 100;
@@ -854,6 +943,14 @@ initial begin
         $fatal(1, "tb_via_nic: %0d soft resets, expected 3", blk_pulses - pulses);
     end
     $display("tb_via_nic: %0d BAR0 writes, %0d reads", mmio.writes_done, mmio.reads_done);
+    // with nothing left to do the NIC must say so within a few cycles
+    repeat (8) @(posedge clk);
+    if (!idle) begin
+        $fatal(1, "tb_via_nic: not idle 8 cycles after the last transaction");
+    end
+    if (idle_cycles < 100) begin
+        $fatal(1, "tb_via_nic: idle only %0d cycles over the whole run", idle_cycles);
+    end
     $display("PASS");
     $finish;
 end

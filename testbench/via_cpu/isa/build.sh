@@ -50,6 +50,7 @@ for src in "$here"/*.S "$here"/*.c; do
     *.c) "${prefix}gcc" "${common[@]}" "${cflags[@]}" -o "$elf" "$src" ;;
   esac
   "${prefix}objcopy" -O verilog --verilog-data-width=4 -j .text -j .data "$elf" "$out/$name.hex"
+  chmod 644 "$out/$name.hex"   # objcopy copies the ELF's executable mode
   n=$((n + 1))
 done
 
