@@ -169,7 +169,7 @@ type Conn struct {
 	// the background reader out of its read (a past read deadline).
 	role     chan struct{}
 	wantRead atomic.Int32
-	bgWake   chan struct{} // wantRead fell to zero
+	awaits   atomic.Uint64 // calls that waited (for the linger)
 	bgHolds  atomic.Bool   // the background reader holds the role
 	rbuf     []byte        // received bytes; owned by the role holder
 	rs, re   int           // unparsed bytes are rbuf[rs:re]
@@ -214,6 +214,10 @@ const (
 	// would then block in the socket forever. A read of MAGIC after this
 	// many writes blocks the client until they are applied.
 	lockstepSyncEvery = 1 << 18
+	// readerLinger is how long the background reader leaves the socket
+	// to callers after the last one; it bounds how late an interrupt is
+	// delivered while no call waits.
+	readerLinger = 200 * time.Microsecond
 )
 
 var aLongTimeAgo = time.Unix(1, 0)
@@ -258,7 +262,6 @@ func Dial(ctx context.Context, network, address string, opts Options) (*Conn, er
 	c.uc, _ = nc.(*net.UnixConn)
 	c.role = make(chan struct{}, 1)
 	c.role <- struct{}{}
-	c.bgWake = make(chan struct{}, 1)
 	c.rbuf = make([]byte, readBufSize)
 	if err := c.handshake(ctx); err != nil {
 		nc.Close()
@@ -458,16 +461,23 @@ func (c *Conn) check() error {
 
 // ---------------------------------------------------------------- reading
 
-// background reads the socket while no caller does (see Conn.role).
+// background reads the socket while no caller does (see Conn.role). It
+// takes the role only after no call has waited for readerLinger, so that a
+// caller doing one request after another keeps reading the socket itself
+// without kicking it.
 func (c *Conn) background() {
 	defer close(c.readerDone)
+	linger := time.NewTimer(readerLinger)
+	defer linger.Stop()
 	for !c.isClosed.Load() {
-		for c.wantRead.Load() > 0 {
+		for !c.isClosed.Load() {
+			n := c.awaits.Load()
+			linger.Reset(readerLinger)
 			select {
-			case <-c.bgWake:
+			case <-linger.C:
 			case <-c.closed:
 			}
-			if c.isClosed.Load() {
+			if c.wantRead.Load() == 0 && c.awaits.Load() == n {
 				break
 			}
 		}
@@ -849,17 +859,11 @@ func (c *Conn) await(ctx context.Context, cl *call, tag uint32, sendErr error) (
 		callPool.Put(cl)
 		return msg{}, sendErr
 	}
+	c.awaits.Add(1)
 	if c.wantRead.Add(1) == 1 && c.bgHolds.Load() {
 		c.kick()
 	}
-	defer func() {
-		if c.wantRead.Add(-1) == 0 {
-			select {
-			case c.bgWake <- struct{}{}:
-			default:
-			}
-		}
-	}()
+	defer c.wantRead.Add(-1)
 	select {
 	case <-cl.done:
 		return c.result(cl)

@@ -26,7 +26,7 @@
 //     initialised from READY_PROB, benches may change it at any time), or with
 //     a per-channel probability set by set_channel_probs (-1: follow
 //     ready_prob), e.g. to make writes slower than reads. The random sequence
-//     comes from $random(seed), seed taken from the +seed=N plusarg (default
+//     comes from bench_random (bench_random.vh), seed taken from the +seed=N plusarg (default
 //     1) and mixed with SEED_SALT so that several instances in one bench
 //     differ.
 //   - Protocol checks on the master ($fatal): valid dropped or payload changed
@@ -129,6 +129,7 @@ integer rd_errors, wr_errors;
 integer stats_clear_req, stats_clear_ack;
 
 integer seed;
+`include "bench_random.vh"
 reg [63:0] cycle;
 
 // accepted AWs waiting for (or receiving) their W beats
@@ -278,7 +279,7 @@ task roll;
         if (p >= 100) begin
             ok = 1'b1;
         end else begin
-            r = $random(seed);
+            r = bench_random(0);
             ok = ($unsigned(r) % 100) < p;
         end
     end

@@ -105,6 +105,7 @@ via_cpu #(
 // ---------------------------------------------------------------- state
 
 integer seed = 1;
+`include "bench_random.vh"
 integer cycle = 0;
 always @(posedge clk) cycle <= cycle + 1;
 
@@ -157,8 +158,8 @@ string     console_line = "";
 // gives zero-wait accesses); response data is only defined with ready.
 reg [31:0] junk = 32'd0;
 always @(posedge clk) begin
-    per_ready <= ($unsigned($random(seed)) % 100) < ready_pct;
-    junk <= $random(seed);
+    per_ready <= ($unsigned(bench_random(0)) % 100) < ready_pct;
+    junk <= bench_random(0);
 end
 
 wire        per_err_region = per_addr[15:12] == 4'hF;
@@ -298,8 +299,8 @@ task host_write_word(input sel, input [15:0] addr, input [31:0] data);
         host_wdata = data;
         @(negedge clk);
         host_idle;
-        if (($random(seed) & 3) == 0) begin
-            repeat ($unsigned($random(seed)) % 3) @(negedge clk);
+        if ((bench_random(0) & 3) == 0) begin
+            repeat ($unsigned(bench_random(0)) % 3) @(negedge clk);
         end
     end
 endtask
@@ -574,9 +575,9 @@ task run_variant(input string name, input integer v, input integer rec, input in
                 end
                 host_reads = host_reads + 1;
             end
-            bg_pending = !measure && ($unsigned($random(seed)) % 8) == 0;
+            bg_pending = !measure && ($unsigned(bench_random(0)) % 8) == 0;
             if (bg_pending) begin
-                bg_addr   = $unsigned($random(seed)) % IMEM_WORDS;
+                bg_addr   = $unsigned(bench_random(0)) % IMEM_WORDS;
                 host_en   = 1'b1;
                 host_we   = 1'b0;
                 host_sel  = 1'b0;
@@ -651,7 +652,7 @@ endtask
 function integer random_pct(input integer dummy);
     integer r;
     begin
-        r = $unsigned($random(seed)) % 4;
+        r = $unsigned(bench_random(0)) % 4;
         random_pct = r == 0 ? 100 : (r == 1 ? 60 : (r == 2 ? 25 : 8));
         if (dummy != 0) random_pct = dummy;
     end

@@ -194,6 +194,7 @@ axi_ram_model #(
 // ------------------------------------------------------------ bench state
 
 integer seed;
+`include "bench_random.vh"
 // what the memory should hold
 reg [7:0] exp_mem [0:MEM_BYTES-1];
 
@@ -294,7 +295,7 @@ task prep;
     begin
         r = 0;
         for (i = 0; i < n; i = i + 1) begin
-            if (i[1:0] == 2'd0) r = $random(seed);
+            if (i[1:0] == 2'd0) r = bench_random(0);
             b = r >> {i[1:0], 3'd0};
             if (s + i < MEM_BYTES) begin
                 ram.mem[s + i] = b;
@@ -307,7 +308,7 @@ task prep;
             end
         end
         for (i = 1; i <= GUARD; i = i + 1) begin
-            r = $random(seed);
+            r = bench_random(0);
             if (d >= i && d - i < MEM_BYTES) begin
                 ram.mem[d - i] = r[7:0];
                 exp_mem[d - i] = r[7:0];
@@ -607,12 +608,12 @@ task random_copy;
     output integer co;
     integer r;
     begin
-        r = $random(seed);
-        n = (($unsigned(r) % 24) == 0) ? BYTES : (($unsigned($random(seed)) % (8192 / BYTES)) + 1) * BYTES;
-        s = ($unsigned($random(seed)) % ((HALF - GUARD - n) / BYTES)) * BYTES;
-        d = HALF + GUARD + ($unsigned($random(seed)) % ((HALF - 2 * GUARD - n) / BYTES)) * BYTES;
-        cb = $unsigned($random(seed)) % (MAX_BURST + 3);
-        co = $unsigned($random(seed)) % 16;
+        r = bench_random(0);
+        n = (($unsigned(r) % 24) == 0) ? BYTES : (($unsigned(bench_random(0)) % (8192 / BYTES)) + 1) * BYTES;
+        s = ($unsigned(bench_random(0)) % ((HALF - GUARD - n) / BYTES)) * BYTES;
+        d = HALF + GUARD + ($unsigned(bench_random(0)) % ((HALF - 2 * GUARD - n) / BYTES)) * BYTES;
+        cb = $unsigned(bench_random(0)) % (MAX_BURST + 3);
+        co = $unsigned(bench_random(0)) % 16;
     end
 endtask
 
