@@ -155,3 +155,22 @@ var ViaDMADiagGroups = []SaveGroup{
 		"m_axi_rvalid", "m_axi_rready", "m_axi_rid", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast",
 	}},
 }
+
+// CosimGroups shows via_nic's interfaces for each of the given nodes of a
+// co-simulation dump, whose NICs are the scopes node0.via_nic, node1.via_nic
+// and so on under the dump's root. Use it with the dump's Root scope. It is
+// the layout of sim-scripts/gtkwave/cosim.gtkw (two nodes).
+func CosimGroups(nodes int) []SaveGroup {
+	var groups []SaveGroup
+	for n := 0; n < nodes; n++ {
+		prefix := fmt.Sprintf("node%d.via_nic.", n)
+		for _, g := range ViaNICGroups {
+			sg := SaveGroup{Name: fmt.Sprintf("node%d %s", n, g.Name)}
+			for _, s := range g.Signals {
+				sg.Signals = append(sg.Signals, prefix+s)
+			}
+			groups = append(groups, sg)
+		}
+	}
+	return groups
+}

@@ -46,9 +46,29 @@ func containsModule(gomod []byte) bool {
 }
 
 // waveCommand returns the GTKWave command line that opens file with the
-// project's save file.
+// project's save file for it: cosim.gtkw for a co-simulation dump (FST, or a
+// VCD whose NICs are node0.via_nic, ...), via_nic.gtkw for a bench's.
 func waveCommand(root, file string) []string {
-	return []string{"gtkwave", "-a", filepath.Join(root, "sim-scripts", "gtkwave", "via_nic.gtkw"), file}
+	save := "via_nic.gtkw"
+	if isCosimDump(file) {
+		save = "cosim.gtkw"
+	}
+	return []string{"gtkwave", "-a", filepath.Join(root, "sim-scripts", "gtkwave", save), file}
+}
+
+// isCosimDump looks for the simulator's node scopes in the declarations.
+func isCosimDump(file string) bool {
+	if strings.HasSuffix(file, ".fst") {
+		return true // only the simulator writes FST
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return strings.Contains(string(head[:n]), "$scope module node0 $end")
 }
 
 func runWave(ctx context.Context, args []string, stdout, stderr io.Writer) error {
