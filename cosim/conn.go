@@ -22,7 +22,7 @@ type Role uint8
 const (
 	RoleDriver  Role = 1 // the whole BAR0 of its node, host memory, grants, reset
 	RoleUser    Role = 2 // only the doorbell pages granted to its token
-	RoleMonitor Role = 3 // reads only; never holds up lockstep time
+	RoleMonitor Role = 3 // reads only; outside lockstep: never holds up time
 )
 
 // String returns "driver", "user" or "monitor".
@@ -93,14 +93,17 @@ type Options struct {
 	// When it is full the oldest interrupt is dropped and counted.
 	IRQBuffer int
 	// OnInterrupt, if set, is called for every interrupt by the goroutine
-	// that reads the socket. It must return quickly and must not call
-	// blocking methods of the Conn (their answers would wait behind it).
+	// that is reading the socket at the time (a caller waiting for its
+	// answer, or the Conn's background reader), one call at a time. It
+	// must return quickly and must not call methods of the Conn that wait
+	// for an answer (nobody would read it), nor Close.
 	OnInterrupt func(IRQ)
 
-	// OnAsyncError, if set, is called (by the socket reader goroutine; it
-	// must return quickly) for every error the simulator reports about
-	// posted writes or other messages without a waiting caller, such as a
-	// user connection's write to a page it was not granted.
+	// OnAsyncError, if set, is called for every error the simulator
+	// reports without a waiting caller: an MMIO_WRITE with refused entries
+	// (one *RemoteError per message, naming the first), a posted write
+	// that got a bus error. It is called like OnInterrupt, with the same
+	// restrictions.
 	OnAsyncError func(error)
 	// FailOnAsyncError makes the next call on the Conn that takes a
 	// context return the asynchronous errors reported since the previous
@@ -147,8 +150,8 @@ type Conn struct {
 	// serializes the reads that enforce it.
 	syncEvery int
 	syncMu    sync.Mutex
-	wake    chan struct{} // wakes the flusher
-	batches atomic.Uint64
+	wake      chan struct{} // wakes the flusher
+	batches   atomic.Uint64
 
 	pmu      sync.Mutex // guards pending, nextTag, closeErr
 	pending  map[uint32]*call
@@ -159,7 +162,6 @@ type Conn struct {
 	isClosed   atomic.Bool
 	closeOnce  sync.Once
 	readerDone chan struct{}
-	flushDone  chan struct{}
 
 	// The socket is read by whoever holds the reader role (the token in
 	// role): a caller waiting for an answer, which so gets it without a
@@ -215,9 +217,13 @@ const (
 	// many writes blocks the client until they are applied.
 	lockstepSyncEvery = 1 << 18
 	// readerLinger is how long the background reader leaves the socket
-	// to callers after the last one; it bounds how late an interrupt is
-	// delivered while no call waits.
-	readerLinger = 200 * time.Microsecond
+	// to callers after the last one, so that back-to-back calls read it
+	// themselves without kicking the background reader out of its read.
+	// An interrupt that arrives in that window while no call waits (only
+	// possible in free-run mode: in lockstep, time runs only while this
+	// client waits) is delivered up to this late. Polling more often
+	// measurably slows every round trip.
+	readerLinger = 10 * time.Millisecond
 )
 
 var aLongTimeAgo = time.Unix(1, 0)
@@ -256,7 +262,6 @@ func Dial(ctx context.Context, network, address string, opts Options) (*Conn, er
 		nextTag:    2, // 1 is the handshake's
 		closed:     make(chan struct{}),
 		readerDone: make(chan struct{}),
-		flushDone:  make(chan struct{}),
 		irqs:       make(chan IRQ, opts.IRQBuffer),
 	}
 	c.uc, _ = nc.(*net.UnixConn)
@@ -420,7 +425,7 @@ func (c *Conn) Close() error {
 	}
 	c.userClose.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	c.Flush(ctx)
+	c.flush(ctx)
 	cancel()
 	c.fail(errors.New("closed by Close"))
 	<-c.readerDone
@@ -792,7 +797,6 @@ func (c *Conn) flush(ctx context.Context) error {
 // flushLoop sends posted writes in the background: woken when the buffer
 // goes non-empty, it sends whatever accumulated meanwhile.
 func (c *Conn) flushLoop() {
-	defer close(c.flushDone)
 	ctx := context.Background()
 	for {
 		select {

@@ -21,12 +21,24 @@ func waitResult(m msg, err error) (uint64, uint64, error) {
 	case waitDeadlock:
 		return m.Value, m.Cycle, &DeadlockError{Cycle: m.Cycle, Text: m.Text}
 	case waitAborted:
-		if m.Text != "" {
-			return m.Value, m.Cycle, fmt.Errorf("%w: %s", ErrAborted, m.Text)
-		}
-		return m.Value, m.Cycle, ErrAborted
+		return m.Value, m.Cycle, &abortedError{text: m.Text}
 	}
 	return m.Value, m.Cycle, fmt.Errorf("cosim: wait: unknown status %d", m.Status)
+}
+
+// abortedError is a wait the simulator abandoned; it matches ErrAborted,
+// and ErrDetached when the node's driver went away.
+type abortedError struct{ text string }
+
+func (e *abortedError) Error() string {
+	if e.text == "" {
+		return ErrAborted.Error()
+	}
+	return ErrAborted.Error() + ": " + e.text
+}
+
+func (e *abortedError) Is(target error) bool {
+	return target == ErrAborted || target == ErrDetached && strings.Contains(e.text, "detached")
 }
 
 // WaitIRQ waits until (the node's irq outputs & mask) != 0 (a level, so an

@@ -22,4 +22,23 @@
 // and on Flush. Errors caused by posted writes (an access refused to a user
 // connection, a bus error) arrive later; see Options.OnAsyncError and
 // Options.FailOnAsyncError.
+//
+// In lockstep mode the simulator holds a client's posted writes until the
+// client blocks. A driver Conn therefore inserts a read of MAGIC after
+// 262,144 posted writes that no read followed, so that a long burst of
+// writes cannot fill the simulator's queue (it would stop reading the
+// socket, and a client that only writes would wait forever).
+//
+// A waiting caller reads the socket itself when no other goroutine does,
+// so that an answer reaches it without a goroutine hand-off; while no call
+// waits, a background goroutine reads it, delivering interrupts and
+// noticing a simulator that went away.
+//
+// Simulated time: in lockstep mode time advances only while every client
+// (monitors aside) waits for an answer. Two clients of one simulator must
+// therefore both block for either to see time pass: a client that sits
+// idle, connected, stops the clock for all (see the protocol's Time
+// section). Canceling a call's context does not withdraw its request (the
+// protocol cannot); the simulator still counts the client as blocked until
+// the request completes.
 package cosim

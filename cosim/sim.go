@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,6 +86,7 @@ type Sim struct {
 	stopOnce sync.Once
 	stopErr  error
 	killed   atomic.Bool // ended by a signal sent with Signal
+	tcpAddr  string
 }
 
 const listeningPrefix = "vianic-sim: listening on "
@@ -128,17 +130,24 @@ func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
 	}
 	s.cmd = cmd
 
-	ready := make(chan string, 1)
+	// One "listening" line per listener: Unix, and TCP with --tcp.
+	wantLines := 1
+	if slices.Contains(args, "--tcp") {
+		wantLines = 2
+	}
+	ready := make(chan string, 2)
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
 		br := bufio.NewReader(stdout)
 		found := false
+		listening := 0
 		for {
 			line, err := br.ReadString('\n')
 			if !found {
 				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), listeningPrefix); ok {
-					found = true
+					listening++
+					found = listening == wantLines
 					ready <- rest
 				} else if line != "" {
 					s.tail.Write([]byte(line)) // early stdout helps diagnose a failed start
@@ -157,21 +166,34 @@ func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
 		close(s.done)
 	}()
 
-	select {
-	case where := <-ready:
-		network, addr, ok := strings.Cut(where, ":")
-		if !ok || (network != "unix" && network != "tcp") {
+	for got := 0; ; {
+		select {
+		case where := <-ready:
+			network, addr, _ := strings.Cut(where, ":")
+			switch network {
+			case "unix":
+				s.network, s.addr = network, addr
+			case "tcp":
+				s.tcpAddr = addr
+			default:
+				s.Stop()
+				return nil, fmt.Errorf("cosim: simulator printed an address I cannot parse: %q", where)
+			}
+			if got++; got < wantLines {
+				continue
+			}
+			if s.addr == "" {
+				s.Stop()
+				return nil, fmt.Errorf("cosim: simulator did not say where it listens on a Unix socket")
+			}
+			return s, nil
+		case <-s.done:
+			s.cleanup()
+			return nil, fmt.Errorf("cosim: simulator %s exited before listening (%v); its output:\n%s", s.binary, s.waitErr, s.tail.String())
+		case <-ctx.Done():
 			s.Stop()
-			return nil, fmt.Errorf("cosim: simulator printed an address I cannot parse: %q", where)
+			return nil, fmt.Errorf("cosim: simulator did not listen in time (%w); its output:\n%s", ctx.Err(), s.tail.String())
 		}
-		s.network, s.addr = network, addr
-		return s, nil
-	case <-s.done:
-		s.cleanup()
-		return nil, fmt.Errorf("cosim: simulator %s exited before listening (%v); its output:\n%s", s.binary, s.waitErr, s.tail.String())
-	case <-ctx.Done():
-		s.Stop()
-		return nil, fmt.Errorf("cosim: simulator did not listen in time (%w); its output:\n%s", ctx.Err(), s.tail.String())
 	}
 }
 
@@ -214,8 +236,12 @@ func simArgs(o SimOptions, sock string) []string {
 // Addr returns the simulator's socket address (a path for Unix sockets).
 func (s *Sim) Addr() string { return s.addr }
 
-// Network returns "unix" or "tcp".
+// Network returns "unix".
 func (s *Sim) Network() string { return s.network }
+
+// TCPAddr returns the simulator's TCP address (host:port) when it was
+// started with --tcp (in SimOptions.Args), else "".
+func (s *Sim) TCPAddr() string { return s.tcpAddr }
 
 // Binary returns the path of the simulator executable.
 func (s *Sim) Binary() string { return s.binary }

@@ -453,25 +453,28 @@ func TestSimUserRole(t *testing.T) {
 }
 
 func TestSimMonitor(t *testing.T) {
-	// 100 MB/s: a 1 MiB copy keeps the node busy for 2.6M cycles, during
-	// which the driver is blocked and lockstep time runs.
+	// 100 MB/s: a 1 MiB copy keeps the node busy for 2.6M cycles.
 	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
 		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
 	d, _ := cosimtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 77))
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
 	require.NoError(t, d.Write32(ctx, hw.RegIrqEnable, 1))
 	require.NoError(t, startCopy(ctx, d, 0, 2<<20, 1<<20))
-	copyDone := make(chan error, 1)
-	go func() { _, err := d.WaitIRQ(ctx, 1, 0); copyDone <- err }()
+	v, err := d.Read32(ctx, hw.RegDiagStatus) // everything above is applied
+	require.NoError(t, err)
+	require.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "status 0x%x", v)
 
-	v, err := m.Read32(ctx, hw.RegScratch)
+	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	v, err = m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(77), v)
 	v, err = m.Read32(ctx, hw.RegDiagStatus)
 	require.NoError(t, err)
-	assert.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "the copy runs meanwhile (status 0x%x)", v)
+	assert.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "the copy runs (status 0x%x)", v)
+	h, err := m.Read64(ctx, hw.RegMapHashLo)
+	require.NoError(t, err)
+	assert.Equal(t, hw.Bar0Hash, h)
 	st, err := m.Stats(ctx)
 	require.NoError(t, err)
 	assert.NotEmpty(t, st)
@@ -485,7 +488,8 @@ func TestSimMonitor(t *testing.T) {
 	assert.ErrorIs(t, m.Err(), cosim.ErrClosed, "... and is disconnected for trying")
 
 	require.NoError(t, d.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlAbort.Val(1)))
-	require.NoError(t, <-copyDone)
+	_, err = d.WaitIRQ(ctx, 1, 0)
+	require.NoError(t, err)
 	v, err = d.Read32(ctx, hw.RegDiagStatus)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(1), hw.DiagStatusAborted.Get(v), "status 0x%x", v)
@@ -743,8 +747,10 @@ func scenario(t *testing.T, trace string) []uint64 {
 	cycles = append(cycles, c.LastCycle())
 	_, err = c.Read32(ctx, hw.RegDiagCycles)
 	step(err)
-	c.Close()
-	require.NoError(t, s.Stop())
+	// TERMINATE, not a close and a signal: the simulator then stops at a
+	// cycle that depends only on the messages.
+	require.NoError(t, c.Terminate(ctx))
+	require.NoError(t, s.Wait())
 	return cycles
 }
 
@@ -869,4 +875,104 @@ func TestSimConcurrentClients(t *testing.T) {
 	_ = mem
 	t.Logf("%d operations; counters %+v", ops.Load(), c.Counters())
 	assert.GreaterOrEqual(t, c.Counters().IRQs, uint64(20))
+}
+
+// ---------------------------------------------------------------- control
+
+func TestSimTraceControl(t *testing.T) {
+	wave := cosimtest.WavePath(t, "vcd")
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 20*time.Second)
+	require.NoError(t, c.Trace(ctx, false))
+	_, err := c.Run(ctx, 100)
+	require.NoError(t, err)
+	require.NoError(t, c.Trace(ctx, true))
+	require.NoError(t, c.Write32(ctx, hw.RegScratch, 0x1234))
+	_, err = c.Read32(ctx, hw.RegScratch)
+	require.NoError(t, err)
+	c.Close()
+	require.NoError(t, s.Stop())
+	fi, err := os.Stat(wave)
+	require.NoError(t, err)
+	assert.Greater(t, fi.Size(), int64(1000))
+
+	// Without a trace file there is nothing to turn on.
+	s2 := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c2 := cosimtest.Dial(t, s2, cosim.Options{})
+	var re *cosim.RemoteError
+	require.ErrorAs(t, c2.Trace(ctx, true), &re)
+	assert.Equal(t, cosim.CodeUnsupported, re.Code)
+}
+
+func TestSimFSTTrace(t *testing.T) {
+	if os.Getenv("VIANIC_SIM") != "" {
+		t.Skip("VIANIC_SIM names one build; the FST build is another")
+	}
+	wave := cosimtest.WavePath(t, "fst")
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
+	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	ctx := ctxT(t, 20*time.Second)
+	fill(mem.Bytes()[:4096], 4)
+	st, err := copyAndWait(ctx, c, 0, 0x10000, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st))
+	c.Close()
+	require.NoError(t, s.Stop())
+	fi, err := os.Stat(wave)
+	require.NoError(t, err)
+	assert.Greater(t, fi.Size(), int64(100))
+}
+
+func TestSimTerminate(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	c := cosimtest.Dial(t, s, cosim.Options{})
+	ctx := ctxT(t, 20*time.Second)
+	require.NoError(t, c.Terminate(ctx))
+	select {
+	case <-s.Exited():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the simulator did not exit")
+	}
+	require.NoError(t, s.Wait(), "exit status 0")
+	_, err := c.Read32(ctx, hw.RegMagic)
+	assert.ErrorIs(t, err, cosim.ErrClosed)
+}
+
+// A user's wait is aborted, with ErrDetached, when the node's driver goes.
+func TestSimWaitAbortedOnDetach(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
+	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 5, Name: "user"})
+	ctx := ctxT(t, 20*time.Second)
+	errc := make(chan error, 1)
+	go func() { _, err := u.WaitIRQ(ctx, 1, 0); errc <- err }()
+	// Both blocked: the user's wait starts while the driver's times out.
+	_, err := d.WaitIRQ(ctx, 0x80, 1000)
+	require.ErrorIs(t, err, cosim.ErrTimeout)
+	d.Close()
+	select {
+	case err := <-errc:
+		assert.ErrorIs(t, err, cosim.ErrAborted)
+		assert.ErrorIs(t, err, cosim.ErrDetached)
+		t.Log(err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the user's wait did not end")
+	}
+}
+
+func TestSimTCP(t *testing.T) {
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
+	require.NotEmpty(t, s.TCPAddr())
+	ctx := ctxT(t, 20*time.Second)
+	c, err := cosim.Dial(ctx, "tcp", s.TCPAddr(), cosim.Options{Name: "over tcp"})
+	require.NoError(t, err)
+	defer c.Close()
+	v, err := c.Read32(ctx, hw.RegMagic)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(hw.Magic), v)
+	m, err := cosim.NewMemory(4096)
+	require.NoError(t, err)
+	defer m.Close()
+	assert.ErrorContains(t, c.AttachMemory(ctx, m), "Unix socket")
 }

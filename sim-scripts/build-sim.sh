@@ -5,27 +5,32 @@
 #   build/sim/fst/vianic-sim   the same with FST waveforms (a Verilated model has one format)
 #   build/sim/vianic-echo      echo server, the baseline of the MMIO round-trip benchmark
 #
-#   sim-scripts/build-sim.sh [-f] [-q] [-r RTL_DIR] [vcd] [fst] [echo]
+#   sim-scripts/build-sim.sh [-f] [-q] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]
 #
 # With no variant named, builds all three. A variant is skipped when its
 # binary is newer than every source it is built from (rtl/*.v,
 # rtl/generated/*, cosim/harness/*, firmware/include/via_bar0.h and this
 # script). -f rebuilds anyway; -q prints only errors and the result; -r takes
 # the Verilog sources from RTL_DIR instead of rtl/ (to try a modified via_nic;
-# rtl/generated/ stays on the include path). Verilator output and logs go to
-# build/sim/<variant>/obj/. Exits non-zero, naming the log, on any failure.
+# rtl/generated/ stays on the include path); -o puts everything under OUT_DIR
+# instead of build/sim/. Verilator output and logs go to <out>/<variant>/obj/.
+# Concurrent runs for the same variant wait for each other (flock); a binary
+# is replaced atomically, never removed, so running simulators and tests keep
+# working during a build. Exits non-zero, naming the log, on any failure.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 force=0
 quiet=0
 rtl_dir=$root/rtl
-usage() { echo "usage: $0 [-f] [-q] [-r RTL_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
-while getopts "fqr:h" opt; do
+out_root=$root/build/sim
+usage() { echo "usage: $0 [-f] [-q] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
+while getopts "fqr:o:h" opt; do
   case $opt in
     f) force=1 ;;
     q) quiet=1 ;;
-    r) rtl_dir=$(cd "$OPTARG" && pwd) || { echo "build-sim: no directory $OPTARG" >&2; exit 2; } ;;
+    r) rtl_dir=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "build-sim: no directory $OPTARG" >&2; exit 2; } ;;
+    o) mkdir -p "$OPTARG" && out_root=$(cd "$OPTARG" && pwd) || { echo "build-sim: cannot use $OPTARG" >&2; exit 2; } ;;
     *) usage ;;
   esac
 done
@@ -73,9 +78,28 @@ sim_deps() {
     "$root/firmware/include/via_bar0.h" "$root/sim-scripts/build-sim.sh"
 }
 
+# serialize builds of one output directory (run in a subshell: the lock is
+# released when it exits)
+with_lock() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  if command -v flock >/dev/null 2>&1; then
+    (
+      exec 9>"$dir/.build-sim.lock"
+      if ! flock -n 9; then
+        say "$(basename "$dir"): waiting for another build of $dir..."
+        flock 9
+      fi
+      "$@"
+    )
+  else
+    "$@"
+  fi
+}
+
 build_sim() {
   local fmt=$1
-  local out=$root/build/sim/$fmt
+  local out=$out_root/$fmt
   local bin=$out/vianic-sim
   mapfile -t deps < <(sim_deps)
   if up_to_date "$bin" "${deps[@]}"; then
@@ -85,7 +109,7 @@ build_sim() {
   local trace_flag=--trace fst_def=0
   if [ "$fmt" = fst ]; then trace_flag=--trace-fst; fst_def=1; fi
   mkdir -p "$out"
-  rm -f "$bin" "$bin.rtl-dir"
+  rm -f "$bin.rtl-dir"  # until the new binary is in place: not up to date
   local log=$out/build.log
   say "$fmt: verilating via_nic and building $bin (2 jobs; about a minute)..."
   local start=$SECONDS
@@ -112,7 +136,7 @@ build_sim() {
 }
 
 build_echo() {
-  local out=$root/build/sim
+  local out=$out_root
   local bin=$out/vianic-echo
   if [ $force -eq 0 ] && [ -x "$bin" ] && [ -z "$(find "$harness/echo.cpp" "$root/sim-scripts/build-sim.sh" -newer "$bin" -print -quit)" ]; then
     say "echo: up to date ($bin)"
@@ -128,8 +152,8 @@ build_echo() {
 
 for v in "${variants[@]}"; do
   case $v in
-    vcd|fst) build_sim "$v" ;;
-    echo) build_echo ;;
+    vcd|fst) with_lock "$out_root/$v" build_sim "$v" ;;
+    echo) with_lock "$out_root/echo-build" build_echo ;;
   esac
 done
 [ $quiet -eq 0 ] || echo "build-sim: ok (${variants[*]})"

@@ -92,16 +92,16 @@ func KeepWaveOnFailure(t testing.TB, path string) {
 
 // StartSim builds (once per test binary) and starts a simulator for the
 // test and stops it when the test ends. When opts.Trace is set the
-// waveform is kept if the test fails (see KeepWaveOnFailure). The
-// simulator's stderr goes to the test log when the test fails, and to
-// os.Stderr as it comes with -v.
+// waveform is kept if the test fails (see KeepWaveOnFailure). The last
+// 16 KiB of the simulator's stderr go to the test log when the test fails;
+// with VIANIC_SIM_LOG=1 all of it goes to os.Stderr as it comes.
 func StartSim(t testing.TB, opts cosim.SimOptions) *cosim.Sim {
 	t.Helper()
 	RequireHDL(t)
 	if opts.Trace != "" {
 		KeepWaveOnFailure(t, opts.Trace)
 	}
-	if opts.Stderr == nil && testing.Verbose() {
+	if opts.Stderr == nil && os.Getenv("VIANIC_SIM_LOG") == "1" {
 		opts.Stderr = os.Stderr
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), BuildTimeout)

@@ -336,8 +336,9 @@ void Server::do_stats(Conn* c, uint32_t tag) {
 
 void Server::submit(Conn* c, const Action& a) {
     // lockstep: everything that depends on time waits for the instant time
-    // next advances (when every client is blocked), in connection order
-    if (o_.lockstep)
+    // next advances (when every client is blocked), in connection order;
+    // monitors are outside lockstep: their reads go at once
+    if (o_.lockstep && c->role != proto::kRoleMonitor)
         c->deferred.push_back(a);
     else
         apply(c, a);

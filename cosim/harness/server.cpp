@@ -271,17 +271,20 @@ int Server::run() {
             return 0;
         }
         if (o_.lockstep && unblocked_ == 0) apply_deferred();
-        bool can_advance = !o_.lockstep || unblocked_ == 0;
+        bool can_advance = time_may_advance();
         // without via_nic's idle output nothing ever sleeps: at least do not
         // spin in lockstep while no client is there to need time
-        if (can_advance && o_.lockstep && !Node::has_idle_output() && !any_client()) can_advance = false;
+        if (can_advance && o_.lockstep && !Node::has_idle_output() && !any_client() && monitor_pending_ == 0)
+            can_advance = false;
         if (can_advance && any_awake()) {
             // a chunk that stopped early changed the state (an answer, all
             // idle): the loop decides again at once, without a poll syscall
             if (run_cycles(kChunkCycles)) poll_io(0);
             continue;
         }
-        if (can_advance && Node::has_idle_output()) {
+        // skipping ahead or declaring a deadlock needs every (non-monitor)
+        // client blocked, not just a monitor waiting
+        if ((!o_.lockstep || unblocked_ == 0) && Node::has_idle_output()) {
             if (waits_.next_deadline() != kNever) {
                 jump_to(waits_.next_deadline());
                 continue;
@@ -472,6 +475,7 @@ void Server::close_conn(Conn* c) {
     bool was_unblocked = counts(c) && c->outstanding.empty();
     by_id_.erase(c->id);  // from here no answer reaches it
     if (was_unblocked) unblocked_--;
+    if (c->role == proto::kRoleMonitor) monitor_pending_ -= int(c->outstanding.size());
     c->outstanding.clear();
     c->deferred.clear();
     if (!c->hello_done) return;
@@ -521,11 +525,14 @@ bool Server::counts(const Conn* c) const {
 
 void Server::add_tag(Conn* c, uint32_t tag) {
     if (c->outstanding.empty() && counts(c)) unblocked_--;
+    if (c->role == proto::kRoleMonitor) monitor_pending_++;
     c->outstanding.push_back(tag);
 }
 
 void Server::answered(Conn* c, uint32_t tag) {
-    if (c->remove_tag(tag) && c->outstanding.empty() && counts(c)) unblocked_++;
+    if (!c->remove_tag(tag)) return;
+    if (c->role == proto::kRoleMonitor) monitor_pending_--;
+    if (c->outstanding.empty() && counts(c)) unblocked_++;
 }
 
 void Server::send_ack(Conn* c, uint32_t tag, uint16_t status) {

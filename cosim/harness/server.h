@@ -7,6 +7,8 @@
 //   - lockstep: when every attached client (monitors excepted) is blocked,
 //     the requests they queued while time was frozen are applied, connection
 //     by connection in increasing client_id order, then time advances;
+//     a monitor's requests are never queued, and while one is outstanding
+//     time advances too (a register tool works while a test is stopped);
 //   - while some node is awake, cycles run in chunks of kChunkCycles with a
 //     non-blocking poll between chunks; answers are sent the moment they are
 //     ready, and a chunk ends early as soon as a lockstep client is answered;
@@ -110,6 +112,10 @@ private:
     Conn* find(uint32_t id) const;
     bool counts(const Conn* c) const;  // attached, not a monitor: takes part in lockstep
     bool any_client() const;
+    // lockstep: time may advance (every client blocked, or a monitor waits)
+    bool time_may_advance() const {
+        return !o_.lockstep || unblocked_ == 0 || monitor_pending_ > 0;
+    }
     void add_tag(Conn* c, uint32_t tag);
     void answered(Conn* c, uint32_t tag);
     void send_ack(Conn* c, uint32_t tag, uint16_t status);
@@ -137,7 +143,8 @@ private:
     std::vector<Conn*> pconns_;
 
     uint64_t cycle_ = 0;
-    int unblocked_ = 0;  // attached non-monitor clients with nothing outstanding
+    int unblocked_ = 0;        // attached non-monitor clients with nothing outstanding
+    int monitor_pending_ = 0;  // requests of monitors awaiting an answer
     WaitList waits_;
     // WAITs applied but still behind earlier MMIO in their node's queue,
     // by (client << 32 | tag)

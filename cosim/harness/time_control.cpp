@@ -45,7 +45,7 @@ void Server::step() {
 
 bool Server::run_cycles(unsigned max) {
     for (unsigned i = 0; i < max; i++) {
-        if (o_.lockstep && unblocked_ > 0) return false;  // someone was answered: time stops here
+        if (!time_may_advance()) return false;  // someone was answered: time stops here
         if (stop_signal_ || terminate_ || !any_awake()) return false;
         step();
         if (cycle_ >= waits_.next_deadline()) process_deadlines();
