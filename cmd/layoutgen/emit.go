@@ -23,130 +23,281 @@ func goName(s string) string {
 
 func mask(f *Field) uint64 { return ((uint64(1) << uint(f.Width())) - 1) << uint(f.LSB) }
 
+// cpre is the prefix of Verilog and C names, gpre that of Go names.
+func (l *Layout) cpre() string { return "VIA_" + l.Prefix }
+func (l *Layout) gpre() string { return goName(l.Prefix) }
+
 // Verilog writes `define macros: macros, unlike localparams, cost nothing
 // where they are unused, so `verilator -Wall` stays quiet in every module
 // that includes the file.
 func (l *Layout) Verilog() []byte {
 	var b bytes.Buffer
+	P := l.cpre()
 	guard := "VIA_" + strings.ToUpper(l.Name) + "_VH"
 	fmt.Fprintf(&b, "// "+banner+"\n// %s\n\n", l.File, l.Doc)
 	fmt.Fprintf(&b, "`ifndef %s\n`define %s\n\n", guard, guard)
-	fmt.Fprintf(&b, "// hash of the layout, also readable from MAP_HASH_LO/HI\n`define VIA_%s_HASH 64'h%016x\n\n", strings.ToUpper(l.Name), l.Hash)
-	b.WriteString("// constants\n")
+	fmt.Fprintf(&b, "// hash of the layout\n`define VIA_%s_HASH 64'h%016x\n", strings.ToUpper(l.Name), l.Hash)
+	if len(l.Consts) > 0 {
+		b.WriteString("\n// constants\n")
+	}
 	for _, c := range l.Consts {
-		fmt.Fprintf(&b, "`define VIA_%s 32'h%08x // %s\n", c.Name, c.Value, c.Doc)
+		fmt.Fprintf(&b, "`define %s%s 32'h%08x // %s\n", P, c.Name, c.Value, c.Doc)
 	}
-	b.WriteString("\n// build parameter defaults\n")
+	if len(l.Params) > 0 {
+		b.WriteString("\n// build parameter defaults\n")
+	}
 	for _, c := range l.Params {
-		fmt.Fprintf(&b, "`define VIA_DEFAULT_%s %d // %s\n", c.Name, c.Value, c.Doc)
+		fmt.Fprintf(&b, "`define %sDEFAULT_%s %d // %s\n", P, c.Name, c.Value, c.Doc)
 	}
-	b.WriteString("\n// address windows\n")
+	if len(l.Regions)+len(l.Arrays) > 0 {
+		b.WriteString("\n// address windows\n")
+	}
 	for _, g := range l.Regions {
-		fmt.Fprintf(&b, "`define VIA_%s_BASE 32'h%08x\n`define VIA_%s_BYTES 32'h%08x\n", g.Name, g.Base, g.Name, g.Size)
+		fmt.Fprintf(&b, "`define %s%s_BASE 32'h%08x\n`define %s%s_BYTES 32'h%08x\n", P, g.Name, g.Base, P, g.Name, g.Size)
 	}
 	for _, a := range l.Arrays {
-		fmt.Fprintf(&b, "`define VIA_%s_BASE 32'h%08x\n`define VIA_%s_STRIDE 32'h%08x\n", a.Name, a.Base, a.Name, a.Stride)
+		fmt.Fprintf(&b, "`define %s%s_BASE 32'h%08x\n`define %s%s_STRIDE 32'h%08x\n", P, a.Name, a.Base, P, a.Name, a.Stride)
 	}
-	b.WriteString("\n// registers: byte offsets (16 bits) and fields\n")
-	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "`define VIA_REG_%s 16'h%04x // %s %s\n", r.Name, r.Offset, r.Access, r.Doc)
-		for _, f := range r.Fields {
-			p := "VIA_" + r.Name + "_" + f.Name
+	if len(l.Regs) > 0 {
+		b.WriteString("\n// registers: byte offsets (16 bits) and fields\n")
+	}
+	vfields := func(p string, fs []*Field) {
+		for _, f := range fs {
+			q := p + "_" + f.Name
 			fmt.Fprintf(&b, "`define %s_LSB %d\n`define %s_MSB %d\n`define %s_WIDTH %d\n`define %s_RANGE %d:%d\n",
-				p, f.LSB, p, f.MSB, p, f.Width(), p, f.MSB, f.LSB)
+				q, f.LSB, q, f.MSB, q, f.Width(), q, f.MSB, f.LSB)
 			if f.Reset != nil {
-				fmt.Fprintf(&b, "`define %s_RESET %d'h%x\n", p, f.Width(), *f.Reset)
+				fmt.Fprintf(&b, "`define %s_RESET %d'h%x\n", q, f.Width(), *f.Reset)
 			}
+		}
+	}
+	for _, r := range l.Regs {
+		fmt.Fprintf(&b, "`define %sREG_%s 16'h%04x // %s %s\n", P, r.Name, r.Offset, r.Access, r.Doc)
+		vfields(P+r.Name, r.Fields)
+	}
+	for _, s := range l.Structs {
+		fmt.Fprintf(&b, "\n// %s: %s\n`define %s%s_BYTES %d\n", s.Name, s.Doc, P, s.Name, s.Bytes)
+		for _, m := range s.Members {
+			p := P + s.Name + "_" + m.Name
+			fmt.Fprintf(&b, "`define %s_OFFSET %d // %s\n`define %s_SIZE %d\n", p, m.Offset, m.Doc, p, m.Size)
+			vfields(p, m.Fields)
 		}
 	}
 	fmt.Fprintf(&b, "\n`endif // %s\n", guard)
 	return b.Bytes()
 }
 
-// C writes the firmware's header: offsets, shifts, masks and inline
-// accessors.
+// cType is the C type of an integer member.
+func cType(size int) string { return fmt.Sprintf("uint%d_t", size*8) }
+
+// C writes the firmware's header: offsets, shifts, masks, inline accessors
+// and packed structs.
 func (l *Layout) C() []byte {
 	var b bytes.Buffer
+	P := l.cpre()
 	guard := "VIA_" + strings.ToUpper(l.Name) + "_H"
 	fmt.Fprintf(&b, "/* "+banner+" */\n/* %s */\n\n", l.File, l.Doc)
-	fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n", guard, guard)
-	fmt.Fprintf(&b, "#define VIA_%s_HASH 0x%016xull\n\n", strings.ToUpper(l.Name), l.Hash)
+	fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#include <stdint.h>\n", guard, guard)
+	if len(l.Structs) > 0 {
+		b.WriteString("#include <stddef.h>\n")
+	}
+	fmt.Fprintf(&b, "\n#define VIA_%s_HASH 0x%016xull\n\n", strings.ToUpper(l.Name), l.Hash)
 	for _, c := range l.Consts {
-		fmt.Fprintf(&b, "#define VIA_%s 0x%xu /* %s */\n", c.Name, c.Value, c.Doc)
+		fmt.Fprintf(&b, "#define %s%s 0x%xu /* %s */\n", P, c.Name, c.Value, c.Doc)
 	}
-	b.WriteString("\n")
+	if len(l.Params) > 0 {
+		b.WriteString("\n")
+	}
 	for _, c := range l.Params {
-		fmt.Fprintf(&b, "#define VIA_DEFAULT_%s %du /* %s */\n", c.Name, c.Value, c.Doc)
+		fmt.Fprintf(&b, "#define %sDEFAULT_%s %du /* %s */\n", P, c.Name, c.Value, c.Doc)
 	}
-	b.WriteString("\n")
+	if len(l.Regions)+len(l.Arrays) > 0 {
+		b.WriteString("\n")
+	}
 	for _, g := range l.Regions {
-		fmt.Fprintf(&b, "#define VIA_%s_BASE 0x%xu\n#define VIA_%s_BYTES 0x%xu\n", g.Name, g.Base, g.Name, g.Size)
+		fmt.Fprintf(&b, "#define %s%s_BASE 0x%xu\n#define %s%s_BYTES 0x%xu\n", P, g.Name, g.Base, P, g.Name, g.Size)
 	}
 	for _, a := range l.Arrays {
-		fmt.Fprintf(&b, "#define VIA_%s_BASE 0x%xu\n#define VIA_%s_STRIDE 0x%xu\n", a.Name, a.Base, a.Name, a.Stride)
+		fmt.Fprintf(&b, "#define %s%s_BASE 0x%xu\n#define %s%s_STRIDE 0x%xu\n", P, a.Name, a.Base, P, a.Name, a.Stride)
+	}
+	cfields := func(p, fn, typ string, fs []*Field) {
+		for _, f := range fs {
+			q := p + "_" + f.Name
+			fq := strings.ToLower(fn + "_" + f.Name)
+			fmt.Fprintf(&b, "#define %s_SHIFT %du\n#define %s_MASK 0x%08xu\n", q, f.LSB, q, mask(f))
+			if f.Reset != nil {
+				fmt.Fprintf(&b, "#define %s_RESET 0x%xu\n", q, *f.Reset)
+			}
+			fmt.Fprintf(&b, "static inline %s via_%s_get(%s v) { return (%s)((v & %s_MASK) >> %s_SHIFT); }\n", typ, fq, typ, typ, q, q)
+			fmt.Fprintf(&b, "static inline %s via_%s_set(%s v, uint32_t x) { return (%s)((v & ~%s_MASK) | ((x << %s_SHIFT) & %s_MASK)); }\n", typ, fq, typ, typ, q, q, q)
+		}
 	}
 	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "\n/* %s (%s): %s */\n#define VIA_REG_%s 0x%03xu\n", r.Name, r.Access, r.Doc, r.Name, r.Offset)
-		for _, f := range r.Fields {
-			p := "VIA_" + r.Name + "_" + f.Name
-			fn := strings.ToLower(r.Name + "_" + f.Name)
-			fmt.Fprintf(&b, "#define %s_SHIFT %du\n#define %s_MASK 0x%08xu\n", p, f.LSB, p, mask(f))
-			if f.Reset != nil {
-				fmt.Fprintf(&b, "#define %s_RESET 0x%xu\n", p, *f.Reset)
+		fmt.Fprintf(&b, "\n/* %s (%s): %s */\n#define %sREG_%s 0x%03xu\n", r.Name, r.Access, r.Doc, P, r.Name, r.Offset)
+		cfields(P+r.Name, l.Prefix+r.Name, "uint32_t", r.Fields)
+	}
+	for _, s := range l.Structs {
+		tname := "via_" + strings.ToLower(l.Prefix+s.Name) + "_t"
+		fmt.Fprintf(&b, "\n/* %s: %s */\n#define %s%s_BYTES %du\ntypedef struct __attribute__((packed, aligned(4))) {\n", s.Name, s.Doc, P, s.Name, s.Bytes)
+		pos, pad := 0, 0
+		for _, m := range s.sorted() {
+			if m.Offset > pos {
+				fmt.Fprintf(&b, "    uint8_t reserved%d[%d];\n", pad, m.Offset-pos)
+				pad++
 			}
-			fmt.Fprintf(&b, "static inline uint32_t via_%s_get(uint32_t reg) { return (reg & %s_MASK) >> %s_SHIFT; }\n", fn, p, p)
-			fmt.Fprintf(&b, "static inline uint32_t via_%s_set(uint32_t reg, uint32_t v) { return (reg & ~%s_MASK) | ((v << %s_SHIFT) & %s_MASK); }\n", fn, p, p, p)
+			if m.IsInt() {
+				fmt.Fprintf(&b, "    %s %s; /* %s */\n", cType(m.Size), strings.ToLower(m.Name), m.Doc)
+			} else {
+				fmt.Fprintf(&b, "    uint8_t %s[%d]; /* %s */\n", strings.ToLower(m.Name), m.Size, m.Doc)
+			}
+			pos = m.Offset + m.Size
+		}
+		if pos < s.Bytes {
+			fmt.Fprintf(&b, "    uint8_t reserved%d[%d];\n", pad, s.Bytes-pos)
+		}
+		fmt.Fprintf(&b, "} %s;\n_Static_assert(sizeof(%s) == %d, \"%s size\");\n", tname, tname, s.Bytes, s.Name)
+		for _, m := range s.Members {
+			fmt.Fprintf(&b, "_Static_assert(offsetof(%s, %s) == %d, \"%s.%s offset\");\n", tname, strings.ToLower(m.Name), m.Offset, s.Name, m.Name)
+		}
+		for _, m := range s.Members {
+			p := P + s.Name + "_" + m.Name
+			fmt.Fprintf(&b, "#define %s_OFFSET %du\n", p, m.Offset)
+			if len(m.Fields) > 0 {
+				cfields(p, l.Prefix+s.Name+"_"+m.Name, cType(m.Size), m.Fields)
+			}
 		}
 	}
 	fmt.Fprintf(&b, "\n#endif /* %s */\n", guard)
 	return b.Bytes()
 }
 
-// Go writes package hw's tables and constants for this layout.
+// sorted returns the members by offset.
+func (s *Struct) sorted() []*Member {
+	ms := append([]*Member(nil), s.Members...)
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].Offset < ms[j-1].Offset; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+	return ms
+}
+
+var goInt = map[int]string{1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
+var goPut = map[int]string{2: "PutUint16", 4: "PutUint32", 8: "PutUint64"}
+var goGet = map[int]string{2: "Uint16", 4: "Uint32", 8: "Uint64"}
+
+// Go writes package hw's tables, constants and struct codecs for this
+// layout.
 func (l *Layout) Go(pkg string) ([]byte, error) {
 	var b bytes.Buffer
+	G := l.gpre()
 	fmt.Fprintf(&b, "// "+banner+"\n\npackage %s\n\n", l.File, pkg)
+	if len(l.Structs) > 0 {
+		b.WriteString("import \"encoding/binary\"\n\n")
+	}
 	mapVar := goName(l.Name)
-	fmt.Fprintf(&b, "// %sHash is the hash of the %s layout; the NIC reports it in MAP_HASH_LO/HI.\nconst %sHash uint64 = 0x%016x\n\n", mapVar, l.Name, mapVar, l.Hash)
-	b.WriteString("// Constants of the layout.\nconst (\n")
-	for _, c := range l.Consts {
-		fmt.Fprintf(&b, "\t// %s is: %s\n\t%s = 0x%x\n", goName(c.Name), strings.TrimSuffix(c.Doc, "."), goName(c.Name), c.Value)
+	fmt.Fprintf(&b, "// %sHash is the hash of the %s layout.\nconst %sHash uint64 = 0x%016x\n\n", mapVar, l.Name, mapVar, l.Hash)
+	if len(l.Consts) > 0 {
+		b.WriteString("// Constants of the layout.\nconst (\n")
+		for _, c := range l.Consts {
+			fmt.Fprintf(&b, "\t// %s%s: %s\n\t%s%s = 0x%x\n", G, goName(c.Name), c.Doc, G, goName(c.Name), c.Value)
+		}
+		b.WriteString(")\n\n")
 	}
-	b.WriteString(")\n\n// Defaults of the NIC's build parameters; the NIC reports its actual values in the CAP_* registers.\nconst (\n")
-	for _, c := range l.Params {
-		fmt.Fprintf(&b, "\t// Default%s: %s\n\tDefault%s = %d\n", goName(c.Name), c.Doc, goName(c.Name), c.Value)
+	if len(l.Params) > 0 {
+		b.WriteString("// Defaults of the NIC's build parameters; the NIC reports its actual values in the CAP_* registers.\nconst (\n")
+		for _, c := range l.Params {
+			fmt.Fprintf(&b, "\t// %sDefault%s: %s\n\t%sDefault%s = %d\n", G, goName(c.Name), c.Doc, G, goName(c.Name), c.Value)
+		}
+		b.WriteString(")\n\n")
 	}
-	b.WriteString(")\n\n// Address windows.\nconst (\n")
-	for _, g := range l.Regions {
-		fmt.Fprintf(&b, "\t// %sBase is the start of: %s\n\t%sBase = 0x%x\n\t// %sBytes is the size of the %s region.\n\t%sBytes = 0x%x\n",
-			goName(g.Name), g.Doc, goName(g.Name), g.Base, goName(g.Name), g.Name, goName(g.Name), g.Size)
+	if len(l.Regions)+len(l.Arrays) > 0 {
+		b.WriteString("// Address windows.\nconst (\n")
+		for _, g := range l.Regions {
+			n := G + goName(g.Name)
+			fmt.Fprintf(&b, "\t// %sBase is the start of: %s\n\t%sBase = 0x%x\n\t// %sBytes is the size of the %s region.\n\t%sBytes = 0x%x\n", n, g.Doc, n, g.Base, n, g.Name, n, g.Size)
+		}
+		for _, a := range l.Arrays {
+			n := G + goName(a.Name)
+			fmt.Fprintf(&b, "\t// %sBase is the start of: %s\n\t%sBase = 0x%x\n\t// %sStride is the distance between %s elements.\n\t%sStride = 0x%x\n", n, a.Doc, n, a.Base, n, a.Name, n, a.Stride)
+		}
+		b.WriteString(")\n\n")
 	}
-	for _, a := range l.Arrays {
-		fmt.Fprintf(&b, "\t// %sBase is the start of: %s\n\t%sBase = 0x%x\n\t// %sStride is the distance between %s elements.\n\t%sStride = 0x%x\n",
-			goName(a.Name), a.Doc, goName(a.Name), a.Base, goName(a.Name), a.Name, goName(a.Name), a.Stride)
+	if len(l.Regs) > 0 {
+		b.WriteString("// Register offsets in bytes.\nconst (\n")
+		for _, r := range l.Regs {
+			fmt.Fprintf(&b, "\t// %sReg%s (%s): %s\n\t%sReg%s uint32 = 0x%03x\n", G, goName(r.Name), r.Access, r.Doc, G, goName(r.Name), r.Offset)
+		}
+		b.WriteString(")\n\n")
 	}
-	b.WriteString(")\n\n// Register offsets in bytes.\nconst (\n")
-	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "\t// Reg%s (%s): %s\n\tReg%s uint32 = 0x%03x\n", goName(r.Name), r.Access, r.Doc, goName(r.Name), r.Offset)
-	}
-	b.WriteString(")\n\n// Fields, as typed accessors.\nvar (\n")
+	var fieldVars []string
 	for _, r := range l.Regs {
 		for _, f := range r.Fields {
-			fmt.Fprintf(&b, "\t// %s%s is %s[%d:%d] (%s): %s\n\t%s%s = Field{Reg: Reg%s, Name: %q, LSB: %d, Width: %d, Access: %s}\n",
-				goName(r.Name), goName(f.Name), r.Name, f.MSB, f.LSB, f.Access, f.Doc,
-				goName(r.Name), goName(f.Name), goName(r.Name), f.Name, f.LSB, f.Width(), goAccess(f.Access))
+			fieldVars = append(fieldVars, fmt.Sprintf("\t// %s%s%s is %s[%d:%d] (%s): %s\n\t%s%s%s = Field{Reg: %sReg%s, Name: %q, LSB: %d, Width: %d, Access: %s}\n",
+				G, goName(r.Name), goName(f.Name), r.Name, f.MSB, f.LSB, f.Access, f.Doc,
+				G, goName(r.Name), goName(f.Name), G, goName(r.Name), f.Name, f.LSB, f.Width(), goAccess(f.Access)))
 		}
 	}
-	b.WriteString(")\n\n")
-	fmt.Fprintf(&b, "// %s describes the %s layout: every register and field, for tools that work by name.\nvar %s = Map{\n\tName: %q,\n\tHash: %sHash,\n\tRegs: []Reg{\n", mapVar, l.Name, mapVar, l.Name, mapVar)
-	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "\t\t{Name: %q, Offset: Reg%s, Access: %s, Doc: %q, Fields: []Field{\n", r.Name, goName(r.Name), goAccess(r.Access), r.Doc)
-		for _, f := range r.Fields {
-			fmt.Fprintf(&b, "\t\t\t%s%s,\n", goName(r.Name), goName(f.Name))
+	for _, s := range l.Structs {
+		for _, m := range s.Members {
+			for _, f := range m.Fields {
+				n := G + goName(s.Name) + goName(m.Name) + goName(f.Name)
+				fieldVars = append(fieldVars, fmt.Sprintf("\t// %s is %s.%s[%d:%d]: %s\n\t%s = Field{Reg: %d, Name: %q, LSB: %d, Width: %d, Access: %s}\n",
+					n, s.Name, m.Name, f.MSB, f.LSB, f.Doc, n, m.Offset, f.Name, f.LSB, f.Width(), goAccess(f.Access)))
+			}
 		}
-		b.WriteString("\t\t}},\n")
 	}
-	b.WriteString("\t},\n}\n")
+	if len(fieldVars) > 0 {
+		b.WriteString("// Fields, as typed accessors.\nvar (\n" + strings.Join(fieldVars, "") + ")\n\n")
+	}
+	if l.Kind == "regmap" {
+		fmt.Fprintf(&b, "// %s describes the %s layout: every register and field, for tools that work by name.\nvar %s = Map{\n\tName: %q,\n\tHash: %sHash,\n\tRegs: []Reg{\n", mapVar, l.Name, mapVar, l.Name, mapVar)
+		for _, r := range l.Regs {
+			fmt.Fprintf(&b, "\t\t{Name: %q, Offset: %sReg%s, Access: %s, Doc: %q, Fields: []Field{\n", r.Name, G, goName(r.Name), goAccess(r.Access), r.Doc)
+			for _, f := range r.Fields {
+				fmt.Fprintf(&b, "\t\t\t%s%s%s,\n", G, goName(r.Name), goName(f.Name))
+			}
+			b.WriteString("\t\t}},\n")
+		}
+		b.WriteString("\t},\n}\n")
+	}
+	for _, s := range l.Structs {
+		t := G + goName(s.Name)
+		fmt.Fprintf(&b, "\n// %sBytes is the size of %s in bytes.\nconst %sBytes = %d\n\n", t, t, t, s.Bytes)
+		fmt.Fprintf(&b, "// %s is %s: %s\ntype %s struct {\n", t, s.Name, s.Doc, t)
+		for _, m := range s.Members {
+			typ := goInt[m.Size]
+			if !m.IsInt() {
+				typ = fmt.Sprintf("[%d]byte", m.Size)
+			}
+			fmt.Fprintf(&b, "\t%s %s // %s\n", goName(m.Name), typ, m.Doc)
+		}
+		b.WriteString("}\n\n")
+		fmt.Fprintf(&b, "// Marshal writes v to b[:%sBytes] in the wire layout (little endian), leaving reserved bytes zero.\nfunc (v *%s) Marshal(b []byte) {\n\tb = b[:%sBytes]\n\tclear(b)\n", t, t, t)
+		for _, m := range s.Members {
+			switch {
+			case m.Size == 1:
+				fmt.Fprintf(&b, "\tb[%d] = v.%s\n", m.Offset, goName(m.Name))
+			case m.IsInt():
+				fmt.Fprintf(&b, "\tbinary.LittleEndian.%s(b[%d:], v.%s)\n", goPut[m.Size], m.Offset, goName(m.Name))
+			default:
+				fmt.Fprintf(&b, "\tcopy(b[%d:%d], v.%s[:])\n", m.Offset, m.Offset+m.Size, goName(m.Name))
+			}
+		}
+		b.WriteString("}\n\n")
+		fmt.Fprintf(&b, "// Unmarshal reads v from b[:%sBytes].\nfunc (v *%s) Unmarshal(b []byte) {\n\tb = b[:%sBytes]\n", t, t, t)
+		for _, m := range s.Members {
+			switch {
+			case m.Size == 1:
+				fmt.Fprintf(&b, "\tv.%s = b[%d]\n", goName(m.Name), m.Offset)
+			case m.IsInt():
+				fmt.Fprintf(&b, "\tv.%s = binary.LittleEndian.%s(b[%d:])\n", goName(m.Name), goGet[m.Size], m.Offset)
+			default:
+				fmt.Fprintf(&b, "\tcopy(v.%s[:], b[%d:%d])\n", goName(m.Name), m.Offset, m.Offset+m.Size)
+			}
+		}
+		b.WriteString("}\n")
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: generated Go does not format: %v", l.File, err)
@@ -160,32 +311,40 @@ func goAccess(a Access) string { return "Access" + strings.ToUpper(string(a)) }
 func (l *Layout) Markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!-- "+banner+" -->\n\n# %s\n\n", l.File, l.Doc)
-	fmt.Fprintf(&b, "Generated from `%s`; edit that file and run `make generate`. Layout hash: `0x%016x` (registers MAP_HASH_HI:MAP_HASH_LO).\n\n", l.File, l.Hash)
-	b.WriteString("All registers are 32 bits wide, little endian, at 32-bit aligned byte offsets from the start of BAR0. ")
-	b.WriteString("Access: `ro` read-only, `rw` read/write, `wo` write-only (reads as zero), `w1c` write 1 to clear, `w1s` write 1 to set (reads as zero).\n\n")
-	b.WriteString("## Address windows\n\n| window | base | size | description |\n|---|---|---|---|\n")
-	for _, g := range l.Regions {
-		fmt.Fprintf(&b, "| %s | 0x%05x | 0x%x | %s |\n", g.Name, g.Base, g.Size, md(g.Doc))
+	fmt.Fprintf(&b, "Generated from `%s`; edit that file and run `make generate`. Layout hash: `0x%016x`.\n\n", l.File, l.Hash)
+	if l.Kind == "regmap" {
+		b.WriteString("All registers are 32 bits wide, little endian, at 32-bit aligned byte offsets. ")
+		b.WriteString("Access: `ro` read-only, `rw` read/write, `wo` write-only (reads as zero), `w1c` write 1 to clear, `w1s` write 1 to set (reads as zero).\n\n")
+	} else {
+		b.WriteString("All integers are little endian. Bytes no member covers are reserved: written as zero, ignored when read.\n\n")
 	}
-	for _, a := range l.Arrays {
-		fmt.Fprintf(&b, "| %s[%s] | 0x%05x | %s × 0x%x | %s |\n", a.Name, a.Count, a.Base, a.Count, a.Stride, md(a.Doc))
+	if len(l.Regions)+len(l.Arrays) > 0 {
+		b.WriteString("## Address windows\n\n| window | base | size | description |\n|---|---|---|---|\n")
+		for _, g := range l.Regions {
+			fmt.Fprintf(&b, "| %s | 0x%05x | 0x%x | %s |\n", g.Name, g.Base, g.Size, md(g.Doc))
+		}
+		for _, a := range l.Arrays {
+			fmt.Fprintf(&b, "| %s[%s] | 0x%05x | %s × 0x%x | %s |\n", a.Name, a.Count, a.Base, a.Count, a.Stride, md(a.Doc))
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n## Build parameters\n\n| parameter | default | description |\n|---|---|---|\n")
-	for _, c := range l.Params {
-		fmt.Fprintf(&b, "| %s | %d | %s |\n", c.Name, c.Value, md(c.Doc))
+	if len(l.Params) > 0 {
+		b.WriteString("## Build parameters\n\n| parameter | default | description |\n|---|---|---|\n")
+		for _, c := range l.Params {
+			fmt.Fprintf(&b, "| %s | %d | %s |\n", c.Name, c.Value, md(c.Doc))
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n## Constants\n\n| constant | value | description |\n|---|---|---|\n")
-	for _, c := range l.Consts {
-		fmt.Fprintf(&b, "| %s | 0x%x | %s |\n", c.Name, c.Value, md(c.Doc))
+	if len(l.Consts) > 0 {
+		b.WriteString("## Constants\n\n| constant | value | description |\n|---|---|---|\n")
+		for _, c := range l.Consts {
+			fmt.Fprintf(&b, "| %s | 0x%x | %s |\n", c.Name, c.Value, md(c.Doc))
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n## Register summary\n\n| offset | register | access | description |\n|---|---|---|---|\n")
-	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "| 0x%03x | [%s](#%s) | %s | %s |\n", r.Offset, r.Name, strings.ToLower(r.Name), r.Access, md(r.Doc))
-	}
-	b.WriteString("\n## Registers\n")
-	for _, r := range l.Regs {
-		fmt.Fprintf(&b, "\n### %s\n\nOffset 0x%03x, %s. %s\n\n| bits | field | access | reset | description |\n|---|---|---|---|---|\n", r.Name, r.Offset, r.Access, md(r.Doc))
-		for _, f := range r.fields() {
+	fieldTable := func(fs []*Field) {
+		b.WriteString("| bits | field | access | reset | description |\n|---|---|---|---|---|\n")
+		for _, f := range fs {
 			reset := "-"
 			if f.Reset != nil {
 				reset = fmt.Sprintf("0x%x", *f.Reset)
@@ -198,6 +357,31 @@ func (l *Layout) Markdown() []byte {
 				bits = fmt.Sprint(f.LSB)
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", bits, f.Name, f.Access, reset, md(f.Doc))
+		}
+	}
+	if len(l.Regs) > 0 {
+		b.WriteString("## Register summary\n\n| offset | register | access | description |\n|---|---|---|---|\n")
+		for _, r := range l.Regs {
+			fmt.Fprintf(&b, "| 0x%03x | [%s](#%s) | %s | %s |\n", r.Offset, r.Name, strings.ToLower(r.Name), r.Access, md(r.Doc))
+		}
+		b.WriteString("\n## Registers\n")
+		for _, r := range l.Regs {
+			fmt.Fprintf(&b, "\n### %s\n\nOffset 0x%03x, %s. %s\n\n", r.Name, r.Offset, r.Access, md(r.Doc))
+			fieldTable(r.fields())
+		}
+	}
+	for _, s := range l.Structs {
+		fmt.Fprintf(&b, "## %s\n\n%s %d bytes.\n\n| offset | size | member | description |\n|---|---|---|---|\n", s.Name, md(s.Doc), s.Bytes)
+		for _, m := range s.sorted() {
+			fmt.Fprintf(&b, "| %d | %d | %s | %s |\n", m.Offset, m.Size, m.Name, md(m.Doc))
+		}
+		b.WriteString("\n")
+		for _, m := range s.sorted() {
+			if len(m.Fields) > 0 {
+				fmt.Fprintf(&b, "### %s.%s\n\n", s.Name, m.Name)
+				fieldTable(m.Fields)
+				b.WriteString("\n")
+			}
 		}
 	}
 	return b.Bytes()

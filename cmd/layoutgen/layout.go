@@ -31,8 +31,10 @@ var accesses = map[string]Access{"ro": RO, "rw": RW, "wo": WO, "w1c": W1C, "w1s"
 type Layout struct {
 	File    string
 	Name    string
-	Kind    string // "regmap"
+	Kind    string // "regmap" or "struct"
+	Prefix  string // prepended to generated names ("" or e.g. "FW_")
 	Doc     string
+	Structs []*Struct
 	Consts  []*Const
 	Params  []*Const
 	Regions []*Region
@@ -76,6 +78,30 @@ type Reg struct {
 	Fields []*Field
 	Line   int
 }
+
+// Struct is a fixed-size little-endian record shared by hardware, firmware
+// and software (a descriptor, a command, a completion entry).
+type Struct struct {
+	Name    string
+	Bytes   int
+	Doc     string
+	Members []*Member
+	Line    int
+}
+
+// Member is one field of a Struct at a byte offset. Sizes 1, 2, 4 and 8 are
+// little-endian integers (naturally aligned); any other size is a byte array.
+type Member struct {
+	Name   string
+	Offset int
+	Size   int
+	Doc    string
+	Fields []*Field // bit fields of an integer member of at most 4 bytes
+	Line   int
+}
+
+// IsInt reports whether the member is an integer rather than a byte array.
+func (m *Member) IsInt() bool { return m.Size == 1 || m.Size == 2 || m.Size == 4 || m.Size == 8 }
 
 // Field is a bit range of a register.
 type Field struct {
@@ -177,7 +203,7 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 	// names -> line, for duplicates; consts and params share one space,
 	// regions and arrays another, registers a third
 	spaces := map[string]map[string]int{}
-	space := map[string]string{"const": "const", "param": "const", "region": "window", "array": "window", "reg": "reg"}
+	space := map[string]string{"const": "const", "param": "const", "region": "window", "array": "window", "reg": "reg", "struct": "reg"}
 	declare := func(line int, what, name string) error {
 		if !nameRE.MatchString(name) {
 			return fail(line, "%s name %q must be UPPER_SNAKE_CASE", what, name)
@@ -194,6 +220,8 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 		return nil
 	}
 	var cur *Reg
+	var curMember *Member
+	var curStruct *Struct
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	lineNo := 0
@@ -229,17 +257,46 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 		}
 		if toks[0] != "field" {
 			cur = nil
+			curMember = nil
+		}
+		if toks[0] != "field" && toks[0] != "member" {
+			curStruct = nil
+		}
+		if l.Name != "" {
+			allowed := map[string][]string{
+				"regmap": {"const", "param", "region", "array", "reg", "field"},
+				"struct": {"const", "struct", "member", "field"},
+			}
+			ok := false
+			for _, d := range allowed[l.Kind] {
+				ok = ok || d == toks[0]
+			}
+			if !ok && toks[0] != "layout" {
+				if _, known := map[string]bool{"const": true, "param": true, "region": true, "array": true, "reg": true, "field": true, "struct": true, "member": true}[toks[0]]; known {
+					return nil, fail(lineNo, "%s is not allowed in a %s layout", toks[0], l.Kind)
+				}
+			}
+		} else if toks[0] != "layout" {
+			return nil, fail(lineNo, "the first directive must be layout")
 		}
 		switch toks[0] {
 		case "layout":
 			if l.Name != "" {
 				return nil, fail(lineNo, "layout already declared")
 			}
-			if err := need(2, `NAME KIND "doc"`); err != nil {
+			if len(args) == 3 {
+				p, ok := strings.CutPrefix(args[2], "prefix=")
+				if !ok || !nameRE.MatchString(p) {
+					return nil, fail(lineNo, "layout: third argument must be prefix=UPPER_NAME")
+				}
+				l.Prefix = p + "_"
+				args = args[:2]
+			}
+			if err := need(2, `NAME KIND [prefix=NAME] "doc"`); err != nil {
 				return nil, err
 			}
-			if args[1] != "regmap" {
-				return nil, fail(lineNo, "unknown layout kind %q (known: regmap)", args[1])
+			if args[1] != "regmap" && args[1] != "struct" {
+				return nil, fail(lineNo, "unknown layout kind %q (known: regmap struct)", args[1])
 			}
 			if !regexp.MustCompile(`^[a-z][a-z0-9_]*$`).MatchString(args[0]) {
 				return nil, fail(lineNo, "layout name %q must be lower_snake_case", args[0])
@@ -317,58 +374,77 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 			}
 			cur = &Reg{Name: args[0], Offset: off, Access: acc, Doc: doc, Line: lineNo}
 			l.Regs = append(l.Regs, cur)
-		case "field":
-			if cur == nil {
-				return nil, fail(lineNo, "field outside a reg (a field line must follow its reg line or another field)")
+		case "struct":
+			if err := need(2, `NAME BYTES "doc"`); err != nil {
+				return nil, err
 			}
-			if len(args) < 2 || doc == "" {
-				return nil, fail(lineNo, `field takes NAME MSB:LSB [ACCESS] [reset=VALUE] "doc"`)
+			if err := declare(lineNo, "struct", args[0]); err != nil {
+				return nil, err
+			}
+			n, err := parseNum(args[1])
+			if err != nil || n == 0 || n > 1<<16 {
+				return nil, fail(lineNo, "struct %s: size %q must be 1..65536 bytes", args[0], args[1])
+			}
+			curStruct = &Struct{Name: args[0], Bytes: int(n), Doc: doc, Line: lineNo}
+			l.Structs = append(l.Structs, curStruct)
+		case "member":
+			if curStruct == nil {
+				return nil, fail(lineNo, "member outside a struct")
+			}
+			if err := need(3, `NAME OFFSET SIZE "doc"`); err != nil {
+				return nil, err
 			}
 			if !nameRE.MatchString(args[0]) {
-				return nil, fail(lineNo, "field name %q must be UPPER_SNAKE_CASE", args[0])
+				return nil, fail(lineNo, "member name %q must be UPPER_SNAKE_CASE", args[0])
 			}
-			f := &Field{Name: args[0], Access: cur.Access, Doc: doc, Line: lineNo}
-			msb, lsb, ok := strings.Cut(args[1], ":")
-			if !ok {
-				return nil, fail(lineNo, "bit range %q must be MSB:LSB", args[1])
+			off, err1 := parseNum(args[1])
+			size, err2 := parseNum(args[2])
+			if err1 != nil || err2 != nil || size == 0 {
+				return nil, fail(lineNo, "member %s: offset and size must be numbers, size > 0", args[0])
 			}
-			m, err1 := strconv.Atoi(msb)
-			n, err2 := strconv.Atoi(lsb)
-			if err1 != nil || err2 != nil || n < 0 || m > 31 || m < n {
-				return nil, fail(lineNo, "bit range %q must be MSB:LSB with 31 >= MSB >= LSB >= 0", args[1])
+			m := &Member{Name: args[0], Offset: int(off), Size: int(size), Doc: doc, Line: lineNo}
+			if off+size > uint64(curStruct.Bytes) {
+				return nil, fail(lineNo, "member %s.%s: bytes %d..%d lie outside the %d-byte struct", curStruct.Name, m.Name, off, off+size-1, curStruct.Bytes)
 			}
-			f.MSB, f.LSB = m, n
-			for _, a := range args[2:] {
-				if acc, ok := accesses[a]; ok {
-					f.Access = acc
-					continue
+			if m.IsInt() && m.Offset%m.Size != 0 {
+				return nil, fail(lineNo, "member %s.%s: a %d-byte integer must be %d-byte aligned", curStruct.Name, m.Name, m.Size, m.Size)
+			}
+			for _, o := range curStruct.Members {
+				if o.Name == m.Name {
+					return nil, fail(lineNo, "member %s.%s already defined on line %d", curStruct.Name, m.Name, o.Line)
 				}
-				if v, ok := strings.CutPrefix(a, "reset="); ok {
-					f.ResetSym = v
-					if nameRE.MatchString(v) {
-						continue // resolved once every const is known
-					}
-					n, err := parseNum(v)
-					if err != nil {
-						return nil, fail(lineNo, "reset value: %v", err)
-					}
-					f.ResetSym = ""
-					f.Reset = &n
-					continue
-				}
-				return nil, fail(lineNo, "unknown field attribute %q", a)
-			}
-			for _, g := range cur.Fields {
-				if g.Name == f.Name {
-					return nil, fail(lineNo, "field %s.%s already defined on line %d", cur.Name, f.Name, g.Line)
-				}
-				if f.LSB <= g.MSB && g.LSB <= f.MSB {
-					return nil, fail(lineNo, "field %s.%s overlaps %s (line %d)", cur.Name, f.Name, g.Name, g.Line)
+				if m.Offset < o.Offset+o.Size && o.Offset < m.Offset+m.Size {
+					return nil, fail(lineNo, "member %s.%s overlaps %s (line %d)", curStruct.Name, m.Name, o.Name, o.Line)
 				}
 			}
-			cur.Fields = append(cur.Fields, f)
+			curStruct.Members = append(curStruct.Members, m)
+			curMember = m
+		case "field":
+			if curMember != nil {
+				f, err := parseField(args, doc, RW, curMember.Size*8, lineNo, fail)
+				if err != nil {
+					return nil, err
+				}
+				if curMember.Size > 4 {
+					return nil, fail(lineNo, "fields are allowed only in members of at most 4 bytes")
+				}
+				if err := addField(&curMember.Fields, curStruct.Name+"."+curMember.Name, f, lineNo, fail); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if cur == nil {
+				return nil, fail(lineNo, "field outside a reg or member (a field line must follow its reg or member line or another field)")
+			}
+			f, err := parseField(args, doc, cur.Access, 32, lineNo, fail)
+			if err != nil {
+				return nil, err
+			}
+			if err := addField(&cur.Fields, cur.Name, f, lineNo, fail); err != nil {
+				return nil, err
+			}
 		default:
-			return nil, fail(lineNo, "unknown directive %q (known: layout const param region array reg field)", toks[0])
+			return nil, fail(lineNo, "unknown directive %q (known: layout const param region array reg struct member field)", toks[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -382,6 +458,65 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 	}
 	l.Hash = l.hash()
 	return l, nil
+}
+
+type failFunc func(line int, format string, args ...any) error
+
+// parseField parses `field NAME MSB:LSB [ACCESS] [reset=VALUE|CONST] "doc"`
+// for a container of bits bits whose access is acc.
+func parseField(args []string, doc string, acc Access, bits, lineNo int, fail failFunc) (*Field, error) {
+	if len(args) < 2 || doc == "" {
+		return nil, fail(lineNo, `field takes NAME MSB:LSB [ACCESS] [reset=VALUE] "doc"`)
+	}
+	if !nameRE.MatchString(args[0]) {
+		return nil, fail(lineNo, "field name %q must be UPPER_SNAKE_CASE", args[0])
+	}
+	f := &Field{Name: args[0], Access: acc, Doc: doc, Line: lineNo}
+	msb, lsb, ok := strings.Cut(args[1], ":")
+	if !ok {
+		return nil, fail(lineNo, "bit range %q must be MSB:LSB", args[1])
+	}
+	m, err1 := strconv.Atoi(msb)
+	n, err2 := strconv.Atoi(lsb)
+	if err1 != nil || err2 != nil || n < 0 || m > bits-1 || m < n {
+		return nil, fail(lineNo, "bit range %q must be MSB:LSB with %d >= MSB >= LSB >= 0", args[1], bits-1)
+	}
+	f.MSB, f.LSB = m, n
+	for _, a := range args[2:] {
+		if acc, ok := accesses[a]; ok {
+			f.Access = acc
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "reset="); ok {
+			f.ResetSym = v
+			if nameRE.MatchString(v) {
+				continue // resolved once every const is known
+			}
+			n, err := parseNum(v)
+			if err != nil {
+				return nil, fail(lineNo, "reset value: %v", err)
+			}
+			f.ResetSym = ""
+			f.Reset = &n
+			continue
+		}
+		return nil, fail(lineNo, "unknown field attribute %q", a)
+	}
+	return f, nil
+}
+
+// addField appends f to fields unless its name or bits clash.
+func addField(fields *[]*Field, owner string, f *Field, lineNo int, fail failFunc) error {
+	for _, g := range *fields {
+		if g.Name == f.Name {
+			return fail(lineNo, "field %s.%s already defined on line %d", owner, f.Name, g.Line)
+		}
+		if f.LSB <= g.MSB && g.LSB <= f.MSB {
+			return fail(lineNo, "field %s.%s overlaps %s (line %d)", owner, f.Name, g.Name, g.Line)
+		}
+	}
+	*fields = append(*fields, f)
+	return nil
 }
 
 func (l *Layout) constByName(name string) *Const {
@@ -504,6 +639,24 @@ func (l *Layout) check() error {
 			return err
 		}
 	}
+	for _, st := range l.Structs {
+		if err := add(st.Name+"_BYTES", st.Line); err != nil {
+			return err
+		}
+		if err := add(st.Name, st.Line); err != nil {
+			return err
+		}
+		for _, m := range st.Members {
+			if err := add(st.Name+"_"+m.Name, m.Line); err != nil {
+				return err
+			}
+			for _, f := range m.Fields {
+				if err := add(st.Name+"_"+m.Name+"_"+f.Name, f.Line); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	for _, r := range l.Regs {
 		if err := add("REG_"+r.Name, r.Line); err != nil {
 			return err
@@ -529,7 +682,7 @@ func (l *Layout) count(a *Array) uint64 {
 // doc strings), so that both sides can check they were built from one map.
 func (l *Layout) hash() uint64 {
 	h := sha256.New()
-	fmt.Fprintf(h, "layout %s %s\n", l.Name, l.Kind)
+	fmt.Fprintf(h, "layout %s %s %s\n", l.Name, l.Kind, l.Prefix)
 	for _, c := range l.Consts {
 		fmt.Fprintf(h, "const %s %d\n", c.Name, c.Value)
 	}
@@ -550,6 +703,15 @@ func (l *Layout) hash() uint64 {
 				reset = strconv.FormatUint(*f.Reset, 10)
 			}
 			fmt.Fprintf(h, "field %s %d %d %s %s\n", f.Name, f.MSB, f.LSB, f.Access, reset)
+		}
+	}
+	for _, st := range l.Structs {
+		fmt.Fprintf(h, "struct %s %d\n", st.Name, st.Bytes)
+		for _, m := range st.Members {
+			fmt.Fprintf(h, "member %s %d %d\n", m.Name, m.Offset, m.Size)
+			for _, f := range m.Fields {
+				fmt.Fprintf(h, "field %s %d %d %s\n", f.Name, f.MSB, f.LSB, f.Access)
+			}
 		}
 	}
 	return binary.BigEndian.Uint64(h.Sum(nil)[:8])

@@ -102,7 +102,17 @@ func TestParseErrors(t *testing.T) {
 		line      int
 		reason    string
 	}{
-		{"no layout", `const A 1 "a"`, 0, "no layout line"},
+		{"no layout", ``, 0, "no layout line"},
+		{"layout not first", `const A 1 "a"`, 1, "the first directive must be layout"},
+		{"struct in regmap", "layout x regmap \"x\"\nstruct S 8 \"s\"", 2, "struct is not allowed in a regmap layout"},
+		{"reg in struct", "layout x struct \"x\"\nreg R 0 rw \"r\"", 2, "reg is not allowed in a struct layout"},
+		{"member outside", "layout x struct \"x\"\nmember M 0 4 \"m\"", 2, "member outside a struct"},
+		{"member beyond", "layout x struct \"x\"\nstruct S 8 \"s\"\nmember M 6 4 \"m\"", 3, "lie outside the 8-byte struct"},
+		{"member unaligned", "layout x struct \"x\"\nstruct S 8 \"s\"\nmember M 2 4 \"m\"", 3, "must be 4-byte aligned"},
+		{"member overlap", "layout x struct \"x\"\nstruct S 8 \"s\"\nmember M 0 4 \"m\"\nmember N 2 2 \"n\"", 4, "overlaps M"},
+		{"member field range", "layout x struct \"x\"\nstruct S 8 \"s\"\nmember M 0 2 \"m\"\nfield F 16:0 \"f\"", 4, "15 >= MSB"},
+		{"member field wide", "layout x struct \"x\"\nstruct S 8 \"s\"\nmember M 0 8 \"m\"\nfield F 3:0 \"f\"", 4, "at most 4 bytes"},
+		{"bad prefix", "layout x struct pre=FW \"x\"", 1, "prefix=UPPER_NAME"},
 		{"unknown directive", "layout x regmap \"x\"\nbogus A 1 \"a\"", 2, `unknown directive "bogus"`},
 		{"unknown kind", `layout x table "x"`, 1, `unknown layout kind "table"`},
 		{"bad layout name", `layout X regmap "x"`, 1, "lower_snake_case"},

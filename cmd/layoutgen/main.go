@@ -51,9 +51,11 @@ func Generate(root string) ([]Output, error) {
 			Output{"firmware/include/via_" + l.Name + ".h", l.C()},
 			Output{"cosim/hw/" + l.Name + "_gen.go", goSrc},
 		)
-		if l.Kind == "regmap" {
-			outs = append(outs, Output{"docs/registers.md", l.Markdown()})
+		doc := "docs/" + l.Name + ".md"
+		if l.Name == "bar0" {
+			doc = "docs/registers.md"
 		}
+		outs = append(outs, Output{doc, l.Markdown()})
 	}
 	return outs, nil
 }

@@ -2,18 +2,18 @@
 
 package hw
 
-// Bar0Hash is the hash of the bar0 layout; the NIC reports it in MAP_HASH_LO/HI.
-const Bar0Hash uint64 = 0xc7db90ebb9925ac5
+// Bar0Hash is the hash of the bar0 layout.
+const Bar0Hash uint64 = 0x1af8e477644ee4bb
 
 // Constants of the layout.
 const (
-	// Magic is: Value of MAGIC: ASCII 'VIAN'
+	// Magic: Value of MAGIC: ASCII 'VIAN'.
 	Magic = 0x5649414e
-	// VersionMajor is: Hardware major version
+	// VersionMajor: Hardware major version.
 	VersionMajor = 0x0
-	// VersionMinor is: Hardware minor version
+	// VersionMinor: Hardware minor version.
 	VersionMinor = 0x1
-	// VersionPatch is: Hardware patch level
+	// VersionPatch: Hardware patch level.
 	VersionPatch = 0x0
 )
 

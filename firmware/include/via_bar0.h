@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#define VIA_BAR0_HASH 0xc7db90ebb9925ac5ull
+#define VIA_BAR0_HASH 0x1af8e477644ee4bbull
 
 #define VIA_MAGIC 0x5649414eu /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR 0x0u /* Hardware major version. */
@@ -34,26 +34,26 @@
 #define VIA_MAGIC_VALUE_SHIFT 0u
 #define VIA_MAGIC_VALUE_MASK 0xffffffffu
 #define VIA_MAGIC_VALUE_RESET 0x5649414eu
-static inline uint32_t via_magic_value_get(uint32_t reg) { return (reg & VIA_MAGIC_VALUE_MASK) >> VIA_MAGIC_VALUE_SHIFT; }
-static inline uint32_t via_magic_value_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_MAGIC_VALUE_MASK) | ((v << VIA_MAGIC_VALUE_SHIFT) & VIA_MAGIC_VALUE_MASK); }
+static inline uint32_t via_magic_value_get(uint32_t v) { return (uint32_t)((v & VIA_MAGIC_VALUE_MASK) >> VIA_MAGIC_VALUE_SHIFT); }
+static inline uint32_t via_magic_value_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_MAGIC_VALUE_MASK) | ((x << VIA_MAGIC_VALUE_SHIFT) & VIA_MAGIC_VALUE_MASK)); }
 
 /* HW_VERSION (ro): Hardware version. */
 #define VIA_REG_HW_VERSION 0x004u
 #define VIA_HW_VERSION_MAJOR_SHIFT 16u
 #define VIA_HW_VERSION_MAJOR_MASK 0xffff0000u
 #define VIA_HW_VERSION_MAJOR_RESET 0x0u
-static inline uint32_t via_hw_version_major_get(uint32_t reg) { return (reg & VIA_HW_VERSION_MAJOR_MASK) >> VIA_HW_VERSION_MAJOR_SHIFT; }
-static inline uint32_t via_hw_version_major_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_HW_VERSION_MAJOR_MASK) | ((v << VIA_HW_VERSION_MAJOR_SHIFT) & VIA_HW_VERSION_MAJOR_MASK); }
+static inline uint32_t via_hw_version_major_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MAJOR_MASK) >> VIA_HW_VERSION_MAJOR_SHIFT); }
+static inline uint32_t via_hw_version_major_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MAJOR_MASK) | ((x << VIA_HW_VERSION_MAJOR_SHIFT) & VIA_HW_VERSION_MAJOR_MASK)); }
 #define VIA_HW_VERSION_MINOR_SHIFT 8u
 #define VIA_HW_VERSION_MINOR_MASK 0x0000ff00u
 #define VIA_HW_VERSION_MINOR_RESET 0x1u
-static inline uint32_t via_hw_version_minor_get(uint32_t reg) { return (reg & VIA_HW_VERSION_MINOR_MASK) >> VIA_HW_VERSION_MINOR_SHIFT; }
-static inline uint32_t via_hw_version_minor_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_HW_VERSION_MINOR_MASK) | ((v << VIA_HW_VERSION_MINOR_SHIFT) & VIA_HW_VERSION_MINOR_MASK); }
+static inline uint32_t via_hw_version_minor_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MINOR_MASK) >> VIA_HW_VERSION_MINOR_SHIFT); }
+static inline uint32_t via_hw_version_minor_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MINOR_MASK) | ((x << VIA_HW_VERSION_MINOR_SHIFT) & VIA_HW_VERSION_MINOR_MASK)); }
 #define VIA_HW_VERSION_PATCH_SHIFT 0u
 #define VIA_HW_VERSION_PATCH_MASK 0x000000ffu
 #define VIA_HW_VERSION_PATCH_RESET 0x0u
-static inline uint32_t via_hw_version_patch_get(uint32_t reg) { return (reg & VIA_HW_VERSION_PATCH_MASK) >> VIA_HW_VERSION_PATCH_SHIFT; }
-static inline uint32_t via_hw_version_patch_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_HW_VERSION_PATCH_MASK) | ((v << VIA_HW_VERSION_PATCH_SHIFT) & VIA_HW_VERSION_PATCH_MASK); }
+static inline uint32_t via_hw_version_patch_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_PATCH_MASK) >> VIA_HW_VERSION_PATCH_SHIFT); }
+static inline uint32_t via_hw_version_patch_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_PATCH_MASK) | ((x << VIA_HW_VERSION_PATCH_SHIFT) & VIA_HW_VERSION_PATCH_MASK)); }
 
 /* MAP_HASH_LO (ro): Low 32 bits of the register-map hash the RTL was generated from. */
 #define VIA_REG_MAP_HASH_LO 0x008u
@@ -68,15 +68,15 @@ static inline uint32_t via_hw_version_patch_set(uint32_t reg, uint32_t v) { retu
 #define VIA_REG_CAP_DATAPATH 0x040u
 #define VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT 0u
 #define VIA_CAP_DATAPATH_DATA_WIDTH_MASK 0x0000ffffu
-static inline uint32_t via_cap_datapath_data_width_get(uint32_t reg) { return (reg & VIA_CAP_DATAPATH_DATA_WIDTH_MASK) >> VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT; }
-static inline uint32_t via_cap_datapath_data_width_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_DATAPATH_DATA_WIDTH_MASK) | ((v << VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT) & VIA_CAP_DATAPATH_DATA_WIDTH_MASK); }
+static inline uint32_t via_cap_datapath_data_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DATAPATH_DATA_WIDTH_MASK) >> VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT); }
+static inline uint32_t via_cap_datapath_data_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DATAPATH_DATA_WIDTH_MASK) | ((x << VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT) & VIA_CAP_DATAPATH_DATA_WIDTH_MASK)); }
 
 /* CAP_VI (ro): Virtual interfaces. */
 #define VIA_REG_CAP_VI 0x044u
 #define VIA_CAP_VI_NUM_VI_SHIFT 0u
 #define VIA_CAP_VI_NUM_VI_MASK 0x0000ffffu
-static inline uint32_t via_cap_vi_num_vi_get(uint32_t reg) { return (reg & VIA_CAP_VI_NUM_VI_MASK) >> VIA_CAP_VI_NUM_VI_SHIFT; }
-static inline uint32_t via_cap_vi_num_vi_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_VI_NUM_VI_MASK) | ((v << VIA_CAP_VI_NUM_VI_SHIFT) & VIA_CAP_VI_NUM_VI_MASK); }
+static inline uint32_t via_cap_vi_num_vi_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_VI_NUM_VI_MASK) >> VIA_CAP_VI_NUM_VI_SHIFT); }
+static inline uint32_t via_cap_vi_num_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_VI_NUM_VI_MASK) | ((x << VIA_CAP_VI_NUM_VI_SHIFT) & VIA_CAP_VI_NUM_VI_MASK)); }
 
 /* CAP_DB_BASE (ro): Byte offset in BAR0 of VI 0's doorbell page. */
 #define VIA_REG_CAP_DB_BASE 0x048u
@@ -88,76 +88,76 @@ static inline uint32_t via_cap_vi_num_vi_set(uint32_t reg, uint32_t v) { return 
 #define VIA_REG_CAP_BAR 0x050u
 #define VIA_CAP_BAR_ADDR_WIDTH_SHIFT 0u
 #define VIA_CAP_BAR_ADDR_WIDTH_MASK 0x000000ffu
-static inline uint32_t via_cap_bar_addr_width_get(uint32_t reg) { return (reg & VIA_CAP_BAR_ADDR_WIDTH_MASK) >> VIA_CAP_BAR_ADDR_WIDTH_SHIFT; }
-static inline uint32_t via_cap_bar_addr_width_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_BAR_ADDR_WIDTH_MASK) | ((v << VIA_CAP_BAR_ADDR_WIDTH_SHIFT) & VIA_CAP_BAR_ADDR_WIDTH_MASK); }
+static inline uint32_t via_cap_bar_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_BAR_ADDR_WIDTH_MASK) >> VIA_CAP_BAR_ADDR_WIDTH_SHIFT); }
+static inline uint32_t via_cap_bar_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_BAR_ADDR_WIDTH_MASK) | ((x << VIA_CAP_BAR_ADDR_WIDTH_SHIFT) & VIA_CAP_BAR_ADDR_WIDTH_MASK)); }
 
 /* CAP_DMA (ro): DMA master. */
 #define VIA_REG_CAP_DMA 0x054u
 #define VIA_CAP_DMA_ADDR_WIDTH_SHIFT 0u
 #define VIA_CAP_DMA_ADDR_WIDTH_MASK 0x000000ffu
-static inline uint32_t via_cap_dma_addr_width_get(uint32_t reg) { return (reg & VIA_CAP_DMA_ADDR_WIDTH_MASK) >> VIA_CAP_DMA_ADDR_WIDTH_SHIFT; }
-static inline uint32_t via_cap_dma_addr_width_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_DMA_ADDR_WIDTH_MASK) | ((v << VIA_CAP_DMA_ADDR_WIDTH_SHIFT) & VIA_CAP_DMA_ADDR_WIDTH_MASK); }
+static inline uint32_t via_cap_dma_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ADDR_WIDTH_MASK) >> VIA_CAP_DMA_ADDR_WIDTH_SHIFT); }
+static inline uint32_t via_cap_dma_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ADDR_WIDTH_MASK) | ((x << VIA_CAP_DMA_ADDR_WIDTH_SHIFT) & VIA_CAP_DMA_ADDR_WIDTH_MASK)); }
 #define VIA_CAP_DMA_ID_WIDTH_SHIFT 8u
 #define VIA_CAP_DMA_ID_WIDTH_MASK 0x0000ff00u
-static inline uint32_t via_cap_dma_id_width_get(uint32_t reg) { return (reg & VIA_CAP_DMA_ID_WIDTH_MASK) >> VIA_CAP_DMA_ID_WIDTH_SHIFT; }
-static inline uint32_t via_cap_dma_id_width_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_DMA_ID_WIDTH_MASK) | ((v << VIA_CAP_DMA_ID_WIDTH_SHIFT) & VIA_CAP_DMA_ID_WIDTH_MASK); }
+static inline uint32_t via_cap_dma_id_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ID_WIDTH_MASK) >> VIA_CAP_DMA_ID_WIDTH_SHIFT); }
+static inline uint32_t via_cap_dma_id_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ID_WIDTH_MASK) | ((x << VIA_CAP_DMA_ID_WIDTH_SHIFT) & VIA_CAP_DMA_ID_WIDTH_MASK)); }
 #define VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT 16u
 #define VIA_CAP_DMA_MAX_OUTSTANDING_MASK 0x00ff0000u
-static inline uint32_t via_cap_dma_max_outstanding_get(uint32_t reg) { return (reg & VIA_CAP_DMA_MAX_OUTSTANDING_MASK) >> VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT; }
-static inline uint32_t via_cap_dma_max_outstanding_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_DMA_MAX_OUTSTANDING_MASK) | ((v << VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT) & VIA_CAP_DMA_MAX_OUTSTANDING_MASK); }
+static inline uint32_t via_cap_dma_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_MAX_OUTSTANDING_MASK) >> VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT); }
+static inline uint32_t via_cap_dma_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_MAX_OUTSTANDING_MASK) | ((x << VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT) & VIA_CAP_DMA_MAX_OUTSTANDING_MASK)); }
 
 /* CAP_DMA_BURST (ro): DMA bursts. */
 #define VIA_REG_CAP_DMA_BURST 0x058u
 #define VIA_CAP_DMA_BURST_MAX_BURST_SHIFT 0u
 #define VIA_CAP_DMA_BURST_MAX_BURST_MASK 0x0000ffffu
-static inline uint32_t via_cap_dma_burst_max_burst_get(uint32_t reg) { return (reg & VIA_CAP_DMA_BURST_MAX_BURST_MASK) >> VIA_CAP_DMA_BURST_MAX_BURST_SHIFT; }
-static inline uint32_t via_cap_dma_burst_max_burst_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_DMA_BURST_MAX_BURST_MASK) | ((v << VIA_CAP_DMA_BURST_MAX_BURST_SHIFT) & VIA_CAP_DMA_BURST_MAX_BURST_MASK); }
+static inline uint32_t via_cap_dma_burst_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_BURST_MAX_BURST_MASK) >> VIA_CAP_DMA_BURST_MAX_BURST_SHIFT); }
+static inline uint32_t via_cap_dma_burst_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_BURST_MAX_BURST_MASK) | ((x << VIA_CAP_DMA_BURST_MAX_BURST_SHIFT) & VIA_CAP_DMA_BURST_MAX_BURST_MASK)); }
 
 /* CAP_IRQ (ro): Interrupts. */
 #define VIA_REG_CAP_IRQ 0x05cu
 #define VIA_CAP_IRQ_NUM_IRQ_SHIFT 0u
 #define VIA_CAP_IRQ_NUM_IRQ_MASK 0x000000ffu
-static inline uint32_t via_cap_irq_num_irq_get(uint32_t reg) { return (reg & VIA_CAP_IRQ_NUM_IRQ_MASK) >> VIA_CAP_IRQ_NUM_IRQ_SHIFT; }
-static inline uint32_t via_cap_irq_num_irq_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_IRQ_NUM_IRQ_MASK) | ((v << VIA_CAP_IRQ_NUM_IRQ_SHIFT) & VIA_CAP_IRQ_NUM_IRQ_MASK); }
+static inline uint32_t via_cap_irq_num_irq_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_IRQ_NUM_IRQ_MASK) >> VIA_CAP_IRQ_NUM_IRQ_SHIFT); }
+static inline uint32_t via_cap_irq_num_irq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_IRQ_NUM_IRQ_MASK) | ((x << VIA_CAP_IRQ_NUM_IRQ_SHIFT) & VIA_CAP_IRQ_NUM_IRQ_MASK)); }
 
 /* CAP_NET (ro): Network port. */
 #define VIA_REG_CAP_NET 0x060u
 #define VIA_CAP_NET_FIFO_DEPTH_SHIFT 0u
 #define VIA_CAP_NET_FIFO_DEPTH_MASK 0x0000ffffu
-static inline uint32_t via_cap_net_fifo_depth_get(uint32_t reg) { return (reg & VIA_CAP_NET_FIFO_DEPTH_MASK) >> VIA_CAP_NET_FIFO_DEPTH_SHIFT; }
-static inline uint32_t via_cap_net_fifo_depth_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_NET_FIFO_DEPTH_MASK) | ((v << VIA_CAP_NET_FIFO_DEPTH_SHIFT) & VIA_CAP_NET_FIFO_DEPTH_MASK); }
+static inline uint32_t via_cap_net_fifo_depth_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_NET_FIFO_DEPTH_MASK) >> VIA_CAP_NET_FIFO_DEPTH_SHIFT); }
+static inline uint32_t via_cap_net_fifo_depth_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_NET_FIFO_DEPTH_MASK) | ((x << VIA_CAP_NET_FIFO_DEPTH_SHIFT) & VIA_CAP_NET_FIFO_DEPTH_MASK)); }
 
 /* CAP_RESET (ro): Soft reset. */
 #define VIA_REG_CAP_RESET 0x064u
 #define VIA_CAP_RESET_CYCLES_SHIFT 0u
 #define VIA_CAP_RESET_CYCLES_MASK 0x0000ffffu
-static inline uint32_t via_cap_reset_cycles_get(uint32_t reg) { return (reg & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT; }
-static inline uint32_t via_cap_reset_cycles_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CAP_RESET_CYCLES_MASK) | ((v << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK); }
+static inline uint32_t via_cap_reset_cycles_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT); }
+static inline uint32_t via_cap_reset_cycles_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_RESET_CYCLES_MASK) | ((x << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK)); }
 
 /* CTRL (wo): Global control; reads as zero. */
 #define VIA_REG_CTRL 0x080u
 #define VIA_CTRL_SOFT_RESET_SHIFT 0u
 #define VIA_CTRL_SOFT_RESET_MASK 0x00000001u
-static inline uint32_t via_ctrl_soft_reset_get(uint32_t reg) { return (reg & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT; }
-static inline uint32_t via_ctrl_soft_reset_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_CTRL_SOFT_RESET_MASK) | ((v << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK); }
+static inline uint32_t via_ctrl_soft_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT); }
+static inline uint32_t via_ctrl_soft_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CTRL_SOFT_RESET_MASK) | ((x << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK)); }
 
 /* STATUS (ro): Global status. */
 #define VIA_REG_STATUS 0x084u
 #define VIA_STATUS_RESET_BUSY_SHIFT 0u
 #define VIA_STATUS_RESET_BUSY_MASK 0x00000001u
-static inline uint32_t via_status_reset_busy_get(uint32_t reg) { return (reg & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT; }
-static inline uint32_t via_status_reset_busy_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_STATUS_RESET_BUSY_MASK) | ((v << VIA_STATUS_RESET_BUSY_SHIFT) & VIA_STATUS_RESET_BUSY_MASK); }
+static inline uint32_t via_status_reset_busy_get(uint32_t v) { return (uint32_t)((v & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT); }
+static inline uint32_t via_status_reset_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_STATUS_RESET_BUSY_MASK) | ((x << VIA_STATUS_RESET_BUSY_SHIFT) & VIA_STATUS_RESET_BUSY_MASK)); }
 
 /* IRQ_STATUS (w1c): Latched interrupt causes; write 1 to clear. Bit i drives irq[i] when enabled; bits NUM_IRQ and up read as zero. */
 #define VIA_REG_IRQ_STATUS 0x0c0u
 #define VIA_IRQ_STATUS_DIAG_DONE_SHIFT 0u
 #define VIA_IRQ_STATUS_DIAG_DONE_MASK 0x00000001u
-static inline uint32_t via_irq_status_diag_done_get(uint32_t reg) { return (reg & VIA_IRQ_STATUS_DIAG_DONE_MASK) >> VIA_IRQ_STATUS_DIAG_DONE_SHIFT; }
-static inline uint32_t via_irq_status_diag_done_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_IRQ_STATUS_DIAG_DONE_MASK) | ((v << VIA_IRQ_STATUS_DIAG_DONE_SHIFT) & VIA_IRQ_STATUS_DIAG_DONE_MASK); }
+static inline uint32_t via_irq_status_diag_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_DIAG_DONE_MASK) >> VIA_IRQ_STATUS_DIAG_DONE_SHIFT); }
+static inline uint32_t via_irq_status_diag_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_DIAG_DONE_MASK) | ((x << VIA_IRQ_STATUS_DIAG_DONE_SHIFT) & VIA_IRQ_STATUS_DIAG_DONE_MASK)); }
 #define VIA_IRQ_STATUS_OTHER_SHIFT 1u
 #define VIA_IRQ_STATUS_OTHER_MASK 0xfffffffeu
-static inline uint32_t via_irq_status_other_get(uint32_t reg) { return (reg & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT; }
-static inline uint32_t via_irq_status_other_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_IRQ_STATUS_OTHER_MASK) | ((v << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK); }
+static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
+static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
 #define VIA_REG_IRQ_ENABLE 0x0c4u
@@ -187,58 +187,58 @@ static inline uint32_t via_irq_status_other_set(uint32_t reg, uint32_t v) { retu
 #define VIA_REG_DIAG_CTRL 0x114u
 #define VIA_DIAG_CTRL_START_SHIFT 0u
 #define VIA_DIAG_CTRL_START_MASK 0x00000001u
-static inline uint32_t via_diag_ctrl_start_get(uint32_t reg) { return (reg & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT; }
-static inline uint32_t via_diag_ctrl_start_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_CTRL_START_MASK) | ((v << VIA_DIAG_CTRL_START_SHIFT) & VIA_DIAG_CTRL_START_MASK); }
+static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }
+static inline uint32_t via_diag_ctrl_start_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_START_MASK) | ((x << VIA_DIAG_CTRL_START_SHIFT) & VIA_DIAG_CTRL_START_MASK)); }
 #define VIA_DIAG_CTRL_ABORT_SHIFT 1u
 #define VIA_DIAG_CTRL_ABORT_MASK 0x00000002u
-static inline uint32_t via_diag_ctrl_abort_get(uint32_t reg) { return (reg & VIA_DIAG_CTRL_ABORT_MASK) >> VIA_DIAG_CTRL_ABORT_SHIFT; }
-static inline uint32_t via_diag_ctrl_abort_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_CTRL_ABORT_MASK) | ((v << VIA_DIAG_CTRL_ABORT_SHIFT) & VIA_DIAG_CTRL_ABORT_MASK); }
+static inline uint32_t via_diag_ctrl_abort_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_ABORT_MASK) >> VIA_DIAG_CTRL_ABORT_SHIFT); }
+static inline uint32_t via_diag_ctrl_abort_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_ABORT_MASK) | ((x << VIA_DIAG_CTRL_ABORT_SHIFT) & VIA_DIAG_CTRL_ABORT_MASK)); }
 
 /* DIAG_CFG (rw): Limits for benchmarking the DMA path. */
 #define VIA_REG_DIAG_CFG 0x118u
 #define VIA_DIAG_CFG_MAX_BURST_SHIFT 0u
 #define VIA_DIAG_CFG_MAX_BURST_MASK 0x000001ffu
-static inline uint32_t via_diag_cfg_max_burst_get(uint32_t reg) { return (reg & VIA_DIAG_CFG_MAX_BURST_MASK) >> VIA_DIAG_CFG_MAX_BURST_SHIFT; }
-static inline uint32_t via_diag_cfg_max_burst_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_CFG_MAX_BURST_MASK) | ((v << VIA_DIAG_CFG_MAX_BURST_SHIFT) & VIA_DIAG_CFG_MAX_BURST_MASK); }
+static inline uint32_t via_diag_cfg_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_BURST_MASK) >> VIA_DIAG_CFG_MAX_BURST_SHIFT); }
+static inline uint32_t via_diag_cfg_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_BURST_MASK) | ((x << VIA_DIAG_CFG_MAX_BURST_SHIFT) & VIA_DIAG_CFG_MAX_BURST_MASK)); }
 #define VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT 16u
 #define VIA_DIAG_CFG_MAX_OUTSTANDING_MASK 0x000f0000u
-static inline uint32_t via_diag_cfg_max_outstanding_get(uint32_t reg) { return (reg & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) >> VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT; }
-static inline uint32_t via_diag_cfg_max_outstanding_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) | ((v << VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT) & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK); }
+static inline uint32_t via_diag_cfg_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) >> VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT); }
+static inline uint32_t via_diag_cfg_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) | ((x << VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT) & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK)); }
 
 /* DIAG_STATUS (ro): Diagnostic engine status; cleared by START. */
 #define VIA_REG_DIAG_STATUS 0x11cu
 #define VIA_DIAG_STATUS_BUSY_SHIFT 0u
 #define VIA_DIAG_STATUS_BUSY_MASK 0x00000001u
-static inline uint32_t via_diag_status_busy_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_BUSY_MASK) >> VIA_DIAG_STATUS_BUSY_SHIFT; }
-static inline uint32_t via_diag_status_busy_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_BUSY_MASK) | ((v << VIA_DIAG_STATUS_BUSY_SHIFT) & VIA_DIAG_STATUS_BUSY_MASK); }
+static inline uint32_t via_diag_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BUSY_MASK) >> VIA_DIAG_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_diag_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BUSY_MASK) | ((x << VIA_DIAG_STATUS_BUSY_SHIFT) & VIA_DIAG_STATUS_BUSY_MASK)); }
 #define VIA_DIAG_STATUS_DONE_SHIFT 1u
 #define VIA_DIAG_STATUS_DONE_MASK 0x00000002u
-static inline uint32_t via_diag_status_done_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_DONE_MASK) >> VIA_DIAG_STATUS_DONE_SHIFT; }
-static inline uint32_t via_diag_status_done_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_DONE_MASK) | ((v << VIA_DIAG_STATUS_DONE_SHIFT) & VIA_DIAG_STATUS_DONE_MASK); }
+static inline uint32_t via_diag_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_DONE_MASK) >> VIA_DIAG_STATUS_DONE_SHIFT); }
+static inline uint32_t via_diag_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_DONE_MASK) | ((x << VIA_DIAG_STATUS_DONE_SHIFT) & VIA_DIAG_STATUS_DONE_MASK)); }
 #define VIA_DIAG_STATUS_ERROR_SHIFT 2u
 #define VIA_DIAG_STATUS_ERROR_MASK 0x00000004u
-static inline uint32_t via_diag_status_error_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_ERROR_MASK) >> VIA_DIAG_STATUS_ERROR_SHIFT; }
-static inline uint32_t via_diag_status_error_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_ERROR_MASK) | ((v << VIA_DIAG_STATUS_ERROR_SHIFT) & VIA_DIAG_STATUS_ERROR_MASK); }
+static inline uint32_t via_diag_status_error_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ERROR_MASK) >> VIA_DIAG_STATUS_ERROR_SHIFT); }
+static inline uint32_t via_diag_status_error_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ERROR_MASK) | ((x << VIA_DIAG_STATUS_ERROR_SHIFT) & VIA_DIAG_STATUS_ERROR_MASK)); }
 #define VIA_DIAG_STATUS_BAD_PARAM_SHIFT 3u
 #define VIA_DIAG_STATUS_BAD_PARAM_MASK 0x00000008u
-static inline uint32_t via_diag_status_bad_param_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_BAD_PARAM_MASK) >> VIA_DIAG_STATUS_BAD_PARAM_SHIFT; }
-static inline uint32_t via_diag_status_bad_param_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_BAD_PARAM_MASK) | ((v << VIA_DIAG_STATUS_BAD_PARAM_SHIFT) & VIA_DIAG_STATUS_BAD_PARAM_MASK); }
+static inline uint32_t via_diag_status_bad_param_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BAD_PARAM_MASK) >> VIA_DIAG_STATUS_BAD_PARAM_SHIFT); }
+static inline uint32_t via_diag_status_bad_param_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BAD_PARAM_MASK) | ((x << VIA_DIAG_STATUS_BAD_PARAM_SHIFT) & VIA_DIAG_STATUS_BAD_PARAM_MASK)); }
 #define VIA_DIAG_STATUS_RD_ERR_SHIFT 4u
 #define VIA_DIAG_STATUS_RD_ERR_MASK 0x00000010u
-static inline uint32_t via_diag_status_rd_err_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_RD_ERR_MASK) >> VIA_DIAG_STATUS_RD_ERR_SHIFT; }
-static inline uint32_t via_diag_status_rd_err_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_RD_ERR_MASK) | ((v << VIA_DIAG_STATUS_RD_ERR_SHIFT) & VIA_DIAG_STATUS_RD_ERR_MASK); }
+static inline uint32_t via_diag_status_rd_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RD_ERR_MASK) >> VIA_DIAG_STATUS_RD_ERR_SHIFT); }
+static inline uint32_t via_diag_status_rd_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RD_ERR_MASK) | ((x << VIA_DIAG_STATUS_RD_ERR_SHIFT) & VIA_DIAG_STATUS_RD_ERR_MASK)); }
 #define VIA_DIAG_STATUS_WR_ERR_SHIFT 5u
 #define VIA_DIAG_STATUS_WR_ERR_MASK 0x00000020u
-static inline uint32_t via_diag_status_wr_err_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_WR_ERR_MASK) >> VIA_DIAG_STATUS_WR_ERR_SHIFT; }
-static inline uint32_t via_diag_status_wr_err_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_WR_ERR_MASK) | ((v << VIA_DIAG_STATUS_WR_ERR_SHIFT) & VIA_DIAG_STATUS_WR_ERR_MASK); }
+static inline uint32_t via_diag_status_wr_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_WR_ERR_MASK) >> VIA_DIAG_STATUS_WR_ERR_SHIFT); }
+static inline uint32_t via_diag_status_wr_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_WR_ERR_MASK) | ((x << VIA_DIAG_STATUS_WR_ERR_SHIFT) & VIA_DIAG_STATUS_WR_ERR_MASK)); }
 #define VIA_DIAG_STATUS_ABORTED_SHIFT 6u
 #define VIA_DIAG_STATUS_ABORTED_MASK 0x00000040u
-static inline uint32_t via_diag_status_aborted_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_ABORTED_MASK) >> VIA_DIAG_STATUS_ABORTED_SHIFT; }
-static inline uint32_t via_diag_status_aborted_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_ABORTED_MASK) | ((v << VIA_DIAG_STATUS_ABORTED_SHIFT) & VIA_DIAG_STATUS_ABORTED_MASK); }
+static inline uint32_t via_diag_status_aborted_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ABORTED_MASK) >> VIA_DIAG_STATUS_ABORTED_SHIFT); }
+static inline uint32_t via_diag_status_aborted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ABORTED_MASK) | ((x << VIA_DIAG_STATUS_ABORTED_SHIFT) & VIA_DIAG_STATUS_ABORTED_MASK)); }
 #define VIA_DIAG_STATUS_RESP_SHIFT 8u
 #define VIA_DIAG_STATUS_RESP_MASK 0x00000300u
-static inline uint32_t via_diag_status_resp_get(uint32_t reg) { return (reg & VIA_DIAG_STATUS_RESP_MASK) >> VIA_DIAG_STATUS_RESP_SHIFT; }
-static inline uint32_t via_diag_status_resp_set(uint32_t reg, uint32_t v) { return (reg & ~VIA_DIAG_STATUS_RESP_MASK) | ((v << VIA_DIAG_STATUS_RESP_SHIFT) & VIA_DIAG_STATUS_RESP_MASK); }
+static inline uint32_t via_diag_status_resp_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RESP_MASK) >> VIA_DIAG_STATUS_RESP_SHIFT); }
+static inline uint32_t via_diag_status_resp_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RESP_MASK) | ((x << VIA_DIAG_STATUS_RESP_SHIFT) & VIA_DIAG_STATUS_RESP_MASK)); }
 
 /* DIAG_CYCLES (ro): Clock cycles from START to DONE of the last copy. */
 #define VIA_REG_DIAG_CYCLES 0x120u

@@ -4,8 +4,8 @@
 `ifndef VIA_BAR0_VH
 `define VIA_BAR0_VH
 
-// hash of the layout, also readable from MAP_HASH_LO/HI
-`define VIA_BAR0_HASH 64'hc7db90ebb9925ac5
+// hash of the layout
+`define VIA_BAR0_HASH 64'h1af8e477644ee4bb
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
