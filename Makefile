@@ -3,13 +3,13 @@
 #   make demo      the main job (installs what is missing first)
 #   make test      every test (installs what is missing first)
 #
-# Other targets: deps generate check-generated lint synth bench gotest fmt clean
+# Other targets: deps generate check-generated lint synth bench firmware gotest fmt clean
 
 SHELL := /bin/bash
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps generate check-generated lint synth bench gotest fmt test demo clean
+.PHONY: all deps generate check-generated lint synth bench firmware gotest fmt test demo clean
 
 all: generate
 
@@ -29,7 +29,13 @@ synth: deps
 	sim-scripts/synth.sh
 
 bench: deps
+	testbench/via_cpu/isa/build.sh --check
+	testbench/via_nic/fw/build.sh --check
 	sim-scripts/benches.sh
+
+# the committed image must be what the sources build; native unit tests
+firmware: deps
+	$(MAKE) -C firmware check test
 
 gotest: deps
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad" >&2; exit 1; fi
@@ -41,7 +47,7 @@ fmt:
 
 test: deps
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory check-generated lint synth bench gotest && \
+	$(MAKE) --no-print-directory check-generated lint synth bench firmware gotest && \
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"
 
 demo: deps

@@ -140,18 +140,13 @@ type Conn struct {
 	sem   chan struct{}
 	spare []byte
 
-	bmu      sync.Mutex // guards cur, curN, posted, unsynced
-	cur      []byte     // batch being filled: header, count, entries
-	curN     int
-	posted   uint64
-	unsynced int // posted writes since the last MMIO_READ was sent
-
-	// syncEvery bounds unsynced in lockstep mode (0: no bound); syncMu
-	// serializes the reads that enforce it.
-	syncEvery int
-	syncMu    sync.Mutex
-	wake      chan struct{} // wakes the flusher
-	batches   atomic.Uint64
+	bmu     sync.Mutex // guards cur, curN, posted, cancels
+	cur     []byte     // batch being filled: header, count, entries
+	curN    int
+	posted  uint64
+	cancels []uint32      // tags of abandoned requests to CANCEL
+	wake    chan struct{} // wakes the flusher
+	batches atomic.Uint64
 
 	pmu      sync.Mutex // guards pending, nextTag, closeErr
 	pending  map[uint32]*call
@@ -209,13 +204,6 @@ const (
 	requestRoom = 128 // room after a batch for one request message
 	maxAsyncErr = 64  // asynchronous errors kept for AsyncErr
 	readBufSize = 256 << 10
-	// lockstepSyncEvery is how many posted writes a lockstep driver sends
-	// at most without a read behind them. The simulator queues a lockstep
-	// client's writes until the client blocks, and stops reading a socket
-	// whose queue holds about a million; a client that only posts writes
-	// would then block in the socket forever. A read of MAGIC after this
-	// many writes blocks the client until they are applied.
-	lockstepSyncEvery = 1 << 18
 	// readerLinger is how long the background reader leaves the socket
 	// to callers after the last one, so that back-to-back calls read it
 	// themselves without kicking the background reader out of its read.
@@ -335,18 +323,15 @@ func (c *Conn) handshake(ctx context.Context) error {
 	}
 	c.nc.SetDeadline(time.Time{})
 	c.dev = m.Hello
-	if c.dev.Major != ProtocolMajor {
-		return fmt.Errorf("%w: simulator speaks %d.%d, this client %d.%d",
-			ErrVersion, c.dev.Major, c.dev.Minor, ProtocolMajor, ProtocolMinor)
+	if c.dev.Major != ProtocolMajor || c.dev.Minor < ProtocolMinor {
+		return fmt.Errorf("%w: simulator speaks %d.%d, this client needs %d.%d or a later %d.x (rebuild the simulator)",
+			ErrVersion, c.dev.Major, c.dev.Minor, ProtocolMajor, ProtocolMinor, ProtocolMajor)
 	}
 	if c.dev.MapHash != hw.Bar0Hash && !c.opts.IgnoreMapHash {
 		return fmt.Errorf("%w: simulator has register map 0x%016x, this program was built for 0x%016x (rebuild the simulator or the program)",
 			ErrMapMismatch, c.dev.MapHash, hw.Bar0Hash)
 	}
 	c.lastCycle.Store(c.dev.Cycle)
-	if c.dev.Mode == ModeLockstep && c.opts.Role == RoleDriver {
-		c.syncEvery = lockstepSyncEvery
-	}
 	return nil
 }
 
@@ -715,24 +700,45 @@ func (c *Conn) acquire(ctx context.Context) error {
 func (c *Conn) release() { <-c.sem }
 
 // takeBatch moves the posted writes into spare and returns spare holding
-// the finished MMIO_WRITE message, or an empty slice. Call with sem held.
-func (c *Conn) takeBatch(read bool) []byte {
+// the finished MMIO_WRITE message followed by the pending CANCELs, or an
+// empty slice. Call with sem held.
+func (c *Conn) takeBatch() []byte {
 	c.bmu.Lock()
-	if read {
-		c.unsynced = 0
-	}
 	n := c.curN
-	if n == 0 {
+	if n == 0 && len(c.cancels) == 0 {
 		c.bmu.Unlock()
 		return c.spare[:0]
 	}
-	c.cur, c.spare = c.spare[:cap(c.spare)], c.cur
-	c.curN = 0
+	var b []byte
+	if n > 0 {
+		c.cur, c.spare = c.spare[:cap(c.spare)], c.cur
+		c.curN = 0
+		b = c.spare[:batchHead+n*writeEntrySize]
+		finishWriteBatch(b, n)
+		c.batches.Add(1)
+	} else {
+		b = c.spare[:0]
+	}
+	for _, t := range c.cancels {
+		b = appendCancel(b, t)
+	}
+	c.cancels = c.cancels[:0]
 	c.bmu.Unlock()
-	c.batches.Add(1)
-	b := c.spare[:batchHead+n*writeEntrySize]
-	finishWriteBatch(b, n)
 	return b
+}
+
+// cancel asks the simulator to withdraw the request with tag, whose caller
+// gave up (a WAIT, or an MMIO_READ not yet on the bus): in lockstep mode
+// the connection then no longer counts as blocked by it. The CANCEL goes
+// out with the next message, or from the flusher.
+func (c *Conn) cancel(tag uint32) {
+	c.bmu.Lock()
+	c.cancels = append(c.cancels, tag)
+	c.bmu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
 }
 
 // writeSock writes b to the socket; call with sem held. If ctx ends while
@@ -790,7 +796,7 @@ func (c *Conn) flush(ctx context.Context) error {
 		return err
 	}
 	defer c.release()
-	b := c.takeBatch(false)
+	b := c.takeBatch()
 	return c.writeSock(ctx, b, len(b) > 0)
 }
 
@@ -913,10 +919,15 @@ func (c *Conn) result(cl *call) (msg, error) {
 func (c *Conn) abandon(ctx context.Context, cl *call, tag uint32) (msg, error) {
 	c.pmu.Lock()
 	if c.pending[tag] == cl {
-		// The answer may still come; the tag stays reserved until it
-		// does, and the answer is dropped.
+		// The answer may still come (a CANCELed wait or read is answered
+		// at once, as aborted or canceled); the tag stays reserved until
+		// it does, and the answer is dropped.
 		cl.abandoned = true
+		want := cl.want
 		c.pmu.Unlock()
+		if want == msgWaitDone || want == msgReadData {
+			c.cancel(tag)
+		}
 		return msg{}, ctx.Err()
 	}
 	c.pmu.Unlock()
@@ -929,7 +940,7 @@ func (c *Conn) send(ctx context.Context, r *request, tag uint32) error {
 		return err
 	}
 	defer c.release()
-	b := c.takeBatch(r.typ == msgMMIORead)
+	b := c.takeBatch()
 	batch := len(b) > 0
 	b = r.encode(b, tag)
 	return c.writeSock(ctx, b, batch)

@@ -47,6 +47,7 @@ func (p *peer) send(b []byte) { p.nc.Write(b) }
 func helloOKPayload(major uint16, hash uint64) []byte {
 	b := make([]byte, helloOKSize)
 	le.PutUint16(b[0:], major)
+	le.PutUint16(b[2:], ProtocolMinor)
 	le.PutUint16(b[4:], 1)
 	le.PutUint16(b[6:], 8)
 	le.PutUint32(b[8:], 1<<20)
@@ -96,6 +97,14 @@ func TestHandshakeChecks(t *testing.T) {
 	addr := startPeer(t, helloOKPayload(2, hw.Bar0Hash), nil)
 	_, err := dialPeer(t, addr, Options{})
 	assert.ErrorIs(t, err, ErrVersion)
+
+	// 1.0 has neither CANCEL nor flow control: refused.
+	old := helloOKPayload(1, hw.Bar0Hash)
+	le.PutUint16(old[2:], 0)
+	addr = startPeer(t, old, nil)
+	_, err = dialPeer(t, addr, Options{})
+	assert.ErrorIs(t, err, ErrVersion)
+	assert.ErrorContains(t, err, "simulator speaks 1.0")
 
 	addr = startPeer(t, helloOKPayload(1, 0x1234), nil)
 	_, err = dialPeer(t, addr, Options{})
@@ -207,12 +216,20 @@ func TestPeerGoneUnblocksEverything(t *testing.T) {
 
 func TestCancelKeepsTagReserved(t *testing.T) {
 	reqs := make(chan header, 4)
+	canceled := make(chan uint32, 4)
 	answer := make(chan struct{})
 	addr := startPeer(t, helloOKPayload(1, hw.Bar0Hash), func(p *peer) {
 		h1, _ := p.read()
 		reqs <- h1
 		<-answer
-		h2, _ := p.read()
+		h2, b := p.read()
+		for h2.Type == msgCancel {
+			if h2.Tag != 0 || len(b) != cancelSize {
+				p.t.Errorf("bad CANCEL: tag %d, %d bytes", h2.Tag, len(b))
+			}
+			canceled <- le.Uint32(b)
+			h2, b = p.read()
+		}
 		reqs <- h2
 		// Late answer to the canceled read first, then the second read's.
 		rd := make([]byte, readDataSize)
@@ -241,6 +258,13 @@ func TestCancelKeepsTagReserved(t *testing.T) {
 	h2 := <-reqs
 	assert.NotEqual(t, h1.Tag, h2.Tag)
 	assert.Equal(t, uint32(222), v, "the late answer of the canceled read is not taken for the new one")
+	select {
+	case tag := <-canceled:
+		assert.Equal(t, h1.Tag, tag, "the canceled read is withdrawn with a CANCEL of its tag")
+	default:
+		t.Error("no CANCEL was sent for the canceled read")
+	}
+	assert.Eventually(t, func() bool { return c.Counters().LateReplies == 1 }, 5*time.Second, time.Millisecond)
 }
 
 // Posted writes go out in order, in few messages, before the next read.

@@ -48,9 +48,9 @@ func (e *abortedError) Is(target error) bool {
 // returns a *DeadlockError (errors.Is ErrDeadlock) when nothing can ever
 // raise the interrupt.
 //
-// Canceling ctx returns at once, but the protocol has no way to withdraw
-// the wait: the simulator keeps it until it ends (in lockstep mode the
-// connection counts as blocked meanwhile).
+// Canceling ctx returns at once and withdraws the wait with a CANCEL: the
+// simulator ends it (aborted, an answer the Conn drops), so in lockstep
+// mode the connection no longer counts as blocked by it.
 func (c *Conn) WaitIRQ(ctx context.Context, mask uint32, timeoutCycles uint64) (IRQ, error) {
 	r := request{typ: msgWait, wait: waitMsg{Kind: waitKindIRQ, Timeout: timeoutCycles, Mask: uint64(mask)}}
 	v, cyc, err := waitResult(c.roundTrip(ctx, &r))
@@ -177,7 +177,7 @@ func (c *Conn) sendAttach(ctx context.Context, tag uint32, m *Memory) error {
 		return err
 	}
 	defer c.release()
-	if b := c.takeBatch(false); len(b) > 0 {
+	if b := c.takeBatch(); len(b) > 0 {
 		if err := c.writeSock(ctx, b, true); err != nil {
 			return err
 		}

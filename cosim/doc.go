@@ -24,10 +24,10 @@
 // Options.FailOnAsyncError.
 //
 // In lockstep mode the simulator holds a client's posted writes until the
-// client blocks. A driver Conn therefore inserts a read of MAGIC after
-// 262,144 posted writes that no read followed, so that a long burst of
-// writes cannot fill the simulator's queue (it would stop reading the
-// socket, and a client that only writes would wait forever).
+// client blocks. A client that only posts writes still makes progress: when
+// its queue in the simulator is full, the simulator counts it as blocked
+// (flow control, protocol 1.1), lets time advance and drains the queue; the
+// Conn's writes then wait in the socket meanwhile.
 //
 // A waiting caller reads the socket itself when no other goroutine does,
 // so that an answer reaches it without a goroutine hand-off; while no call
@@ -38,7 +38,9 @@
 // (monitors aside) waits for an answer. Two clients of one simulator must
 // therefore both block for either to see time pass: a client that sits
 // idle, connected, stops the clock for all (see the protocol's Time
-// section). Canceling a call's context does not withdraw its request (the
-// protocol cannot); the simulator still counts the client as blocked until
-// the request completes.
+// section). Canceling the context of a call that waits (WaitIRQ, WaitMem,
+// Run, Read32/Read64) withdraws its request with a CANCEL message, so that
+// the client stops counting as blocked; a read already on the bus completes
+// and its answer is dropped. This package needs a simulator that speaks
+// protocol 1.1 or later.
 package cosim

@@ -50,6 +50,8 @@ func (c *Conn) read(ctx context.Context, off uint32, size uint8) (uint64, error)
 		return 0, fmt.Errorf("%w: read of 0x%x by a %v connection", ErrRefused, off, c.opts.Role)
 	case readDetached:
 		return 0, fmt.Errorf("%w: read of 0x%x", ErrDetached, off)
+	case readCanceled:
+		return 0, fmt.Errorf("cosim: read of 0x%x: %w", off, context.Canceled)
 	}
 	return 0, fmt.Errorf("cosim: read of 0x%x: unknown status %d", off, m.Status)
 }
@@ -77,18 +79,10 @@ func (c *Conn) post(ctx context.Context, off uint32, size uint8, v uint64) error
 	}
 	for {
 		c.bmu.Lock()
-		if c.syncEvery > 0 && c.unsynced >= c.syncEvery {
-			c.bmu.Unlock()
-			if err := c.syncWrites(ctx); err != nil {
-				return err
-			}
-			continue
-		}
 		if n := c.curN; n < maxWriteEntries {
 			putWriteEntry(c.cur[batchHead+n*writeEntrySize:], off, size, v)
 			c.curN = n + 1
 			c.posted++
-			c.unsynced++
 			c.bmu.Unlock()
 			if n == 0 {
 				select {
@@ -103,19 +97,4 @@ func (c *Conn) post(ctx context.Context, off uint32, size uint8, v uint64) error
 			return err
 		}
 	}
-}
-
-// syncWrites reads MAGIC so that the posted writes before it are applied
-// (see lockstepSyncEvery), unless another goroutine did so meanwhile.
-func (c *Conn) syncWrites(ctx context.Context) error {
-	c.syncMu.Lock()
-	defer c.syncMu.Unlock()
-	c.bmu.Lock()
-	need := c.unsynced >= c.syncEvery
-	c.bmu.Unlock()
-	if !need {
-		return nil
-	}
-	_, err := c.read(ctx, 0, 4) // MAGIC
-	return err
 }

@@ -1,6 +1,6 @@
 package cosim
 
-// Wire format of the co-simulation protocol, version 1.0
+// Wire format of the co-simulation protocol, version 1.1
 // (docs/cosim-protocol.md). Everything here is pure encoding and decoding;
 // conn.go does the I/O.
 
@@ -14,7 +14,10 @@ import (
 // Protocol version this package speaks.
 const (
 	ProtocolMajor = 1 // a simulator with another major version is refused
-	ProtocolMinor = 0
+	// ProtocolMinor is the minor version this package speaks and the
+	// least it accepts: it relies on 1.1's CANCEL and lockstep flow
+	// control, so a 1.0 simulator is refused with ErrVersion.
+	ProtocolMinor = 1
 )
 
 const (
@@ -42,6 +45,7 @@ const (
 	msgRevoke    uint16 = 0x09
 	msgTerminate uint16 = 0x0A
 	msgStats     uint16 = 0x0B
+	msgCancel    uint16 = 0x0C
 
 	msgHelloOK   uint16 = 0x81
 	msgAck       uint16 = 0x82
@@ -64,6 +68,7 @@ const (
 	traceSize     = 8
 	grantSize     = 16
 	revokeSize    = 8
+	cancelSize    = 8
 )
 
 // Fixed payload sizes (simulator to client); WAIT_DONE and ERROR may be
@@ -99,6 +104,7 @@ const (
 	readDECERR   uint16 = 3
 	readRefused  uint16 = 16
 	readDetached uint16 = 17
+	readCanceled uint16 = 18
 )
 
 var le = binary.LittleEndian
@@ -252,6 +258,14 @@ func appendGrant(b []byte, tag uint32, token uint64, first, count uint32) []byte
 func appendRevoke(b []byte, tag uint32, token uint64) []byte {
 	b, p := appendMsg(b, msgRevoke, tag, revokeSize)
 	le.PutUint64(p[0:], token)
+	return b
+}
+
+// appendCancel appends a CANCEL of the request with tag canceled; the
+// message itself has tag 0 and no answer.
+func appendCancel(b []byte, canceled uint32) []byte {
+	b, p := appendMsg(b, msgCancel, 0, cancelSize)
+	le.PutUint32(p[0:], canceled)
 	return b
 }
 
@@ -446,6 +460,8 @@ func msgName(t uint16) string {
 		return "TERMINATE"
 	case msgStats:
 		return "STATS"
+	case msgCancel:
+		return "CANCEL"
 	case msgHelloOK:
 		return "HELLO_OK"
 	case msgAck:

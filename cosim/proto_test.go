@@ -28,7 +28,7 @@ func TestEncode(t *testing.T) {
 	}{
 		{"HELLO", appendHello(nil, 1, helloMsg{Role: RoleUser, Node: 2, Interrupts: true, Token: 0x1122334455667788, Name: "abc"}),
 			"34000000 0100 0000 01000000" + // len 52, HELLO, flags, tag 1
-				"56434f53 0100 0000 02 02 0100 8877665544332211" +
+				"56434f53 0100 0100 02 02 0100 8877665544332211" + // magic, version 1.1, user, node 2, irqs, token
 				"61626300" + strings.Repeat("00", 28)},
 		{"ATTACH_MEM", appendAttachMem(nil, 7, 0, 0x100000),
 			"10000000 0200 0000 07000000 0000000000000000 0000100000000000"},
@@ -46,6 +46,7 @@ func TestEncode(t *testing.T) {
 		{"REVOKE", appendRevoke(nil, 3, 42), "08000000 0900 0000 03000000 2a00000000000000"},
 		{"TERMINATE", appendEmpty(nil, msgTerminate, 3), "00000000 0a00 0000 03000000"},
 		{"STATS", appendEmpty(nil, msgStats, 3), "00000000 0b00 0000 03000000"},
+		{"CANCEL", appendCancel(nil, 0x2a), "08000000 0c00 0000 00000000 2a000000 00000000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

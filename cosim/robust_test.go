@@ -52,7 +52,7 @@ func robustnessDuration() time.Duration {
 // Message types and sizes of the protocol, spelled out here because the
 // attackers build their messages by hand.
 const (
-	tHello, tAttach, tRead, tWrite, tWait, tTrace, tReset, tGrant, tRevoke, tTerminate, tStats = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+	tHello, tAttach, tRead, tWrite, tWait, tTrace, tReset, tGrant, tRevoke, tTerminate, tStats, tCancel = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
 )
 
 func msgBytes(typ uint16, tag uint32, payload []byte) []byte {
@@ -80,6 +80,9 @@ func helloBytes(r *rand.Rand, role, node uint8, token uint64) []byte {
 // could legitimately end the simulation).
 func randomValid(r *rand.Rand) []byte {
 	tag := r.Uint32()
+	if r.IntN(2) == 0 {
+		tag = 1 + r.Uint32N(8) // small tags, so that CANCELs hit requests
+	}
 	off := func() uint32 {
 		switch r.IntN(3) {
 		case 0:
@@ -89,7 +92,11 @@ func randomValid(r *rand.Rand) []byte {
 		}
 		return r.Uint32()
 	}
-	switch r.IntN(9) {
+	switch r.IntN(10) {
+	case 8:
+		p := make([]byte, 8)
+		binary.LittleEndian.PutUint32(p, tag)
+		return msgBytes(tCancel, 0, p)
 	case 0:
 		p := make([]byte, 8)
 		binary.LittleEndian.PutUint32(p, off())

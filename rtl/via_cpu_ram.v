@@ -1,4 +1,6 @@
-// via_cpu_ram: true dual-port RAM of 32-bit words for the control processor.
+// via_cpu_ram: true dual-port RAM of 32-bit words for the control processor
+// (its instruction and data memories; via_regfile also uses it for the
+// 64-word admin command and response windows).
 //
 // Port A (the core) writes with byte enables, port B (the host port) whole
 // words. Both ports read synchronously: rdata is the word addressed in the

@@ -13,9 +13,13 @@
 //   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
 //   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
 //   via_net_loopback  network port: s_axis -> FIFO -> m_axis
+//   via_cpu           control processor (RV32I) with its memories
+//   via_cpu_periph    the core's peripheral window (events, timer, log,
+//                     admin mailbox, read-only view of BAR0)
 //
-// BAR0 decode (via_regfile): the 64 KiB global region holds the registers
-// of rtl/layouts/bar0.layout (other offsets there: SLVERR); then one 4 KiB
+// BAR0 decode (via_regfile): the 64 KiB global space holds the registers
+// of rtl/layouts/bar0.layout (0x000..0x3FF) and the admin command and
+// response windows (0x400, 0x500; other offsets: SLVERR); then one 4 KiB
 // doorbell page per VI (OKAY); anything beyond: DECERR. The doorbell write
 // port of via_regfile (VI index, offset in the page, data, strobes, with a
 // ready) is not used yet: db_wr_ready is tied to 1, so doorbell writes are
@@ -28,6 +32,11 @@
 // which keeps answering: the triggering write gets its B response and
 // STATUS.RESET_BUSY reads 1 until the end. The network FIFO's contents are
 // dropped; beats not yet taken from s_axis stay with the sender.
+//
+// Control processor: via_cpu and via_cpu_periph are held in reset while
+// CPU_CTRL.RUN is 0 or the NIC is in (soft) reset (cpu_rst); the host port
+// of the core's memories (CPU_MEM_ADDR/DATA) works in either state. See
+// via_regfile and via_cpu_periph for the mailbox, the log and the events.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -44,7 +53,11 @@ module via_nic #(
     parameter DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING, // DMA read bursts in flight at most
     parameter NUM_IRQ             = `VIA_DEFAULT_NUM_IRQ,             // interrupt outputs (1..32)
     parameter NET_FIFO_DEPTH      = `VIA_DEFAULT_NET_FIFO_DEPTH,      // network loopback FIFO beats
-    parameter SOFT_RESET_CYCLES   = `VIA_DEFAULT_SOFT_RESET_CYCLES    // cycles a soft reset holds the blocks
+    parameter SOFT_RESET_CYCLES   = `VIA_DEFAULT_SOFT_RESET_CYCLES,   // cycles a soft reset holds the blocks
+    parameter CPU_IMEM_BYTES      = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor instruction memory bytes
+    parameter CPU_DMEM_BYTES      = `VIA_DEFAULT_CPU_DMEM_BYTES,      // control processor data memory bytes
+    parameter FW_LOG_DEPTH        = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words
+    parameter FW_EVENT_DEPTH      = `VIA_DEFAULT_FW_EVENT_DEPTH       // control processor event FIFO entries
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -123,6 +136,17 @@ module via_nic #(
 
     // interrupts: irq[i] = IRQ_STATUS[i] & IRQ_ENABLE[i]
     output wire [NUM_IRQ-1:0]         irq,
+
+    // platform time base: cycles since power-on (as a PCIe/PTP time block
+    // would provide); the firmware reads it as TIME_LO/HI
+    input  wire [63:0]                time_cycles,
+
+    // debug port (not part of the device's function; the simulator prints
+    // the firmware's log from it): a one-cycle strobe with every word the
+    // firmware stores into its LOG register, also when the FW_LOG FIFO is
+    // full and drops it
+    output wire                       fw_log_valid,
+    output wire [31:0]                fw_log_word,
 
     // simulation aid (synthesizable, harmless in hardware): 1 when nothing
     // is in flight and no internal state will change until an input does,
@@ -231,7 +255,66 @@ wire        diag_done_pulse;
 wire [31:0] net_rx_frames;
 wire [31:0] net_tx_frames;
 
+// control processor wiring
+wire        cpu_run;
+wire        cpu_host_en;
+wire        cpu_host_we;
+wire        cpu_host_sel;
+wire [15:0] cpu_host_addr;
+wire [31:0] cpu_host_wdata;
+wire [31:0] cpu_host_rdata;
+wire        cpu_host_rvalid;
+wire        cpu_halted;
+wire        cpu_wfi;
+wire [4:0]  cpu_trap_cause;
+wire [31:0] cpu_trap_pc;
+wire [31:0] cpu_trap_val;
+wire [31:0] cpu_pc;
+/* verilator lint_off UNUSEDSIGNAL */
+// CPU_RETIRED reports the low 32 bits
+wire [63:0] cpu_retired;
+/* verilator lint_on UNUSEDSIGNAL */
+wire        per_valid;
+wire        per_we;
+wire [15:0] per_addr;
+wire [31:0] per_wdata;
+wire [3:0]  per_wstrb;
+wire        per_ready;
+wire [31:0] per_rdata;
+wire        per_err;
+wire        cpu_irq_wake;
+wire [31:0] fw_ready;
+wire        fw_log_push;
+wire [31:0] fw_log_data;
+wire [15:0] fw_log_space;
+wire        fw_admin_event;
+wire        fw_admin_complete;
+wire        fw_cmd_en;
+wire [5:0]  fw_cmd_addr;
+wire [31:0] fw_cmd_rdata;
+wire        fw_rsp_en;
+wire [3:0]  fw_rsp_we;
+wire [5:0]  fw_rsp_addr;
+wire [31:0] fw_rsp_wdata;
+wire [31:0] fw_rsp_rdata;
+wire        fw_bar_rd_en;
+wire [9:0]  fw_bar_rd_addr;
+wire        fw_bar_rd_ack;
+wire [31:0] fw_bar_rd_data;
+wire        fw_bar_rd_err;
+wire        regfile_busy;
+/* verilator lint_off UNUSEDSIGNAL */
+// the event FIFO's level is irq_wake; kept for waveforms and benches
+wire        per_ev_pending;
+/* verilator lint_on UNUSEDSIGNAL */
+wire        per_timer_armed;
+wire        per_busy;
+
+// the core and its peripherals run only with RUN=1 outside any reset
+wire cpu_rst = blk_rst || !cpu_run;
+
 // hardware interrupt causes: bit 0 is the diagnostic engine's completion
+// (the control processor's causes are raised inside via_regfile)
 reg [NUM_IRQ-1:0] irq_set;
 
 always @* begin
@@ -250,6 +333,9 @@ via_regfile #(
     .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
     .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
     .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
+    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
+    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
+    .FW_LOG_DEPTH(FW_LOG_DEPTH),
     .VI_WIDTH(VI_WIDTH),
     .DB_OFFSET_WIDTH(DB_OFFSET_WIDTH)
 ) regfile_inst (
@@ -297,9 +383,125 @@ via_regfile #(
     .diag_max_inflight(diag_max_inflight),
     .net_rx_frames(net_rx_frames),
     .net_tx_frames(net_tx_frames),
+    .cpu_run(cpu_run),
+    .cpu_host_en(cpu_host_en),
+    .cpu_host_we(cpu_host_we),
+    .cpu_host_sel(cpu_host_sel),
+    .cpu_host_addr(cpu_host_addr),
+    .cpu_host_wdata(cpu_host_wdata),
+    .cpu_host_rdata(cpu_host_rdata),
+    .cpu_host_rvalid(cpu_host_rvalid),
+    .cpu_halted(cpu_halted),
+    .cpu_wfi(cpu_wfi),
+    .cpu_trap_cause(cpu_trap_cause),
+    .cpu_trap_pc(cpu_trap_pc),
+    .cpu_trap_val(cpu_trap_val),
+    .cpu_pc(cpu_pc),
+    .cpu_retired(cpu_retired[31:0]),
+    .fw_ready(fw_ready),
+    .fw_log_push(fw_log_push),
+    .fw_log_data(fw_log_data),
+    .fw_log_space(fw_log_space),
+    .fw_admin_event(fw_admin_event),
+    .fw_admin_complete(fw_admin_complete),
+    .fw_cmd_en(fw_cmd_en),
+    .fw_cmd_addr(fw_cmd_addr),
+    .fw_cmd_rdata(fw_cmd_rdata),
+    .fw_rsp_en(fw_rsp_en),
+    .fw_rsp_we(fw_rsp_we),
+    .fw_rsp_addr(fw_rsp_addr),
+    .fw_rsp_wdata(fw_rsp_wdata),
+    .fw_rsp_rdata(fw_rsp_rdata),
+    .fw_bar_rd_en(fw_bar_rd_en),
+    .fw_bar_rd_addr(fw_bar_rd_addr),
+    .fw_bar_rd_ack(fw_bar_rd_ack),
+    .fw_bar_rd_data(fw_bar_rd_data),
+    .fw_bar_rd_err(fw_bar_rd_err),
+    .busy(regfile_busy),
     .irq_set(irq_set),
     .irq(irq)
 );
+
+// ------------------------------------------------------------ control processor
+
+/* verilator lint_off UNUSEDSIGNAL */
+// fault equals halted
+wire cpu_fault;
+/* verilator lint_on UNUSEDSIGNAL */
+
+via_cpu #(
+    .IMEM_BYTES(CPU_IMEM_BYTES),
+    .DMEM_BYTES(CPU_DMEM_BYTES)
+) cpu_inst (
+    .clk(clk),
+    .rst(cpu_rst),
+    .host_en(cpu_host_en),
+    .host_we(cpu_host_we),
+    .host_sel(cpu_host_sel),
+    .host_addr(cpu_host_addr),
+    .host_wdata(cpu_host_wdata),
+    .host_rdata(cpu_host_rdata),
+    .host_rvalid(cpu_host_rvalid),
+    .per_valid(per_valid),
+    .per_we(per_we),
+    .per_addr(per_addr),
+    .per_wdata(per_wdata),
+    .per_wstrb(per_wstrb),
+    .per_ready(per_ready),
+    .per_rdata(per_rdata),
+    .per_err(per_err),
+    .irq_wake(cpu_irq_wake),
+    .halted(cpu_halted),
+    .fault(cpu_fault),
+    .wfi(cpu_wfi),
+    .trap_cause(cpu_trap_cause),
+    .trap_pc(cpu_trap_pc),
+    .trap_val(cpu_trap_val),
+    .pc(cpu_pc),
+    .retired(cpu_retired)
+);
+
+via_cpu_periph #(
+    .EVENT_DEPTH(FW_EVENT_DEPTH)
+) cpu_periph_inst (
+    .clk(clk),
+    .rst(cpu_rst),
+    .per_valid(per_valid),
+    .per_we(per_we),
+    .per_addr(per_addr),
+    .per_wdata(per_wdata),
+    .per_wstrb(per_wstrb),
+    .per_ready(per_ready),
+    .per_rdata(per_rdata),
+    .per_err(per_err),
+    .irq_wake(cpu_irq_wake),
+    .time_cycles(time_cycles),
+    .admin_event(fw_admin_event),
+    .admin_complete(fw_admin_complete),
+    .ready(fw_ready),
+    .log_push(fw_log_push),
+    .log_data(fw_log_data),
+    .log_space(fw_log_space),
+    .cmd_en(fw_cmd_en),
+    .cmd_addr(fw_cmd_addr),
+    .cmd_rdata(fw_cmd_rdata),
+    .rsp_en(fw_rsp_en),
+    .rsp_we(fw_rsp_we),
+    .rsp_addr(fw_rsp_addr),
+    .rsp_wdata(fw_rsp_wdata),
+    .rsp_rdata(fw_rsp_rdata),
+    .bar_rd_en(fw_bar_rd_en),
+    .bar_rd_addr(fw_bar_rd_addr),
+    .bar_rd_ack(fw_bar_rd_ack),
+    .bar_rd_data(fw_bar_rd_data),
+    .bar_rd_err(fw_bar_rd_err),
+    .ev_pending(per_ev_pending),
+    .timer_armed(per_timer_armed),
+    .busy(per_busy)
+);
+
+assign fw_log_valid = fw_log_push;
+assign fw_log_word  = fw_log_data;
 
 // ------------------------------------------------------------ soft reset
 
@@ -427,10 +629,24 @@ via_net_loopback #(
 // quiet: no block has work and no BAR0 transaction is under way. idle
 // requires quiet for IDLE_HOLD cycles in a row, which covers the few cycles a
 // command takes to travel from the register file to a block (a START pulse
-// reaching the DMA engine, a done pulse reaching IRQ_STATUS and irq).
+// reaching the DMA engine, a done pulse reaching IRQ_STATUS and irq, a
+// halted core reaching IRQ_STATUS.FW_FAULT).
+//
+// The control processor is quiet while it is held in reset (its
+// peripherals too), halted by a trap (nothing will ever run again until the
+// host clears RUN: an event queued or a timer firing meanwhile changes
+// nothing anybody can observe), or asleep in WFI with no event queued and no
+// timer armed (the time base moves; a simulator that skips cycles must not
+// skip past the compare value). It is busy while it runs otherwise and while
+// a peripheral access, an admin event, a multi-cycle BAR0 read or a
+// log/complete strobe is under way.
 localparam IDLE_HOLD = 4;
 
-wire quiet = !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
+wire cpu_quiet = (cpu_rst || cpu_halted || (cpu_wfi && !cpu_irq_wake && !per_timer_armed)) &&
+                 !per_busy && !regfile_busy && !fw_log_push && !fw_admin_complete;
+
+wire quiet = cpu_quiet &&
+             !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
              !m_axis_tvalid && !s_axis_tvalid &&
              !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
              !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;

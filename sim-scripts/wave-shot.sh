@@ -143,7 +143,7 @@ if [ -n "$range" ]; then
     function conv(x,   num, unit) {
       if (!match(x, /^[0-9.]+/)) { bad = 1; return 0 }
       num = substr(x, 1, RLENGTH); unit = substr(x, RLENGTH + 1)
-      if (unit == "") return num
+      if (unit == "") return num + 0
       if (fs(unit) < 0) { bad = 1; return 0 }
       return num * fs(unit) / unitfs
     }

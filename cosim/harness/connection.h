@@ -69,6 +69,12 @@ public:
 
     // requests queued while lockstep time is frozen
     std::vector<Action> deferred;
+    // flow control (lockstep): the server stopped taking messages from this
+    // connection because its queue (or its node's MMIO queue) is full; it
+    // then counts as blocked, so that time advances and the queue drains
+    bool flow = false;
+    // parsing stopped on a full queue with whole messages still buffered
+    bool stalled = false;
 
     // descriptors received (ATTACH_MEM takes the oldest)
     std::deque<int> fds;

@@ -34,9 +34,10 @@ bool type_allowed(uint8_t role, uint16_t type) {
             return true;
         case proto::kRoleUser:
             return type == proto::kMmioRead || type == proto::kMmioWrite || type == proto::kWait ||
-                   type == proto::kTrace || type == proto::kStats;
+                   type == proto::kTrace || type == proto::kStats || type == proto::kCancel;
         case proto::kRoleMonitor:
-            return type == proto::kMmioRead || type == proto::kMmioWrite || type == proto::kStats;
+            return type == proto::kMmioRead || type == proto::kMmioWrite || type == proto::kStats ||
+                   type == proto::kCancel;
         default:
             return false;
     }
@@ -139,6 +140,9 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
             return;
         case proto::kStats:
             do_stats(c, h.tag);
+            return;
+        case proto::kCancel:
+            do_cancel(c, m.cancel_tag);
             return;
         default:
             fatal(c, h, proto::kErrMalformed, "unexpected message");  // unreachable: parse checked
@@ -334,6 +338,75 @@ void Server::do_stats(Conn* c, uint32_t tag) {
     c->send(out.data(), out.size());
 }
 
+// CANCEL: the WAIT or MMIO_READ with that tag is answered now (WAIT_DONE
+// aborted, READ_DATA CANCELED) unless it is past the point of no return: a
+// read whose AXI4-Lite transaction has started completes normally. No
+// answer of its own; an unknown or already answered tag is ignored.
+void Server::do_cancel(Conn* c, uint32_t tag) {
+    if (tag == 0 || !c->has_tag(tag)) {
+        log_verbose("%s: CANCEL of tag %u: nothing outstanding with that tag", who(c).c_str(), tag);
+        return;
+    }
+    Node& n = *nodes_[c->node];
+    static const std::string kText = "canceled by the client";
+    log_verbose("%s: CANCEL of tag %u at cycle %llu", who(c).c_str(), tag, (unsigned long long)cycle_);
+    auto cancel_read = [&]() {
+        uint8_t out[proto::kReadDataBytes];
+        proto::encode_read_data(out, tag, proto::kReadCanceled, 0, cycle_);
+        c->send(out, sizeof out);
+        answered(c, tag);
+    };
+    // still in the connection's queue (lockstep, time frozen)
+    for (size_t i = 0; i < c->deferred.size(); i++) {
+        const Action& a = c->deferred[i];
+        if (a.tag != tag) continue;
+        if (a.kind == Action::kWait) {
+            Wait w{};
+            w.client = c->id;
+            w.tag = tag;
+            w.node = c->node;
+            w.req = a.wait;
+            c->deferred.erase(c->deferred.begin() + long(i));
+            finish_wait(w, proto::kWaitAborted, wait_value(w), kText);
+            update_flow(c);
+            return;
+        }
+        if (a.kind == Action::kMmio && a.op.kind == MmioOp::kRead) {
+            c->deferred.erase(c->deferred.begin() + long(i));
+            cancel_read();
+            update_flow(c);
+            return;
+        }
+    }
+    // a WAIT behind earlier accesses in the node's MMIO queue: its barrier
+    // stays there and is ignored when it reaches the head
+    auto q = queued_waits_.find((uint64_t(c->id) << 32) | tag);
+    if (q != queued_waits_.end()) {
+        Wait w{};
+        w.client = c->id;
+        w.tag = tag;
+        w.node = c->node;
+        w.req = q->second;
+        queued_waits_.erase(q);
+        finish_wait(w, proto::kWaitAborted, wait_value(w), kText);
+        return;
+    }
+    // a WAIT in progress
+    for (Wait& w : waits_.all()) {
+        if (w.done || w.client != c->id || w.tag != tag) continue;
+        finish_wait(w, proto::kWaitAborted, wait_value(w), kText);
+        waits_.compact();
+        return;
+    }
+    // a read queued on the node but not started on the bus
+    if (n.mmio.cancel_read(c->id, tag)) {
+        cancel_read();
+        return;
+    }
+    log_verbose("%s: CANCEL of tag %u: too late (the access is on the bus, or it is not a WAIT or MMIO_READ)",
+                who(c).c_str(), tag);
+}
+
 void Server::submit(Conn* c, const Action& a) {
     // lockstep: everything that depends on time waits for the instant time
     // next advances (when every client is blocked), in connection order;
@@ -357,12 +430,17 @@ void Server::apply(Conn* c, const Action& a) {
 }
 
 void Server::apply_deferred() {
+    bool any = false;
     for (size_t i = 0; i < conns_.size(); i++) {
         Conn* c = conns_[i].get();
         if (c->deferred.empty() || c->closing) continue;
+        log_verbose("%s: %zu queued requests applied at cycle %llu", who(c).c_str(), c->deferred.size(),
+                    (unsigned long long)cycle_);
         for (const Action& a : c->deferred) apply(c, a);
         c->deferred.clear();
+        any = true;
     }
+    if (any) update_flow_all();  // node queues grew
 }
 
 }  // namespace vianic

@@ -68,7 +68,9 @@ void DmaMemory::skip_cycles(uint64_t n) {
     refill(&wr_credit_, n);
 }
 
-void DmaMemory::drive(Vvia_nic* top) const {
+void DmaMemory::drive(Vvia_nic* top) {
+    if (!dirty_) return;  // the inputs hold what was last driven
+    dirty_ = false;
     top->m_axi_arready = arready_;
     top->m_axi_awready = awready_;
     top->m_axi_wready = wready_;
@@ -92,6 +94,11 @@ void DmaMemory::drive_quiet(Vvia_nic* top) {
 }
 
 void DmaMemory::sample(const Vvia_nic* top) {
+    if (quiet_ && !top->m_axi_arvalid && !top->m_axi_awvalid) {
+        // nothing in flight (so no R, W or B) and no new burst
+        s_ar_ = s_aw_ = s_r_ = s_w_ = s_b_ = false;
+        return;
+    }
     s_ar_ = arready_ && top->m_axi_arvalid;
     if (s_ar_) {
         s_arb_ = Burst{};
@@ -253,6 +260,14 @@ void DmaMemory::store_write_beat(Burst& b, uint64_t cycle) {
 }
 
 void DmaMemory::edge(uint64_t cycle) {
+    if (quiet_ && !s_ar_ && !s_aw_) {
+        // what the full path below computes when nothing is in flight:
+        // the outputs stay as they are, the credit refills
+        if (rd_credit_ < cap_) refill(&rd_credit_, 1);
+        if (wr_credit_ < cap_) refill(&wr_credit_, 1);
+        return;
+    }
+    dirty_ = true;
     if (s_ar_) {
         accept(&s_arb_, false, cycle);
         rq_.push_back(s_arb_);
@@ -307,6 +322,7 @@ void DmaMemory::edge(uint64_t cycle) {
         bresp_ = bq_.front().resp;
         bid_ = bq_.front().id;
     }
+    quiet_ = idle();
 }
 
 void DmaMemory::drop_all() {
@@ -318,6 +334,8 @@ void DmaMemory::drop_all() {
     rvalid_ = rlast_ = false;
     bvalid_ = false;
     rd_credit_ = wr_credit_ = cap_;
+    dirty_ = true;
+    quiet_ = true;
     clear_sample();
 }
 

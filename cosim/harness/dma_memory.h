@@ -42,8 +42,11 @@ public:
     DmaMemory(unsigned node, unsigned bus_bytes, const Options& o, HostMemory* mem, NodeEvents* ev, TxLog* txlog,
               NodeStats* stats);
 
-    void drive(Vvia_nic* top) const;
+    // drive() writes the model's inputs only when they changed since the
+    // last drive (invalidate_drive() after something else drove them)
+    void drive(Vvia_nic* top);
     static void drive_quiet(Vvia_nic* top);  // nothing ready, nothing valid (reset)
+    void invalidate_drive() { dirty_ = true; }
     void sample(const Vvia_nic* top);
     void clear_sample();
     void edge(uint64_t cycle);
@@ -105,6 +108,10 @@ private:
     bool bvalid_ = false;
     uint8_t bresp_ = 0;
     uint16_t bid_ = 0;
+    bool dirty_ = true;  // outputs changed since the last drive
+    // idle(), and the outputs are the idle ones: cycles without a new
+    // address handshake change nothing but the credit (fast path)
+    bool quiet_ = true;
 
     // sampled before the rising edge
     bool s_ar_ = false, s_r_ = false, s_aw_ = false, s_w_ = false, s_b_ = false;

@@ -16,11 +16,12 @@ void MmioMaster::push(const MmioOp& op) {
 }
 
 void MmioMaster::start_next() {
-    // waits at the head begin now: everything before them has completed
-    while (!q_.empty() && q_.front().kind == MmioOp::kWait) {
+    // waits at the head begin now: everything before them has completed;
+    // canceled reads are dropped
+    while (!q_.empty() && (q_.front().kind == MmioOp::kWait || q_.front().kind == MmioOp::kCanceled)) {
         MmioOp w = q_.front();
         q_.pop_front();
-        ev_->on_wait_reached(node_, w.client, w.tag, false);
+        if (w.kind == MmioOp::kWait) ev_->on_wait_reached(node_, w.client, w.tag, false);
     }
     if (q_.empty()) return;
     cur_ = q_.front();
@@ -29,6 +30,7 @@ void MmioMaster::start_next() {
     status_ = 0;
     err_offset_ = 0;
     rd_value_ = 0;
+    answered_ = false;
     switch (cur_.kind) {
         case MmioOp::kReset:
             state_ = kResetting;
@@ -46,6 +48,7 @@ void MmioMaster::start_next() {
 }
 
 void MmioMaster::start_word() {
+    dirty_ = true;
     addr_ = cur_.offset + 4 * phase_;
     if (state_ == kWrite) {
         wdata_ = uint32_t(phase_ ? cur_.value >> 32 : cur_.value);
@@ -56,7 +59,9 @@ void MmioMaster::start_word() {
     }
 }
 
-void MmioMaster::drive(Vvia_nic* top) const {
+void MmioMaster::drive(Vvia_nic* top) {
+    if (!dirty_) return;  // the inputs hold what was last driven
+    dirty_ = false;
     top->s_axil_awaddr = addr_;
     top->s_axil_awprot = 0;
     top->s_axil_awvalid = awvalid_;
@@ -78,7 +83,7 @@ void MmioMaster::drive_quiet(Vvia_nic* top) {
     top->s_axil_rready = 1;
 }
 
-void MmioMaster::sample(const Vvia_nic* top) {
+void MmioMaster::sample(const Vvia_nic* top, uint64_t edge_cycle) {
     s_aw_ = awvalid_ && top->s_axil_awready;
     s_w_ = wvalid_ && top->s_axil_wready;
     s_ar_ = arvalid_ && top->s_axil_arready;
@@ -87,11 +92,22 @@ void MmioMaster::sample(const Vvia_nic* top) {
     s_bresp_ = top->s_axil_bresp;
     s_rresp_ = top->s_axil_rresp;
     s_rdata_ = top->s_axil_rdata;
+    // The last R beat of a read transfers at this edge for certain: answer
+    // now, with that edge's cycle (edge() does the rest of the bookkeeping).
+    if (s_r_ && state_ == kRead && !arvalid_ && (cur_.size != 8 || phase_ == 1)) {
+        uint16_t st = status_;
+        unsigned resp = s_rresp_ & 3;
+        if (resp >= 2 && st == 0) st = uint16_t(resp);
+        answered_ = true;
+        ev_->on_read_done(node_, cur_.client, cur_.tag, st, rd_value_ | (uint64_t(s_rdata_) << (32 * phase_)),
+                          edge_cycle);
+    }
 }
 
 void MmioMaster::clear_sample() { s_aw_ = s_w_ = s_ar_ = s_b_ = s_r_ = false; }
 
 void MmioMaster::edge(uint64_t cycle) {
+    if (s_aw_ || s_w_ || s_ar_) dirty_ = true;
     if (s_aw_) awvalid_ = false;
     if (s_w_) wvalid_ = false;
     if (s_ar_) arvalid_ = false;
@@ -134,11 +150,22 @@ void MmioMaster::edge(uint64_t cycle) {
             } else {
                 if (status_ != 0) stats_->mmio_bus_errors++;
                 state_ = kIdle;
-                ev_->on_read_done(node_, cur_.client, cur_.tag, status_, rd_value_, cycle);
+                if (!answered_) ev_->on_read_done(node_, cur_.client, cur_.tag, status_, rd_value_, cycle);
             }
         }
     }
     if (state_ == kIdle) start_next();
+}
+
+bool MmioMaster::cancel_read(uint32_t client, uint32_t tag) {
+    for (size_t i = 0; i < q_.size(); i++) {
+        MmioOp& op = q_[i];
+        if (op.kind == MmioOp::kRead && op.client == client && op.tag == tag) {
+            op.kind = MmioOp::kCanceled;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool MmioMaster::take_reset_request(MmioOp* op) {
@@ -156,7 +183,8 @@ void MmioMaster::reset_finished(uint64_t cycle) {
 }
 
 void MmioMaster::abort_all(uint64_t cycle) {
-    if (state_ == kRead) ev_->on_read_done(node_, cur_.client, cur_.tag, proto::kReadDetached, 0, cycle);
+    if (state_ == kRead && !answered_)
+        ev_->on_read_done(node_, cur_.client, cur_.tag, proto::kReadDetached, 0, cycle);
     while (!q_.empty()) {
         const MmioOp& op = q_.front();
         if (op.kind == MmioOp::kRead) ev_->on_read_done(node_, op.client, op.tag, proto::kReadDetached, 0, cycle);
@@ -166,6 +194,7 @@ void MmioMaster::abort_all(uint64_t cycle) {
     state_ = kIdle;
     reset_req_ = false;
     awvalid_ = wvalid_ = arvalid_ = false;
+    dirty_ = true;
     clear_sample();
 }
 

@@ -11,7 +11,12 @@
 // before the rising edge that samples them), sample() right after that
 // evaluation (the DUT's ready/valid as the rising edge will see them), edge()
 // after the rising edge: a handshake is valid && ready as sampled, so the
-// transfer is counted at the edge, as registered logic would.
+// transfer is counted at the edge, as registered logic would. A read is
+// answered (on_read_done, stamped with the edge's cycle) as soon as its last
+// R beat is sampled: rready is always 1, so the beat is certain to transfer
+// at that edge, and the client need not wait for the rising-edge evaluation.
+// drive() writes the model's inputs only when they changed since the last
+// drive (invalidate_drive() after something else drove them).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +32,7 @@ struct NodeStats;
 class TxLog;
 
 struct MmioOp {
-    enum Kind : uint8_t { kRead, kWrite, kReset, kWait };
+    enum Kind : uint8_t { kRead, kWrite, kReset, kWait, kCanceled };  // kCanceled: a read withdrawn by CANCEL
     Kind kind;
     uint8_t size;     // 4 or 8
     uint32_t offset;  // BAR0 byte offset
@@ -45,9 +50,11 @@ public:
     bool idle() const { return state_ == kIdle && q_.empty(); }
     size_t queued() const { return q_.size() + (state_ == kIdle ? 0 : 1); }
 
-    void drive(Vvia_nic* top) const;
+    void drive(Vvia_nic* top);
     static void drive_quiet(Vvia_nic* top);  // nothing valid (reset)
-    void sample(const Vvia_nic* top);
+    void invalidate_drive() { dirty_ = true; }
+    // edge_cycle: the cycle of the rising edge that follows
+    void sample(const Vvia_nic* top, uint64_t edge_cycle);
     void clear_sample();
     void edge(uint64_t cycle);
 
@@ -55,6 +62,10 @@ public:
     bool take_reset_request(MmioOp* op);
     // The node finished the reset requested by the current op.
     void reset_finished(uint64_t cycle);
+
+    // Withdraws a read of client with tag that is queued and not yet on
+    // the bus; false if there is none (it may be in flight).
+    bool cancel_read(uint32_t client, uint32_t tag);
 
     // Drops every queued and in-flight operation (the node is detached and
     // goes into reset): reads are answered with DETACHED, waits dropped.
@@ -78,10 +89,12 @@ private:
     uint32_t err_offset_ = 0;  // offset of that word
     uint64_t rd_value_ = 0;
     bool reset_req_ = false;
+    bool answered_ = false;  // the current read was answered at its R sample
 
     // outputs
     bool awvalid_ = false, wvalid_ = false, arvalid_ = false;
     uint32_t addr_ = 0, wdata_ = 0;
+    bool dirty_ = true;  // outputs changed since the last drive
 
     // handshakes sampled before the rising edge
     bool s_aw_ = false, s_w_ = false, s_b_ = false, s_ar_ = false, s_r_ = false;

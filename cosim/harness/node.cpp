@@ -73,7 +73,6 @@ void Node::initial_eval() {
 }
 
 void Node::negedge(uint64_t cycle) {
-    (void)cycle;
     Vvia_nic* t = top_.get();
     MmioOp op;
     if (mmio.take_reset_request(&op)) {
@@ -88,6 +87,8 @@ void Node::negedge(uint64_t cycle) {
     if (rst) {
         MmioMaster::drive_quiet(t);
         DmaMemory::drive_quiet(t);
+        mmio.invalidate_drive();
+        dma.invalidate_drive();
         drive_idle_ = false;
     } else {
         mmio.drive(t);
@@ -99,7 +100,7 @@ void Node::negedge(uint64_t cycle) {
         mmio.clear_sample();
         dma.clear_sample();
     } else {
-        mmio.sample(t);
+        mmio.sample(t, cycle + 1);
         dma.sample(t);
     }
     stats.busy_cycles++;

@@ -17,6 +17,7 @@ constexpr uint32_t kWaitFixedBytes = 12;
 constexpr uint32_t kTraceBytes = 8;
 constexpr uint32_t kGrantBytes = 16;
 constexpr uint32_t kRevokeBytes = 8;
+constexpr uint32_t kCancelBytes = 8;
 
 std::string fmt(const char* f, unsigned long long a, unsigned long long b = 0) {
     char buf[160];
@@ -191,6 +192,10 @@ uint16_t parse_client_message(const Header& h, const uint8_t* p, Message* m, std
             if (!need_len(h, kRevokeBytes, why)) return kErrMalformed;
             m->revoke_token = get64(p);
             return 0;
+        case kCancel:
+            if (!need_len(h, kCancelBytes, why)) return kErrMalformed;
+            m->cancel_tag = get32(p);
+            return 0;
         default:
             *why = fmt("unknown message type 0x%02llx", h.type);
             return kErrMalformed;
@@ -210,6 +215,7 @@ const char* type_name(uint16_t type) {
         case kRevoke: return "REVOKE";
         case kTerminate: return "TERMINATE";
         case kStats: return "STATS";
+        case kCancel: return "CANCEL";
         case kHelloOk: return "HELLO_OK";
         case kAck: return "ACK";
         case kReadData: return "READ_DATA";

@@ -18,7 +18,7 @@ constexpr uint32_t kHeaderBytes = 12;
 constexpr uint32_t kMaxPayload = 65536;
 constexpr uint32_t kHelloMagic = 0x534F4356;  // "VCOS"
 constexpr uint16_t kMajor = 1;
-constexpr uint16_t kMinor = 0;
+constexpr uint16_t kMinor = 1;  // 1.1: CANCEL, lockstep flow control
 constexpr uint32_t kMaxWriteEntries = 4095;
 constexpr uint32_t kWriteEntryBytes = 16;
 constexpr size_t kNameBytes = 32;
@@ -36,6 +36,7 @@ enum : uint16_t {
     kRevoke = 0x09,
     kTerminate = 0x0A,
     kStats = 0x0B,
+    kCancel = 0x0C,
 
     kHelloOk = 0x81,
     kAck = 0x82,
@@ -69,6 +70,7 @@ enum : uint16_t {
     kReadDecErr = 3,
     kReadRefused = 16,
     kReadDetached = 17,
+    kReadCanceled = 18,
 };
 
 // WAIT_DONE status
@@ -157,6 +159,7 @@ struct Message {
         uint8_t trace_on;
         Grant grant;
         uint64_t revoke_token;
+        uint32_t cancel_tag;
     };
     Message() : write_count(0) {}
 };

@@ -270,7 +270,11 @@ int Server::run() {
             shutdown();
             return 0;
         }
-        if (o_.lockstep && unblocked_ == 0) apply_deferred();
+        resume_stalled();
+        if (o_.lockstep) {
+            update_flow_all();
+            if (unblocked_ == 0) apply_deferred();
+        }
         bool can_advance = time_may_advance();
         // without via_nic's idle output nothing ever sleeps: at least do not
         // spin in lockstep while no client is there to need time
@@ -300,11 +304,44 @@ int Server::run() {
 
 // ------------------------------------------------------------------ I/O
 
-bool Server::may_read(const Conn* c) const {
-    if (c->closing) return false;
-    if (c->deferred.size() >= kMaxDeferred) return false;
-    if (c->hello_done && nodes_[c->node]->mmio.queued() >= kMaxQueuedOps) return false;
-    return true;
+bool Server::backpressured(const Conn* c) const {
+    return c->deferred.size() >= kMaxDeferred || (c->hello_done && nodes_[c->node]->mmio.queued() >= kMaxQueuedOps);
+}
+
+bool Server::may_read(const Conn* c) const { return !c->closing && !c->stalled && !backpressured(c); }
+
+// Whole messages left in a connection's buffer when its queue filled up are
+// taken as soon as there is room again (poll would not report them).
+void Server::resume_stalled() {
+    for (size_t i = 0; i < conns_.size(); i++) {
+        Conn* c = conns_[i].get();
+        if (c->stalled && !c->closing && !backpressured(c)) parse_input(c);
+    }
+}
+
+// Flow control (lockstep): a client the server stops reading because its
+// queue, or its node's MMIO queue, is full counts as blocked. Otherwise a
+// client that only posts writes would freeze time with a full queue that
+// only time can drain. The limits are counts of requests, so where a run
+// is cut is the same in every run.
+void Server::set_flow(Conn* c, bool on) {
+    if (c->flow == on) return;
+    bool was = blocked(c);
+    c->flow = on;
+    flow_conns_ += on ? 1 : -1;
+    if (counts(c) && was != blocked(c)) unblocked_ += blocked(c) ? -1 : 1;
+    log_verbose("%s: flow control %s at cycle %llu (%zu requests queued, %zu MMIO operations on node %u)",
+                who(c).c_str(), on ? "on" : "off", (unsigned long long)cycle_, c->deferred.size(),
+                c->hello_done ? nodes_[c->node]->mmio.queued() : size_t(0), unsigned(c->node));
+}
+
+void Server::update_flow(Conn* c) {
+    bool on = o_.lockstep && !c->closing && backpressured(c) && counts(c);
+    if (on != c->flow) set_flow(c, on);
+}
+
+void Server::update_flow_all() {
+    for (size_t i = 0; i < conns_.size(); i++) update_flow(conns_[i].get());
 }
 
 void Server::poll_io(int timeout_ms) {
@@ -327,9 +364,10 @@ void Server::poll_io(int timeout_ms) {
         if (!ev && !c->closing) {
             static bool warned = false;
             if (!warned) {
-                log_info("client %u has queued %zu requests while time is frozen; not reading it until time "
-                         "advances",
-                         c->id, c->deferred.size());
+                log_info("flow control: %s has %zu requests queued and its node %zu MMIO operations; not reading "
+                         "it until they drain (logged once)",
+                         who(c.get()).c_str(), c->deferred.size(),
+                         c->hello_done ? nodes_[c->node]->mmio.queued() : size_t(0));
                 warned = true;
             }
         }
@@ -407,6 +445,7 @@ void Server::read_conn(Conn* c) {
             return;
         }
         if (r == Conn::kData) parse_input(c);
+        if (c->stalled) return;  // queue full: the rest stays in the socket
         if (!err.empty() && !c->closing) {  // descriptors sent wrongly
             proto::Header h;
             fatal(c, h, proto::kErrMalformed, err);
@@ -425,21 +464,29 @@ void Server::read_conn(Conn* c) {
 }
 
 void Server::parse_input(Conn* c) {
+    c->stalled = false;
     while (!c->closing) {
         size_t avail = c->in_size();
-        if (avail < proto::kHeaderBytes) return;
+        if (avail < proto::kHeaderBytes) break;
+        if (backpressured(c)) {
+            // the cut is after the message that filled the queue, so it is
+            // at the same place in every run
+            c->stalled = true;
+            break;
+        }
         const uint8_t* p = c->in_data();
         proto::Header h;
         std::string why;
         if (!proto::parse_header(p, &h, &why)) {
             fatal(c, h, proto::kErrMalformed, why);
-            return;
+            break;
         }
         size_t total = proto::kHeaderBytes + h.len;
-        if (avail < total) return;
+        if (avail < total) break;
         handle_message(c, h, p + proto::kHeaderBytes);
         c->consume(total);
     }
+    update_flow(c);
 }
 
 void Server::sweep() {
@@ -472,9 +519,14 @@ void Server::sweep() {
 
 void Server::close_conn(Conn* c) {
     log_info("%s disconnected: %s", who(c).c_str(), c->close_reason.c_str());
-    bool was_unblocked = counts(c) && c->outstanding.empty();
+    bool was_unblocked = counts(c) && !blocked(c);
     by_id_.erase(c->id);  // from here no answer reaches it
     if (was_unblocked) unblocked_--;
+    if (c->flow) {
+        c->flow = false;
+        flow_conns_--;
+    }
+    c->stalled = false;
     if (c->role == proto::kRoleMonitor) monitor_pending_ -= int(c->outstanding.size());
     c->outstanding.clear();
     c->deferred.clear();
@@ -504,6 +556,7 @@ void Server::detach_node(Node& n) {
                         "node " + std::to_string(n.idx) + " detached: its driver disconnected");
     }
     waits_.compact();
+    update_flow_all();  // the node's MMIO queue is empty now
 }
 
 // ----------------------------------------------------------- bookkeeping
@@ -524,7 +577,7 @@ bool Server::counts(const Conn* c) const {
 }
 
 void Server::add_tag(Conn* c, uint32_t tag) {
-    if (c->outstanding.empty() && counts(c)) unblocked_--;
+    if (!blocked(c) && counts(c)) unblocked_--;
     if (c->role == proto::kRoleMonitor) monitor_pending_++;
     c->outstanding.push_back(tag);
 }
@@ -532,7 +585,7 @@ void Server::add_tag(Conn* c, uint32_t tag) {
 void Server::answered(Conn* c, uint32_t tag) {
     if (!c->remove_tag(tag)) return;
     if (c->role == proto::kRoleMonitor) monitor_pending_--;
-    if (c->outstanding.empty() && counts(c)) unblocked_++;
+    if (!blocked(c) && counts(c)) unblocked_++;
 }
 
 void Server::send_ack(Conn* c, uint32_t tag, uint16_t status) {

@@ -84,6 +84,10 @@ private:
     void read_conn(Conn* c);
     void parse_input(Conn* c);
     bool may_read(const Conn* c) const;
+    // the connection's queue or its node's MMIO queue is full: the server
+    // takes no more messages from it until they drain
+    bool backpressured(const Conn* c) const;
+    void resume_stalled();
     void handle_signal(int sig);
     void sweep();
     void close_conn(Conn* c);
@@ -97,6 +101,7 @@ private:
     void do_write(Conn* c, const proto::Message& m);
     void do_grant(Conn* c, const proto::Message& m);
     void do_stats(Conn* c, uint32_t tag);
+    void do_cancel(Conn* c, uint32_t tag);
     bool check_access(const Conn* c, uint32_t offset, uint8_t size, bool write, std::string* why) const;
     void submit(Conn* c, const Action& a);
     void apply(Conn* c, const Action& a);
@@ -111,6 +116,11 @@ private:
     // answers and bookkeeping
     Conn* find(uint32_t id) const;
     bool counts(const Conn* c) const;  // attached, not a monitor: takes part in lockstep
+    // lockstep: a request awaits its answer, or flow control holds it
+    static bool blocked(const Conn* c) { return !c->outstanding.empty() || c->flow; }
+    void set_flow(Conn* c, bool on);
+    void update_flow(Conn* c);
+    void update_flow_all();
     bool any_client() const;
     // lockstep: time may advance (every client blocked, or a monitor waits)
     bool time_may_advance() const {
@@ -143,7 +153,8 @@ private:
     std::vector<Conn*> pconns_;
 
     uint64_t cycle_ = 0;
-    int unblocked_ = 0;        // attached non-monitor clients with nothing outstanding
+    int unblocked_ = 0;        // attached non-monitor clients that are not blocked
+    int flow_conns_ = 0;       // connections held by flow control
     int monitor_pending_ = 0;  // requests of monitors awaiting an answer
     WaitList waits_;
     // WAITs applied but still behind earlier MMIO in their node's queue,

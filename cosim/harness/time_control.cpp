@@ -49,6 +49,11 @@ bool Server::run_cycles(unsigned max) {
         if (stop_signal_ || terminate_ || !any_awake()) return false;
         step();
         if (cycle_ >= waits_.next_deadline()) process_deadlines();
+        // flow control ends at the first cycle the node's queue has room
+        if (flow_conns_) {
+            for (size_t k = 0; k < conns_.size(); k++)
+                if (conns_[k]->flow) update_flow(conns_[k].get());
+        }
     }
     return true;
 }

@@ -3,7 +3,7 @@
 package hw
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x1af8e477644ee4bb
+const Bar0Hash uint64 = 0xb02fb9f28ffe9a00
 
 // Constants of the layout.
 const (
@@ -39,14 +39,30 @@ const (
 	DefaultNetFifoDepth = 64
 	// DefaultSoftResetCycles: Cycles a soft reset holds the NIC's blocks in reset.
 	DefaultSoftResetCycles = 16
+	// DefaultCpuImemBytes: Control processor instruction memory in bytes (power of two, at most 256 KiB).
+	DefaultCpuImemBytes = 16384
+	// DefaultCpuDmemBytes: Control processor data memory in bytes (power of two, at most 256 KiB).
+	DefaultCpuDmemBytes = 8192
+	// DefaultFwLogDepth: Depth in 32-bit words of the firmware log FIFO.
+	DefaultFwLogDepth = 64
+	// DefaultFwEventDepth: Depth of the control processor's hardware event FIFO.
+	DefaultFwEventDepth = 16
 )
 
 // Address windows.
 const (
-	// GlobalBase is the start of: Global registers: identification, capabilities, control, interrupts, DMA diagnostics, network port.
+	// GlobalBase is the start of: Global registers: identification, capabilities, control, interrupts, DMA diagnostics, network port, control processor.
 	GlobalBase = 0x0
 	// GlobalBytes is the size of the GLOBAL region.
-	GlobalBytes = 0x10000
+	GlobalBytes = 0x400
+	// AdminCmdWinBase is the start of: Admin command buffer (read/write for the host, read-only for the firmware): one admin CMD (docs/admin.md).
+	AdminCmdWinBase = 0x400
+	// AdminCmdWinBytes is the size of the ADMIN_CMD_WIN region.
+	AdminCmdWinBytes = 0x100
+	// AdminRspWinBase is the start of: Admin response buffer (read-only for the host, written by the firmware): one admin RSP (docs/admin.md).
+	AdminRspWinBase = 0x500
+	// AdminRspWinBytes is the size of the ADMIN_RSP_WIN region.
+	AdminRspWinBytes = 0x100
 	// DoorbellBase is the start of: One 4 KiB doorbell page per VI; page k starts at 0x10000 + k*0x1000. Reserved: accepted and ignored, reads as zero.
 	DoorbellBase = 0x10000
 	// DoorbellStride is the distance between DOORBELL elements.
@@ -85,6 +101,8 @@ const (
 	RegCapNet uint32 = 0x060
 	// RegCapReset (ro): Soft reset.
 	RegCapReset uint32 = 0x064
+	// RegCapCpu (ro): Control processor memories.
+	RegCapCpu uint32 = 0x068
 	// RegCtrl (wo): Global control; reads as zero.
 	RegCtrl uint32 = 0x080
 	// RegStatus (ro): Global status.
@@ -131,6 +149,34 @@ const (
 	RegNetRxFrames uint32 = 0x180
 	// RegNetTxFrames (ro): Frames sent on the network port (m_axis, counted at tlast).
 	RegNetTxFrames uint32 = 0x184
+	// RegCpuCtrl (rw): Control processor control.
+	RegCpuCtrl uint32 = 0x200
+	// RegCpuStatus (ro): Control processor status.
+	RegCpuStatus uint32 = 0x204
+	// RegCpuTrapCause (ro): mcause of the trap that halted the core (2 illegal instruction, 0/4/6 misaligned fetch/load/store, 1/5/7 access fault, 3 EBREAK, 11 ECALL).
+	RegCpuTrapCause uint32 = 0x208
+	// RegCpuTrapPc (ro): Address of the instruction that trapped (mepc).
+	RegCpuTrapPc uint32 = 0x20c
+	// RegCpuTrapVal (ro): mtval of the trap: the faulting address or instruction bits.
+	RegCpuTrapVal uint32 = 0x210
+	// RegCpuPc (ro): Program counter of the running core (for debugging).
+	RegCpuPc uint32 = 0x214
+	// RegCpuRetired (ro): Instructions retired since RUN was set (low 32 bits).
+	RegCpuRetired uint32 = 0x218
+	// RegCpuMemAddr (rw): Host access to the control processor's memories: the word the next CPU_MEM_DATA access touches.
+	RegCpuMemAddr uint32 = 0x220
+	// RegCpuMemData (rw): Writing stores the word at CPU_MEM_ADDR; reading returns it; either increments CPU_MEM_ADDR.WORD. Words outside the memory are ignored and read as zero. The firmware's BAR0 view reads 0.
+	RegCpuMemData uint32 = 0x224
+	// RegFwReady (ro): Written by the firmware when it is ready: FW_READY_MAGIC in bits 31:16, its version in bits 15:0. Zero while the core is held in reset.
+	RegFwReady uint32 = 0x228
+	// RegFwLog (ro): Pops one word of the firmware log: up to four bytes of text, first byte in bits 7:0, unused bytes zero; zero when the log FIFO is empty. Through the firmware's BAR0 view: the head word, not popped.
+	RegFwLog uint32 = 0x22c
+	// RegFwLogLevel (ro): Words waiting in the firmware log FIFO.
+	RegFwLogLevel uint32 = 0x230
+	// RegAdminDoorbell (wo): Writing any value posts the command in ADMIN_CMD to the firmware (an ADMIN event). Ignored (REJECTED) while ADMIN_STATUS.BUSY or while the core is held in reset (CPU_CTRL.RUN=0).
+	RegAdminDoorbell uint32 = 0x300
+	// RegAdminStatus (ro): Admin mailbox status.
+	RegAdminStatus uint32 = 0x304
 )
 
 // Fields, as typed accessors.
@@ -163,14 +209,24 @@ var (
 	CapNetFifoDepth = Field{Reg: RegCapNet, Name: "FIFO_DEPTH", LSB: 0, Width: 16, Access: AccessRO}
 	// CapResetCycles is CAP_RESET[15:0] (ro): SOFT_RESET_CYCLES parameter.
 	CapResetCycles = Field{Reg: RegCapReset, Name: "CYCLES", LSB: 0, Width: 16, Access: AccessRO}
+	// CapCpuImemKb is CAP_CPU[15:0] (ro): CPU_IMEM_BYTES parameter / 1024.
+	CapCpuImemKb = Field{Reg: RegCapCpu, Name: "IMEM_KB", LSB: 0, Width: 16, Access: AccessRO}
+	// CapCpuDmemKb is CAP_CPU[31:16] (ro): CPU_DMEM_BYTES parameter / 1024.
+	CapCpuDmemKb = Field{Reg: RegCapCpu, Name: "DMEM_KB", LSB: 16, Width: 16, Access: AccessRO}
 	// CtrlSoftReset is CTRL[0:0] (wo): Write 1 to reset the NIC (the BAR0 slave keeps answering): the DMA engine is aborted and its bursts in flight are completed, the network port stops once no beat is pending (the loopback FIFO's contents are dropped), then every block and register is held in reset for SOFT_RESET_CYCLES cycles.
 	CtrlSoftReset = Field{Reg: RegCtrl, Name: "SOFT_RESET", LSB: 0, Width: 1, Access: AccessWO}
 	// StatusResetBusy is STATUS[0:0] (ro): 1 while a soft reset is in progress (draining, then holding the blocks in reset); writes meanwhile are answered but have no effect, and hardware interrupt causes are ignored.
 	StatusResetBusy = Field{Reg: RegStatus, Name: "RESET_BUSY", LSB: 0, Width: 1, Access: AccessRO}
 	// IrqStatusDiagDone is IRQ_STATUS[0:0] (w1c): The DMA diagnostic engine finished (successfully or not).
 	IrqStatusDiagDone = Field{Reg: RegIrqStatus, Name: "DIAG_DONE", LSB: 0, Width: 1, Access: AccessW1C}
-	// IrqStatusOther is IRQ_STATUS[31:1] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
-	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 1, Width: 31, Access: AccessW1C}
+	// IrqStatusFwFault is IRQ_STATUS[1:1] (w1c): The control processor trapped and halted (CPU_STATUS, CPU_TRAP_*).
+	IrqStatusFwFault = Field{Reg: RegIrqStatus, Name: "FW_FAULT", LSB: 1, Width: 1, Access: AccessW1C}
+	// IrqStatusAdminDone is IRQ_STATUS[2:2] (w1c): The firmware completed the admin command (ADMIN_STATUS.DONE).
+	IrqStatusAdminDone = Field{Reg: RegIrqStatus, Name: "ADMIN_DONE", LSB: 2, Width: 1, Access: AccessW1C}
+	// IrqStatusFwLog is IRQ_STATUS[3:3] (w1c): The firmware pushed a word into the log FIFO (read FW_LOG), also when the FIFO was full and dropped it.
+	IrqStatusFwLog = Field{Reg: RegIrqStatus, Name: "FW_LOG", LSB: 3, Width: 1, Access: AccessW1C}
+	// IrqStatusOther is IRQ_STATUS[31:4] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
+	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 4, Width: 28, Access: AccessW1C}
 	// DiagCtrlStart is DIAG_CTRL[0:0] (wo): Write 1 to start a copy; ignored while BUSY.
 	DiagCtrlStart = Field{Reg: RegDiagCtrl, Name: "START", LSB: 0, Width: 1, Access: AccessWO}
 	// DiagCtrlAbort is DIAG_CTRL[1:1] (wo): Write 1 to stop issuing bursts; the engine finishes those in flight and reports ABORTED.
@@ -195,6 +251,32 @@ var (
 	DiagStatusAborted = Field{Reg: RegDiagStatus, Name: "ABORTED", LSB: 6, Width: 1, Access: AccessRO}
 	// DiagStatusResp is DIAG_STATUS[9:8] (ro): AXI response code of the first error (2 SLVERR, 3 DECERR).
 	DiagStatusResp = Field{Reg: RegDiagStatus, Name: "RESP", LSB: 8, Width: 2, Access: AccessRO}
+	// CpuCtrlRun is CPU_CTRL[0:0] (rw): 1 runs the core from address 0; 0 holds it in reset (its memories keep their contents).
+	CpuCtrlRun = Field{Reg: RegCpuCtrl, Name: "RUN", LSB: 0, Width: 1, Access: AccessRW}
+	// CpuStatusRunning is CPU_STATUS[0:0] (ro): RUN is 1 and the core has not halted.
+	CpuStatusRunning = Field{Reg: RegCpuStatus, Name: "RUNNING", LSB: 0, Width: 1, Access: AccessRO}
+	// CpuStatusHalted is CPU_STATUS[1:1] (ro): The core trapped and stopped; CPU_TRAP_* say why. Cleared by RUN=0.
+	CpuStatusHalted = Field{Reg: RegCpuStatus, Name: "HALTED", LSB: 1, Width: 1, Access: AccessRO}
+	// CpuStatusWfi is CPU_STATUS[2:2] (ro): The core waits for an event (WFI).
+	CpuStatusWfi = Field{Reg: RegCpuStatus, Name: "WFI", LSB: 2, Width: 1, Access: AccessRO}
+	// CpuMemAddrWord is CPU_MEM_ADDR[15:0] (rw): Word index in the selected memory; incremented by every CPU_MEM_DATA access.
+	CpuMemAddrWord = Field{Reg: RegCpuMemAddr, Name: "WORD", LSB: 0, Width: 16, Access: AccessRW}
+	// CpuMemAddrSel is CPU_MEM_ADDR[31:31] (rw): 0 instruction memory, 1 data memory.
+	CpuMemAddrSel = Field{Reg: RegCpuMemAddr, Name: "SEL", LSB: 31, Width: 1, Access: AccessRW}
+	// FwReadyMagic is FW_READY[31:16] (ro): 0x5646 ('VF') once the firmware is ready.
+	FwReadyMagic = Field{Reg: RegFwReady, Name: "MAGIC", LSB: 16, Width: 16, Access: AccessRO}
+	// FwReadyVersion is FW_READY[15:0] (ro): Firmware version: major in bits 15:8, minor in 7:0.
+	FwReadyVersion = Field{Reg: RegFwReady, Name: "VERSION", LSB: 0, Width: 16, Access: AccessRO}
+	// FwLogLevelWords is FW_LOG_LEVEL[15:0] (ro): Words waiting.
+	FwLogLevelWords = Field{Reg: RegFwLogLevel, Name: "WORDS", LSB: 0, Width: 16, Access: AccessRO}
+	// FwLogLevelDropped is FW_LOG_LEVEL[31:16] (ro): Words dropped because the FIFO was full (saturates); cleared by a host read of FW_LOG_LEVEL.
+	FwLogLevelDropped = Field{Reg: RegFwLogLevel, Name: "DROPPED", LSB: 16, Width: 16, Access: AccessRO}
+	// AdminStatusBusy is ADMIN_STATUS[0:0] (ro): A posted command has not been completed yet. Cleared by RUN=0 (the command is abandoned).
+	AdminStatusBusy = Field{Reg: RegAdminStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
+	// AdminStatusDone is ADMIN_STATUS[1:1] (ro): The firmware completed the last command; ADMIN_RSP holds its response. Cleared by the next ADMIN_DOORBELL.
+	AdminStatusDone = Field{Reg: RegAdminStatus, Name: "DONE", LSB: 1, Width: 1, Access: AccessRO}
+	// AdminStatusRejected is ADMIN_STATUS[2:2] (ro): The last ADMIN_DOORBELL came while BUSY or with RUN=0 and was ignored. Cleared by the next accepted doorbell.
+	AdminStatusRejected = Field{Reg: RegAdminStatus, Name: "REJECTED", LSB: 2, Width: 1, Access: AccessRO}
 )
 
 // Bar0 describes the bar0 layout: every register and field, for tools that work by name.
@@ -241,6 +323,10 @@ var Bar0 = Map{
 		{Name: "CAP_RESET", Offset: RegCapReset, Access: AccessRO, Doc: "Soft reset.", Fields: []Field{
 			CapResetCycles,
 		}},
+		{Name: "CAP_CPU", Offset: RegCapCpu, Access: AccessRO, Doc: "Control processor memories.", Fields: []Field{
+			CapCpuImemKb,
+			CapCpuDmemKb,
+		}},
 		{Name: "CTRL", Offset: RegCtrl, Access: AccessWO, Doc: "Global control; reads as zero.", Fields: []Field{
 			CtrlSoftReset,
 		}},
@@ -249,6 +335,9 @@ var Bar0 = Map{
 		}},
 		{Name: "IRQ_STATUS", Offset: RegIrqStatus, Access: AccessW1C, Doc: "Latched interrupt causes; write 1 to clear. Bit i drives irq[i] when enabled; bits NUM_IRQ and up read as zero.", Fields: []Field{
 			IrqStatusDiagDone,
+			IrqStatusFwFault,
+			IrqStatusAdminDone,
+			IrqStatusFwLog,
 			IrqStatusOther,
 		}},
 		{Name: "IRQ_ENABLE", Offset: RegIrqEnable, Access: AccessRW, Doc: "Interrupt enables, one bit per IRQ_STATUS bit.", Fields: []Field{}},
@@ -286,5 +375,38 @@ var Bar0 = Map{
 		{Name: "DIAG_MAX_INFLIGHT", Offset: RegDiagMaxInflight, Access: AccessRO, Doc: "Most read bursts in flight at once during the last copy.", Fields: []Field{}},
 		{Name: "NET_RX_FRAMES", Offset: RegNetRxFrames, Access: AccessRO, Doc: "Frames received on the network port (s_axis, counted at tlast).", Fields: []Field{}},
 		{Name: "NET_TX_FRAMES", Offset: RegNetTxFrames, Access: AccessRO, Doc: "Frames sent on the network port (m_axis, counted at tlast).", Fields: []Field{}},
+		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
+			CpuCtrlRun,
+		}},
+		{Name: "CPU_STATUS", Offset: RegCpuStatus, Access: AccessRO, Doc: "Control processor status.", Fields: []Field{
+			CpuStatusRunning,
+			CpuStatusHalted,
+			CpuStatusWfi,
+		}},
+		{Name: "CPU_TRAP_CAUSE", Offset: RegCpuTrapCause, Access: AccessRO, Doc: "mcause of the trap that halted the core (2 illegal instruction, 0/4/6 misaligned fetch/load/store, 1/5/7 access fault, 3 EBREAK, 11 ECALL).", Fields: []Field{}},
+		{Name: "CPU_TRAP_PC", Offset: RegCpuTrapPc, Access: AccessRO, Doc: "Address of the instruction that trapped (mepc).", Fields: []Field{}},
+		{Name: "CPU_TRAP_VAL", Offset: RegCpuTrapVal, Access: AccessRO, Doc: "mtval of the trap: the faulting address or instruction bits.", Fields: []Field{}},
+		{Name: "CPU_PC", Offset: RegCpuPc, Access: AccessRO, Doc: "Program counter of the running core (for debugging).", Fields: []Field{}},
+		{Name: "CPU_RETIRED", Offset: RegCpuRetired, Access: AccessRO, Doc: "Instructions retired since RUN was set (low 32 bits).", Fields: []Field{}},
+		{Name: "CPU_MEM_ADDR", Offset: RegCpuMemAddr, Access: AccessRW, Doc: "Host access to the control processor's memories: the word the next CPU_MEM_DATA access touches.", Fields: []Field{
+			CpuMemAddrWord,
+			CpuMemAddrSel,
+		}},
+		{Name: "CPU_MEM_DATA", Offset: RegCpuMemData, Access: AccessRW, Doc: "Writing stores the word at CPU_MEM_ADDR; reading returns it; either increments CPU_MEM_ADDR.WORD. Words outside the memory are ignored and read as zero. The firmware's BAR0 view reads 0.", Fields: []Field{}},
+		{Name: "FW_READY", Offset: RegFwReady, Access: AccessRO, Doc: "Written by the firmware when it is ready: FW_READY_MAGIC in bits 31:16, its version in bits 15:0. Zero while the core is held in reset.", Fields: []Field{
+			FwReadyMagic,
+			FwReadyVersion,
+		}},
+		{Name: "FW_LOG", Offset: RegFwLog, Access: AccessRO, Doc: "Pops one word of the firmware log: up to four bytes of text, first byte in bits 7:0, unused bytes zero; zero when the log FIFO is empty. Through the firmware's BAR0 view: the head word, not popped.", Fields: []Field{}},
+		{Name: "FW_LOG_LEVEL", Offset: RegFwLogLevel, Access: AccessRO, Doc: "Words waiting in the firmware log FIFO.", Fields: []Field{
+			FwLogLevelWords,
+			FwLogLevelDropped,
+		}},
+		{Name: "ADMIN_DOORBELL", Offset: RegAdminDoorbell, Access: AccessWO, Doc: "Writing any value posts the command in ADMIN_CMD to the firmware (an ADMIN event). Ignored (REJECTED) while ADMIN_STATUS.BUSY or while the core is held in reset (CPU_CTRL.RUN=0).", Fields: []Field{}},
+		{Name: "ADMIN_STATUS", Offset: RegAdminStatus, Access: AccessRO, Doc: "Admin mailbox status.", Fields: []Field{
+			AdminStatusBusy,
+			AdminStatusDone,
+			AdminStatusRejected,
+		}},
 	},
 }

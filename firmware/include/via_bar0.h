@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#define VIA_BAR0_HASH 0x1af8e477644ee4bbull
+#define VIA_BAR0_HASH 0xb02fb9f28ffe9a00ull
 
 #define VIA_MAGIC 0x5649414eu /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR 0x0u /* Hardware major version. */
@@ -23,9 +23,17 @@
 #define VIA_DEFAULT_NUM_IRQ 8u /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i]. */
 #define VIA_DEFAULT_NET_FIFO_DEPTH 64u /* Depth in beats of the network loopback FIFO. */
 #define VIA_DEFAULT_SOFT_RESET_CYCLES 16u /* Cycles a soft reset holds the NIC's blocks in reset. */
+#define VIA_DEFAULT_CPU_IMEM_BYTES 16384u /* Control processor instruction memory in bytes (power of two, at most 256 KiB). */
+#define VIA_DEFAULT_CPU_DMEM_BYTES 8192u /* Control processor data memory in bytes (power of two, at most 256 KiB). */
+#define VIA_DEFAULT_FW_LOG_DEPTH 64u /* Depth in 32-bit words of the firmware log FIFO. */
+#define VIA_DEFAULT_FW_EVENT_DEPTH 16u /* Depth of the control processor's hardware event FIFO. */
 
 #define VIA_GLOBAL_BASE 0x0u
-#define VIA_GLOBAL_BYTES 0x10000u
+#define VIA_GLOBAL_BYTES 0x400u
+#define VIA_ADMIN_CMD_WIN_BASE 0x400u
+#define VIA_ADMIN_CMD_WIN_BYTES 0x100u
+#define VIA_ADMIN_RSP_WIN_BASE 0x500u
+#define VIA_ADMIN_RSP_WIN_BYTES 0x100u
 #define VIA_DOORBELL_BASE 0x10000u
 #define VIA_DOORBELL_STRIDE 0x1000u
 
@@ -134,6 +142,17 @@ static inline uint32_t via_cap_net_fifo_depth_set(uint32_t v, uint32_t x) { retu
 static inline uint32_t via_cap_reset_cycles_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT); }
 static inline uint32_t via_cap_reset_cycles_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_RESET_CYCLES_MASK) | ((x << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK)); }
 
+/* CAP_CPU (ro): Control processor memories. */
+#define VIA_REG_CAP_CPU 0x068u
+#define VIA_CAP_CPU_IMEM_KB_SHIFT 0u
+#define VIA_CAP_CPU_IMEM_KB_MASK 0x0000ffffu
+static inline uint32_t via_cap_cpu_imem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_IMEM_KB_MASK) >> VIA_CAP_CPU_IMEM_KB_SHIFT); }
+static inline uint32_t via_cap_cpu_imem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_IMEM_KB_MASK) | ((x << VIA_CAP_CPU_IMEM_KB_SHIFT) & VIA_CAP_CPU_IMEM_KB_MASK)); }
+#define VIA_CAP_CPU_DMEM_KB_SHIFT 16u
+#define VIA_CAP_CPU_DMEM_KB_MASK 0xffff0000u
+static inline uint32_t via_cap_cpu_dmem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_DMEM_KB_MASK) >> VIA_CAP_CPU_DMEM_KB_SHIFT); }
+static inline uint32_t via_cap_cpu_dmem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_DMEM_KB_MASK) | ((x << VIA_CAP_CPU_DMEM_KB_SHIFT) & VIA_CAP_CPU_DMEM_KB_MASK)); }
+
 /* CTRL (wo): Global control; reads as zero. */
 #define VIA_REG_CTRL 0x080u
 #define VIA_CTRL_SOFT_RESET_SHIFT 0u
@@ -154,8 +173,20 @@ static inline uint32_t via_status_reset_busy_set(uint32_t v, uint32_t x) { retur
 #define VIA_IRQ_STATUS_DIAG_DONE_MASK 0x00000001u
 static inline uint32_t via_irq_status_diag_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_DIAG_DONE_MASK) >> VIA_IRQ_STATUS_DIAG_DONE_SHIFT); }
 static inline uint32_t via_irq_status_diag_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_DIAG_DONE_MASK) | ((x << VIA_IRQ_STATUS_DIAG_DONE_SHIFT) & VIA_IRQ_STATUS_DIAG_DONE_MASK)); }
-#define VIA_IRQ_STATUS_OTHER_SHIFT 1u
-#define VIA_IRQ_STATUS_OTHER_MASK 0xfffffffeu
+#define VIA_IRQ_STATUS_FW_FAULT_SHIFT 1u
+#define VIA_IRQ_STATUS_FW_FAULT_MASK 0x00000002u
+static inline uint32_t via_irq_status_fw_fault_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_FAULT_MASK) >> VIA_IRQ_STATUS_FW_FAULT_SHIFT); }
+static inline uint32_t via_irq_status_fw_fault_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_FAULT_MASK) | ((x << VIA_IRQ_STATUS_FW_FAULT_SHIFT) & VIA_IRQ_STATUS_FW_FAULT_MASK)); }
+#define VIA_IRQ_STATUS_ADMIN_DONE_SHIFT 2u
+#define VIA_IRQ_STATUS_ADMIN_DONE_MASK 0x00000004u
+static inline uint32_t via_irq_status_admin_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_ADMIN_DONE_MASK) >> VIA_IRQ_STATUS_ADMIN_DONE_SHIFT); }
+static inline uint32_t via_irq_status_admin_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ADMIN_DONE_MASK) | ((x << VIA_IRQ_STATUS_ADMIN_DONE_SHIFT) & VIA_IRQ_STATUS_ADMIN_DONE_MASK)); }
+#define VIA_IRQ_STATUS_FW_LOG_SHIFT 3u
+#define VIA_IRQ_STATUS_FW_LOG_MASK 0x00000008u
+static inline uint32_t via_irq_status_fw_log_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_LOG_MASK) >> VIA_IRQ_STATUS_FW_LOG_SHIFT); }
+static inline uint32_t via_irq_status_fw_log_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_LOG_MASK) | ((x << VIA_IRQ_STATUS_FW_LOG_SHIFT) & VIA_IRQ_STATUS_FW_LOG_MASK)); }
+#define VIA_IRQ_STATUS_OTHER_SHIFT 4u
+#define VIA_IRQ_STATUS_OTHER_MASK 0xfffffff0u
 static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
 static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 
@@ -266,5 +297,100 @@ static inline uint32_t via_diag_status_resp_set(uint32_t v, uint32_t x) { return
 
 /* NET_TX_FRAMES (ro): Frames sent on the network port (m_axis, counted at tlast). */
 #define VIA_REG_NET_TX_FRAMES 0x184u
+
+/* CPU_CTRL (rw): Control processor control. */
+#define VIA_REG_CPU_CTRL 0x200u
+#define VIA_CPU_CTRL_RUN_SHIFT 0u
+#define VIA_CPU_CTRL_RUN_MASK 0x00000001u
+#define VIA_CPU_CTRL_RUN_RESET 0x0u
+static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
+static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
+
+/* CPU_STATUS (ro): Control processor status. */
+#define VIA_REG_CPU_STATUS 0x204u
+#define VIA_CPU_STATUS_RUNNING_SHIFT 0u
+#define VIA_CPU_STATUS_RUNNING_MASK 0x00000001u
+static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }
+static inline uint32_t via_cpu_status_running_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_RUNNING_MASK) | ((x << VIA_CPU_STATUS_RUNNING_SHIFT) & VIA_CPU_STATUS_RUNNING_MASK)); }
+#define VIA_CPU_STATUS_HALTED_SHIFT 1u
+#define VIA_CPU_STATUS_HALTED_MASK 0x00000002u
+static inline uint32_t via_cpu_status_halted_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_HALTED_MASK) >> VIA_CPU_STATUS_HALTED_SHIFT); }
+static inline uint32_t via_cpu_status_halted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_HALTED_MASK) | ((x << VIA_CPU_STATUS_HALTED_SHIFT) & VIA_CPU_STATUS_HALTED_MASK)); }
+#define VIA_CPU_STATUS_WFI_SHIFT 2u
+#define VIA_CPU_STATUS_WFI_MASK 0x00000004u
+static inline uint32_t via_cpu_status_wfi_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_WFI_MASK) >> VIA_CPU_STATUS_WFI_SHIFT); }
+static inline uint32_t via_cpu_status_wfi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_WFI_MASK) | ((x << VIA_CPU_STATUS_WFI_SHIFT) & VIA_CPU_STATUS_WFI_MASK)); }
+
+/* CPU_TRAP_CAUSE (ro): mcause of the trap that halted the core (2 illegal instruction, 0/4/6 misaligned fetch/load/store, 1/5/7 access fault, 3 EBREAK, 11 ECALL). */
+#define VIA_REG_CPU_TRAP_CAUSE 0x208u
+
+/* CPU_TRAP_PC (ro): Address of the instruction that trapped (mepc). */
+#define VIA_REG_CPU_TRAP_PC 0x20cu
+
+/* CPU_TRAP_VAL (ro): mtval of the trap: the faulting address or instruction bits. */
+#define VIA_REG_CPU_TRAP_VAL 0x210u
+
+/* CPU_PC (ro): Program counter of the running core (for debugging). */
+#define VIA_REG_CPU_PC 0x214u
+
+/* CPU_RETIRED (ro): Instructions retired since RUN was set (low 32 bits). */
+#define VIA_REG_CPU_RETIRED 0x218u
+
+/* CPU_MEM_ADDR (rw): Host access to the control processor's memories: the word the next CPU_MEM_DATA access touches. */
+#define VIA_REG_CPU_MEM_ADDR 0x220u
+#define VIA_CPU_MEM_ADDR_WORD_SHIFT 0u
+#define VIA_CPU_MEM_ADDR_WORD_MASK 0x0000ffffu
+static inline uint32_t via_cpu_mem_addr_word_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_WORD_MASK) >> VIA_CPU_MEM_ADDR_WORD_SHIFT); }
+static inline uint32_t via_cpu_mem_addr_word_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_WORD_MASK) | ((x << VIA_CPU_MEM_ADDR_WORD_SHIFT) & VIA_CPU_MEM_ADDR_WORD_MASK)); }
+#define VIA_CPU_MEM_ADDR_SEL_SHIFT 31u
+#define VIA_CPU_MEM_ADDR_SEL_MASK 0x80000000u
+static inline uint32_t via_cpu_mem_addr_sel_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_SEL_MASK) >> VIA_CPU_MEM_ADDR_SEL_SHIFT); }
+static inline uint32_t via_cpu_mem_addr_sel_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_SEL_MASK) | ((x << VIA_CPU_MEM_ADDR_SEL_SHIFT) & VIA_CPU_MEM_ADDR_SEL_MASK)); }
+
+/* CPU_MEM_DATA (rw): Writing stores the word at CPU_MEM_ADDR; reading returns it; either increments CPU_MEM_ADDR.WORD. Words outside the memory are ignored and read as zero. The firmware's BAR0 view reads 0. */
+#define VIA_REG_CPU_MEM_DATA 0x224u
+
+/* FW_READY (ro): Written by the firmware when it is ready: FW_READY_MAGIC in bits 31:16, its version in bits 15:0. Zero while the core is held in reset. */
+#define VIA_REG_FW_READY 0x228u
+#define VIA_FW_READY_MAGIC_SHIFT 16u
+#define VIA_FW_READY_MAGIC_MASK 0xffff0000u
+static inline uint32_t via_fw_ready_magic_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_MAGIC_MASK) >> VIA_FW_READY_MAGIC_SHIFT); }
+static inline uint32_t via_fw_ready_magic_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_MAGIC_MASK) | ((x << VIA_FW_READY_MAGIC_SHIFT) & VIA_FW_READY_MAGIC_MASK)); }
+#define VIA_FW_READY_VERSION_SHIFT 0u
+#define VIA_FW_READY_VERSION_MASK 0x0000ffffu
+static inline uint32_t via_fw_ready_version_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_VERSION_MASK) >> VIA_FW_READY_VERSION_SHIFT); }
+static inline uint32_t via_fw_ready_version_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_VERSION_MASK) | ((x << VIA_FW_READY_VERSION_SHIFT) & VIA_FW_READY_VERSION_MASK)); }
+
+/* FW_LOG (ro): Pops one word of the firmware log: up to four bytes of text, first byte in bits 7:0, unused bytes zero; zero when the log FIFO is empty. Through the firmware's BAR0 view: the head word, not popped. */
+#define VIA_REG_FW_LOG 0x22cu
+
+/* FW_LOG_LEVEL (ro): Words waiting in the firmware log FIFO. */
+#define VIA_REG_FW_LOG_LEVEL 0x230u
+#define VIA_FW_LOG_LEVEL_WORDS_SHIFT 0u
+#define VIA_FW_LOG_LEVEL_WORDS_MASK 0x0000ffffu
+static inline uint32_t via_fw_log_level_words_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_WORDS_MASK) >> VIA_FW_LOG_LEVEL_WORDS_SHIFT); }
+static inline uint32_t via_fw_log_level_words_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_WORDS_MASK) | ((x << VIA_FW_LOG_LEVEL_WORDS_SHIFT) & VIA_FW_LOG_LEVEL_WORDS_MASK)); }
+#define VIA_FW_LOG_LEVEL_DROPPED_SHIFT 16u
+#define VIA_FW_LOG_LEVEL_DROPPED_MASK 0xffff0000u
+static inline uint32_t via_fw_log_level_dropped_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_DROPPED_MASK) >> VIA_FW_LOG_LEVEL_DROPPED_SHIFT); }
+static inline uint32_t via_fw_log_level_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_DROPPED_MASK) | ((x << VIA_FW_LOG_LEVEL_DROPPED_SHIFT) & VIA_FW_LOG_LEVEL_DROPPED_MASK)); }
+
+/* ADMIN_DOORBELL (wo): Writing any value posts the command in ADMIN_CMD to the firmware (an ADMIN event). Ignored (REJECTED) while ADMIN_STATUS.BUSY or while the core is held in reset (CPU_CTRL.RUN=0). */
+#define VIA_REG_ADMIN_DOORBELL 0x300u
+
+/* ADMIN_STATUS (ro): Admin mailbox status. */
+#define VIA_REG_ADMIN_STATUS 0x304u
+#define VIA_ADMIN_STATUS_BUSY_SHIFT 0u
+#define VIA_ADMIN_STATUS_BUSY_MASK 0x00000001u
+static inline uint32_t via_admin_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_BUSY_MASK) >> VIA_ADMIN_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_admin_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_BUSY_MASK) | ((x << VIA_ADMIN_STATUS_BUSY_SHIFT) & VIA_ADMIN_STATUS_BUSY_MASK)); }
+#define VIA_ADMIN_STATUS_DONE_SHIFT 1u
+#define VIA_ADMIN_STATUS_DONE_MASK 0x00000002u
+static inline uint32_t via_admin_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_DONE_MASK) >> VIA_ADMIN_STATUS_DONE_SHIFT); }
+static inline uint32_t via_admin_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_DONE_MASK) | ((x << VIA_ADMIN_STATUS_DONE_SHIFT) & VIA_ADMIN_STATUS_DONE_MASK)); }
+#define VIA_ADMIN_STATUS_REJECTED_SHIFT 2u
+#define VIA_ADMIN_STATUS_REJECTED_MASK 0x00000004u
+static inline uint32_t via_admin_status_rejected_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_REJECTED_MASK) >> VIA_ADMIN_STATUS_REJECTED_SHIFT); }
+static inline uint32_t via_admin_status_rejected_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_REJECTED_MASK) | ((x << VIA_ADMIN_STATUS_REJECTED_SHIFT) & VIA_ADMIN_STATUS_REJECTED_MASK)); }
 
 #endif /* VIA_BAR0_H */

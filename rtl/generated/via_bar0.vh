@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h1af8e477644ee4bb
+`define VIA_BAR0_HASH 64'hb02fb9f28ffe9a00
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -24,10 +24,18 @@
 `define VIA_DEFAULT_NUM_IRQ 8 // Number of interrupt outputs; IRQ_STATUS bit i drives irq[i].
 `define VIA_DEFAULT_NET_FIFO_DEPTH 64 // Depth in beats of the network loopback FIFO.
 `define VIA_DEFAULT_SOFT_RESET_CYCLES 16 // Cycles a soft reset holds the NIC's blocks in reset.
+`define VIA_DEFAULT_CPU_IMEM_BYTES 16384 // Control processor instruction memory in bytes (power of two, at most 256 KiB).
+`define VIA_DEFAULT_CPU_DMEM_BYTES 8192 // Control processor data memory in bytes (power of two, at most 256 KiB).
+`define VIA_DEFAULT_FW_LOG_DEPTH 64 // Depth in 32-bit words of the firmware log FIFO.
+`define VIA_DEFAULT_FW_EVENT_DEPTH 16 // Depth of the control processor's hardware event FIFO.
 
 // address windows
 `define VIA_GLOBAL_BASE 32'h00000000
-`define VIA_GLOBAL_BYTES 32'h00010000
+`define VIA_GLOBAL_BYTES 32'h00000400
+`define VIA_ADMIN_CMD_WIN_BASE 32'h00000400
+`define VIA_ADMIN_CMD_WIN_BYTES 32'h00000100
+`define VIA_ADMIN_RSP_WIN_BASE 32'h00000500
+`define VIA_ADMIN_RSP_WIN_BYTES 32'h00000100
 `define VIA_DOORBELL_BASE 32'h00010000
 `define VIA_DOORBELL_STRIDE 32'h00001000
 
@@ -107,6 +115,15 @@
 `define VIA_CAP_RESET_CYCLES_MSB 15
 `define VIA_CAP_RESET_CYCLES_WIDTH 16
 `define VIA_CAP_RESET_CYCLES_RANGE 15:0
+`define VIA_REG_CAP_CPU 16'h0068 // ro Control processor memories.
+`define VIA_CAP_CPU_IMEM_KB_LSB 0
+`define VIA_CAP_CPU_IMEM_KB_MSB 15
+`define VIA_CAP_CPU_IMEM_KB_WIDTH 16
+`define VIA_CAP_CPU_IMEM_KB_RANGE 15:0
+`define VIA_CAP_CPU_DMEM_KB_LSB 16
+`define VIA_CAP_CPU_DMEM_KB_MSB 31
+`define VIA_CAP_CPU_DMEM_KB_WIDTH 16
+`define VIA_CAP_CPU_DMEM_KB_RANGE 31:16
 `define VIA_REG_CTRL 16'h0080 // wo Global control; reads as zero.
 `define VIA_CTRL_SOFT_RESET_LSB 0
 `define VIA_CTRL_SOFT_RESET_MSB 0
@@ -122,10 +139,22 @@
 `define VIA_IRQ_STATUS_DIAG_DONE_MSB 0
 `define VIA_IRQ_STATUS_DIAG_DONE_WIDTH 1
 `define VIA_IRQ_STATUS_DIAG_DONE_RANGE 0:0
-`define VIA_IRQ_STATUS_OTHER_LSB 1
+`define VIA_IRQ_STATUS_FW_FAULT_LSB 1
+`define VIA_IRQ_STATUS_FW_FAULT_MSB 1
+`define VIA_IRQ_STATUS_FW_FAULT_WIDTH 1
+`define VIA_IRQ_STATUS_FW_FAULT_RANGE 1:1
+`define VIA_IRQ_STATUS_ADMIN_DONE_LSB 2
+`define VIA_IRQ_STATUS_ADMIN_DONE_MSB 2
+`define VIA_IRQ_STATUS_ADMIN_DONE_WIDTH 1
+`define VIA_IRQ_STATUS_ADMIN_DONE_RANGE 2:2
+`define VIA_IRQ_STATUS_FW_LOG_LSB 3
+`define VIA_IRQ_STATUS_FW_LOG_MSB 3
+`define VIA_IRQ_STATUS_FW_LOG_WIDTH 1
+`define VIA_IRQ_STATUS_FW_LOG_RANGE 3:3
+`define VIA_IRQ_STATUS_OTHER_LSB 4
 `define VIA_IRQ_STATUS_OTHER_MSB 31
-`define VIA_IRQ_STATUS_OTHER_WIDTH 31
-`define VIA_IRQ_STATUS_OTHER_RANGE 31:1
+`define VIA_IRQ_STATUS_OTHER_WIDTH 28
+`define VIA_IRQ_STATUS_OTHER_RANGE 31:4
 `define VIA_REG_IRQ_ENABLE 16'h00c4 // rw Interrupt enables, one bit per IRQ_STATUS bit.
 `define VIA_REG_IRQ_FORCE 16'h00c8 // w1s Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero.
 `define VIA_REG_IRQ_PENDING 16'h00cc // ro IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs.
@@ -194,5 +223,72 @@
 `define VIA_REG_DIAG_MAX_INFLIGHT 16'h0138 // ro Most read bursts in flight at once during the last copy.
 `define VIA_REG_NET_RX_FRAMES 16'h0180 // ro Frames received on the network port (s_axis, counted at tlast).
 `define VIA_REG_NET_TX_FRAMES 16'h0184 // ro Frames sent on the network port (m_axis, counted at tlast).
+`define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
+`define VIA_CPU_CTRL_RUN_LSB 0
+`define VIA_CPU_CTRL_RUN_MSB 0
+`define VIA_CPU_CTRL_RUN_WIDTH 1
+`define VIA_CPU_CTRL_RUN_RANGE 0:0
+`define VIA_CPU_CTRL_RUN_RESET 1'h0
+`define VIA_REG_CPU_STATUS 16'h0204 // ro Control processor status.
+`define VIA_CPU_STATUS_RUNNING_LSB 0
+`define VIA_CPU_STATUS_RUNNING_MSB 0
+`define VIA_CPU_STATUS_RUNNING_WIDTH 1
+`define VIA_CPU_STATUS_RUNNING_RANGE 0:0
+`define VIA_CPU_STATUS_HALTED_LSB 1
+`define VIA_CPU_STATUS_HALTED_MSB 1
+`define VIA_CPU_STATUS_HALTED_WIDTH 1
+`define VIA_CPU_STATUS_HALTED_RANGE 1:1
+`define VIA_CPU_STATUS_WFI_LSB 2
+`define VIA_CPU_STATUS_WFI_MSB 2
+`define VIA_CPU_STATUS_WFI_WIDTH 1
+`define VIA_CPU_STATUS_WFI_RANGE 2:2
+`define VIA_REG_CPU_TRAP_CAUSE 16'h0208 // ro mcause of the trap that halted the core (2 illegal instruction, 0/4/6 misaligned fetch/load/store, 1/5/7 access fault, 3 EBREAK, 11 ECALL).
+`define VIA_REG_CPU_TRAP_PC 16'h020c // ro Address of the instruction that trapped (mepc).
+`define VIA_REG_CPU_TRAP_VAL 16'h0210 // ro mtval of the trap: the faulting address or instruction bits.
+`define VIA_REG_CPU_PC 16'h0214 // ro Program counter of the running core (for debugging).
+`define VIA_REG_CPU_RETIRED 16'h0218 // ro Instructions retired since RUN was set (low 32 bits).
+`define VIA_REG_CPU_MEM_ADDR 16'h0220 // rw Host access to the control processor's memories: the word the next CPU_MEM_DATA access touches.
+`define VIA_CPU_MEM_ADDR_WORD_LSB 0
+`define VIA_CPU_MEM_ADDR_WORD_MSB 15
+`define VIA_CPU_MEM_ADDR_WORD_WIDTH 16
+`define VIA_CPU_MEM_ADDR_WORD_RANGE 15:0
+`define VIA_CPU_MEM_ADDR_SEL_LSB 31
+`define VIA_CPU_MEM_ADDR_SEL_MSB 31
+`define VIA_CPU_MEM_ADDR_SEL_WIDTH 1
+`define VIA_CPU_MEM_ADDR_SEL_RANGE 31:31
+`define VIA_REG_CPU_MEM_DATA 16'h0224 // rw Writing stores the word at CPU_MEM_ADDR; reading returns it; either increments CPU_MEM_ADDR.WORD. Words outside the memory are ignored and read as zero. The firmware's BAR0 view reads 0.
+`define VIA_REG_FW_READY 16'h0228 // ro Written by the firmware when it is ready: FW_READY_MAGIC in bits 31:16, its version in bits 15:0. Zero while the core is held in reset.
+`define VIA_FW_READY_MAGIC_LSB 16
+`define VIA_FW_READY_MAGIC_MSB 31
+`define VIA_FW_READY_MAGIC_WIDTH 16
+`define VIA_FW_READY_MAGIC_RANGE 31:16
+`define VIA_FW_READY_VERSION_LSB 0
+`define VIA_FW_READY_VERSION_MSB 15
+`define VIA_FW_READY_VERSION_WIDTH 16
+`define VIA_FW_READY_VERSION_RANGE 15:0
+`define VIA_REG_FW_LOG 16'h022c // ro Pops one word of the firmware log: up to four bytes of text, first byte in bits 7:0, unused bytes zero; zero when the log FIFO is empty. Through the firmware's BAR0 view: the head word, not popped.
+`define VIA_REG_FW_LOG_LEVEL 16'h0230 // ro Words waiting in the firmware log FIFO.
+`define VIA_FW_LOG_LEVEL_WORDS_LSB 0
+`define VIA_FW_LOG_LEVEL_WORDS_MSB 15
+`define VIA_FW_LOG_LEVEL_WORDS_WIDTH 16
+`define VIA_FW_LOG_LEVEL_WORDS_RANGE 15:0
+`define VIA_FW_LOG_LEVEL_DROPPED_LSB 16
+`define VIA_FW_LOG_LEVEL_DROPPED_MSB 31
+`define VIA_FW_LOG_LEVEL_DROPPED_WIDTH 16
+`define VIA_FW_LOG_LEVEL_DROPPED_RANGE 31:16
+`define VIA_REG_ADMIN_DOORBELL 16'h0300 // wo Writing any value posts the command in ADMIN_CMD to the firmware (an ADMIN event). Ignored (REJECTED) while ADMIN_STATUS.BUSY or while the core is held in reset (CPU_CTRL.RUN=0).
+`define VIA_REG_ADMIN_STATUS 16'h0304 // ro Admin mailbox status.
+`define VIA_ADMIN_STATUS_BUSY_LSB 0
+`define VIA_ADMIN_STATUS_BUSY_MSB 0
+`define VIA_ADMIN_STATUS_BUSY_WIDTH 1
+`define VIA_ADMIN_STATUS_BUSY_RANGE 0:0
+`define VIA_ADMIN_STATUS_DONE_LSB 1
+`define VIA_ADMIN_STATUS_DONE_MSB 1
+`define VIA_ADMIN_STATUS_DONE_WIDTH 1
+`define VIA_ADMIN_STATUS_DONE_RANGE 1:1
+`define VIA_ADMIN_STATUS_REJECTED_LSB 2
+`define VIA_ADMIN_STATUS_REJECTED_MSB 2
+`define VIA_ADMIN_STATUS_REJECTED_WIDTH 1
+`define VIA_ADMIN_STATUS_REJECTED_RANGE 2:2
 
 `endif // VIA_BAR0_VH

@@ -5,6 +5,9 @@ rtl/via_axil_slave.v
 rtl/via_regfile.v
 rtl/via_soft_reset.v
 rtl/via_dma_diag.v
+rtl/via_cpu_ram.v
+rtl/via_cpu.v
+rtl/via_cpu_periph.v
 rtl/via_nic.v
 testbench/common/axil_master.v
 testbench/common/axi_ram_model.v

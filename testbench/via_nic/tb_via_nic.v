@@ -24,7 +24,18 @@
 //      it runs, the triggering write answered; once idle, once in the middle
 //      of a long DMA copy (no AXI4 transaction is cut: nothing outstanding
 //      while the blocks are in reset) and once with the network port
-//      stalled; the NIC works normally afterwards.
+//      stalled; the NIC works normally afterwards;
+//   8. control processor (programs in fw/, built by fw/build.sh): host
+//      download through CPU_MEM_ADDR/DATA with readback (both memories,
+//      auto-increment, words beyond the memory), a doorbell while the core
+//      is held in reset is REJECTED, RUN, FW_READY, the boot log (what the
+//      firmware read through its BAR0 view: MAGIC, CAP_CPU, FW_LOG_LEVEL and
+//      FW_LOG without side effects) on FW_LOG and on the fw_log_* debug
+//      port, FW_LOG irq, the admin mailbox (ADMIN_CMD written, doorbell,
+//      REJECTED while BUSY, ADMIN_DONE irq, ADMIN_RSP = ADMIN_CMD), a timer
+//      event, WFI and idle, an illegal instruction (FW_FAULT irq,
+//      CPU_STATUS.HALTED, CPU_TRAP_* exact, idle while halted), RUN=0 / RUN=1
+//      restarts, a soft reset stops the core.
 
 `timescale 1ns / 1ps
 
@@ -46,6 +57,7 @@ localparam NET_FIFO_DEPTH = `VIA_DEFAULT_NET_FIFO_DEPTH;
 localparam SOFT_RESET_CYCLES = `VIA_DEFAULT_SOFT_RESET_CYCLES;
 
 localparam MEM_BYTES = 65536;
+localparam IDLE_WAIT = 8;   // cycles after which a quiet NIC must say idle
 
 localparam [1:0] OKAY = 2'b00;
 localparam [1:0] SLVERR = 2'b10;
@@ -102,6 +114,36 @@ wire                       m_axis_tvalid, m_axis_tready, m_axis_tlast;
 wire [NUM_IRQ-1:0]         irq;
 wire                       idle;
 integer                    idle_cycles = 0;
+wire                       fw_log_valid;
+wire [31:0]                fw_log_word;
+
+// the platform's time base: starts just below 2**32 so that the firmware's
+// 64-bit timer arithmetic crosses into TIME_HI during the run
+reg [63:0] time_cycles = 64'h0000_0000_ffff_c000;
+
+always @(posedge clk) begin
+    time_cycles <= time_cycles + 64'd1;
+end
+
+// the control processor is busy unless held in reset, halted, or asleep in
+// WFI with nothing to wake it
+wire cpu_active = !dut.cpu_rst && !dut.cpu_halted && !(dut.cpu_wfi && !dut.cpu_irq_wake);
+
+// words on the fw_log debug port
+integer    fwlog_count = 0;
+reg [31:0] fwlog_words [0:255];
+reg [63:0] fwlog_time [0:255];
+
+always @(posedge clk) begin
+    if (!rst && fw_log_valid) begin
+        if ((^fw_log_word) === 1'bx) begin
+            $fatal(1, "tb_via_nic: X on fw_log_word");
+        end
+        fwlog_words[fwlog_count % 256] = fw_log_word;
+        fwlog_time[fwlog_count % 256] = time_cycles;
+        fwlog_count = fwlog_count + 1;
+    end
+end
 
 // idle promises that nothing moves until an input does: it must never be
 // high while a DMA burst, a BAR0 transaction or a network beat is under way
@@ -112,6 +154,10 @@ always @(posedge clk) begin
             s_axil_awvalid || s_axil_wvalid || s_axil_arvalid || s_axil_bvalid || s_axil_rvalid ||
             m_axis_tvalid || s_axis_tvalid || dut.soft_reset_busy) begin
             $fatal(1, "tb_via_nic: idle high at %0t while the NIC is busy", $time);
+        end
+        if (dut.per_valid || fw_log_valid || dut.fw_admin_event || dut.regfile_inst.rd_wait_reg
+                || (!dut.cpu_rst && !dut.cpu_halted && (cpu_active || dut.per_ev_pending || dut.per_timer_armed))) begin
+            $fatal(1, "tb_via_nic: idle high at %0t while the control processor is busy", $time);
         end
     end
 end
@@ -212,6 +258,9 @@ via_nic dut (
     .m_axis_tready(m_axis_tready),
     .m_axis_tlast(m_axis_tlast),
     .irq(irq),
+    .time_cycles(time_cycles),
+    .fw_log_valid(fw_log_valid),
+    .fw_log_word(fw_log_word),
     .idle(idle)
 );
 
@@ -667,6 +716,21 @@ task check_reset_values;
     end
 endtask
 
+// the control processor's registers at their reset values (kept apart from
+// check_reset_values: section 1 must not grow, the GTKWave screenshot test
+// of vcd/ looks for the first DMA at a fixed time window)
+task check_cpu_reset_values;
+    begin
+        rd_check(`VIA_REG_CPU_CTRL, 32'h0);
+        rd_check(`VIA_REG_CPU_STATUS, 32'h0);
+        rd_check(`VIA_REG_CPU_MEM_ADDR, 32'h0);
+        rd_check(`VIA_REG_FW_READY, 32'h0);
+        rd_check(`VIA_REG_FW_LOG_LEVEL, 32'h0);
+        rd_check(`VIA_REG_FW_LOG, 32'h0);
+        rd_check(`VIA_REG_ADMIN_STATUS, 32'h0);
+    end
+endtask
+
 // write CTRL.SOFT_RESET (its B response must come back OKAY), check that
 // RESET_BUSY reads 1 right after, wait until it reads 0
 task soft_reset;
@@ -686,6 +750,185 @@ task soft_reset;
                 $fatal(1, "tb_via_nic: soft reset does not end");
             end
         end
+    end
+endtask
+
+
+// ------------------------------------------------------------ control processor helpers
+
+localparam IMEM_WORDS = `VIA_DEFAULT_CPU_IMEM_BYTES / 4;
+localparam DMEM_WORDS = `VIA_DEFAULT_CPU_DMEM_BYTES / 4;
+localparam [31:0] READY_ADMIN = 32'h56460102;   // what fw/admin.S writes to READY
+localparam [31:0] READY_FAULT = 32'h56460001;   // fw/fault.S
+localparam [31:0] ST_BUSY = 32'h1, ST_ADONE = 32'h2, ST_REJ = 32'h4;
+localparam [31:0] IRQ_FW_FAULT = 32'h1 << `VIA_IRQ_STATUS_FW_FAULT_LSB;
+localparam [31:0] IRQ_ADMIN_DONE = 32'h1 << `VIA_IRQ_STATUS_ADMIN_DONE_LSB;
+localparam [31:0] IRQ_FW_LOG = 32'h1 << `VIA_IRQ_STATUS_FW_LOG_LSB;
+
+string     fw_dir;
+reg [31:0] fw_image [0:IMEM_WORDS-1];
+integer    fw_words;
+integer    fw_prev_words = 0;
+integer    rel_i;
+
+initial begin
+    // fw/ next to this file (bench.sh compiles it by absolute path)
+    fw_dir = `__FILE__;
+    for (rel_i = fw_dir.len() - 1; rel_i >= 0 && fw_dir[rel_i] != "/"; rel_i = rel_i - 1) ;
+    if (rel_i >= 0) begin
+        fw_dir = {fw_dir.substr(0, rel_i), "fw"};
+    end else begin
+        fw_dir = "testbench/via_nic/fw";
+    end
+end
+
+// loads fw/NAME.hex into fw_image
+task fw_load(input string name);
+    integer k;
+    begin
+        for (k = 0; k < IMEM_WORDS; k = k + 1) fw_image[k] = 32'd0;
+        $readmemh({fw_dir, "/", name, ".hex"}, fw_image);
+        fw_words = 0;
+        for (k = 0; k < IMEM_WORDS; k = k + 1) begin
+            if (fw_image[k] !== 32'd0) fw_words = k + 1;
+        end
+        if (fw_words == 0) begin
+            $fatal(1, "tb_via_nic: no image in %s/%s.hex", fw_dir, name);
+        end
+    end
+endtask
+
+// downloads fw_image into instruction memory through CPU_MEM_ADDR/DATA
+// (zeroing what the last image used beyond it) and reads it back
+task fw_download;
+    integer k, total;
+    begin
+        total = fw_words > fw_prev_words ? fw_words : fw_prev_words;
+        wr(`VIA_REG_CPU_MEM_ADDR, 32'h0);
+        for (k = 0; k < total; k = k + 1) begin
+            wr(`VIA_REG_CPU_MEM_DATA, fw_image[k]);
+        end
+        rd_check(`VIA_REG_CPU_MEM_ADDR, total);
+        wr(`VIA_REG_CPU_MEM_ADDR, 32'h0);
+        for (k = 0; k < total; k = k + 1) begin
+            rd_check(`VIA_REG_CPU_MEM_DATA, fw_image[k]);
+        end
+        rd_check(`VIA_REG_CPU_MEM_ADDR, total);
+        fw_prev_words = fw_words;
+    end
+endtask
+
+// polls register addr until (value & mask) == want
+task poll_reg;
+    input [AXIL_ADDR_WIDTH-1:0] addr;
+    input [31:0] mask;
+    input [31:0] want;
+    integer k;
+    begin
+        k = 0;
+        rdata = ~want;
+        while ((rdata & mask) !== want) begin
+            rd(addr, rdata);
+            k = k + 1;
+            if (k > 5000) begin
+                $fatal(1, "tb_via_nic: register 0x%0h reads 0x%08h, waited for 0x%08h (mask 0x%08h)",
+                    addr, rdata, want, mask);
+            end
+        end
+    end
+endtask
+
+// waits for irq pin b (at most max cycles)
+task wait_irq_bit;
+    input integer b;
+    input integer max;
+    integer k;
+    begin
+        k = 0;
+        while (irq[b] !== 1'b1) begin
+            @(negedge clk);
+            k = k + 1;
+            if (k > max) begin
+                $fatal(1, "tb_via_nic: irq[%0d] not raised within %0d cycles", b, max);
+            end
+        end
+    end
+endtask
+
+// pops one FW_LOG word and checks it and the debug port's copy of it
+integer fwlog_popped = 0;
+
+task log_pop_check;
+    input [31:0] want;
+    begin
+        rd_check(`VIA_REG_FW_LOG, want);
+        if (fwlog_popped >= fwlog_count || fwlog_words[fwlog_popped % 256] !== want) begin
+            $fatal(1, "tb_via_nic: fw_log port word %0d is 0x%08h (%0d seen), FW_LOG gave 0x%08h",
+                fwlog_popped, fwlog_words[fwlog_popped % 256], fwlog_count, want);
+        end
+        fwlog_popped = fwlog_popped + 1;
+    end
+endtask
+
+// waits until the core sleeps in WFI with nothing pending
+task wait_wfi;
+    integer k;
+    begin
+        k = 0;
+        while (!(dut.cpu_wfi && !dut.cpu_irq_wake)) begin
+            @(negedge clk);
+            k = k + 1;
+            if (k > 20000) begin
+                $fatal(1, "tb_via_nic: the firmware does not go to sleep");
+            end
+        end
+    end
+endtask
+
+// the firmware's boot log of fw/admin.S
+task admin_boot_log;
+    begin
+        log_pop_check(32'h746f6f62);      // "boot"
+        log_pop_check(`VIA_MAGIC);
+        log_pop_check(((`VIA_DEFAULT_CPU_DMEM_BYTES / 1024) << 16) | (`VIA_DEFAULT_CPU_IMEM_BYTES / 1024));
+        log_pop_check(32'h3);             // FW_LOG_LEVEL through the view: 3 words, nothing cleared
+        log_pop_check(32'h746f6f62);      // FW_LOG through the view: the head, not popped
+    end
+endtask
+
+// one admin command through the mailbox; timer_cycles goes to CMD word 1;
+// reject 1 rings the doorbell twice (the second is REJECTED while BUSY)
+reg [31:0] cmd_words [0:63];
+
+task admin_command;
+    input [31:0] timer_cycles;
+    input        reject;
+    integer k;
+    begin
+        for (k = 0; k < 64; k = k + 1) begin
+            rand32(cmd_words[k]);
+        end
+        cmd_words[1] = timer_cycles;
+        for (k = 0; k < 64; k = k + 1) begin
+            wr(`VIA_ADMIN_CMD_WIN_BASE + 4 * k, cmd_words[k]);
+        end
+        rd_check(`VIA_ADMIN_CMD_WIN_BASE + 4, timer_cycles);
+        wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
+        wr(`VIA_REG_ADMIN_DOORBELL, 32'h1);
+        if (reject) begin
+            // the firmware needs hundreds of cycles to copy the command
+            wr(`VIA_REG_ADMIN_DOORBELL, 32'h1);
+            rd_check(`VIA_REG_ADMIN_STATUS, ST_BUSY | ST_REJ);
+        end
+        wait_irq_bit(`VIA_IRQ_STATUS_ADMIN_DONE_LSB, 20000);
+        rd_check(`VIA_REG_ADMIN_STATUS, reject ? (ST_ADONE | ST_REJ) : ST_ADONE);
+        for (k = 0; k < 64; k = k + 1) begin
+            rd_check(`VIA_ADMIN_RSP_WIN_BASE + 4 * k, cmd_words[k]);
+        end
+        // read-only for the host
+        wr(`VIA_ADMIN_RSP_WIN_BASE + 8, ~cmd_words[2]);
+        rd_check(`VIA_ADMIN_RSP_WIN_BASE + 8, cmd_words[2]);
+        log_pop_check(cmd_words[0]);
     end
 endtask
 
@@ -876,6 +1119,7 @@ initial begin
         $fatal(1, "tb_via_nic: soft reset did not reset the blocks");
     end
     check_reset_values();
+    check_cpu_reset_values();
     rd_check(`VIA_REG_MAGIC, 32'h5649414e);
     // b. in the middle of a long DMA copy with heavy back-pressure
     wr(`VIA_REG_IRQ_ENABLE, 32'h1);
@@ -942,6 +1186,152 @@ initial begin
     if (blk_pulses != pulses + 3) begin
         $fatal(1, "tb_via_nic: %0d soft resets, expected 3", blk_pulses - pulses);
     end
+
+    // ---------------------------------------------- 8. control processor
+    rd_check(`VIA_REG_CAP_CPU, ((`VIA_DEFAULT_CPU_DMEM_BYTES / 1024) << 16) | (`VIA_DEFAULT_CPU_IMEM_BYTES / 1024));
+    check_cpu_reset_values();
+    // decode around the new registers: holes of the global registers and
+    // beyond the admin windows answer SLVERR
+    bar0_read_check(20'h0021c, 32'h0, SLVERR);
+    bar0_read_check(20'h003fc, 32'h0, SLVERR);
+    bar0_read_check(20'h00600, 32'h0, SLVERR);
+    bar0_write(20'h00600, 32'hffffffff, 4'hf, SLVERR);
+    bar0_write(20'h0021c, 32'hffffffff, 4'hf, SLVERR);
+    // the admin windows answer OKAY; ADMIN_RSP is read-only for the host
+    wr(`VIA_ADMIN_CMD_WIN_BASE + 4, 32'hc0ffee01);
+    rd_check(`VIA_ADMIN_CMD_WIN_BASE + 4, 32'hc0ffee01);
+    bar0_write(`VIA_ADMIN_CMD_WIN_BASE + 4, 32'h00aa0000, 4'b0100, OKAY);
+    rd_check(`VIA_ADMIN_CMD_WIN_BASE + 4, 32'hc0aaee01);
+    // (its contents are undefined until the firmware writes it: the
+    // read-only check is in admin_command)
+    wr(`VIA_ADMIN_RSP_WIN_BASE + 8, 32'h12345678);
+    // data memory: download, readback, auto-increment, words beyond it
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h80000010);
+    wr(`VIA_REG_CPU_MEM_DATA, 32'h0badf00d);
+    wr(`VIA_REG_CPU_MEM_DATA, 32'h12345678);
+    rd_check(`VIA_REG_CPU_MEM_ADDR, 32'h80000012);
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h80000010);
+    rd_check(`VIA_REG_CPU_MEM_DATA, 32'h0badf00d);
+    rd_check(`VIA_REG_CPU_MEM_DATA, 32'h12345678);
+    rd_check(`VIA_REG_CPU_MEM_ADDR, 32'h80000012);
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h80000000 | DMEM_WORDS);
+    wr(`VIA_REG_CPU_MEM_DATA, 32'hffffffff);                 // ignored
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h80000000 | DMEM_WORDS);
+    rd_check(`VIA_REG_CPU_MEM_DATA, 32'h0);
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000ffff);
+    rd_check(`VIA_REG_CPU_MEM_DATA, 32'h0);
+    rd_check(`VIA_REG_CPU_MEM_ADDR, 32'h00000000);           // WORD wraps
+    // the firmware image
+    fw_load("admin");
+    fw_download();
+    // no firmware to take a command while the core is held in reset
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1);
+    rd_check(`VIA_REG_ADMIN_STATUS, ST_REJ);
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
+    wr(`VIA_REG_IRQ_ENABLE, IRQ_FW_FAULT | IRQ_ADMIN_DONE | IRQ_FW_LOG);
+    fwlog_popped = fwlog_count;
+    wr(`VIA_REG_CPU_CTRL, 32'h1);
+    rd_check(`VIA_REG_CPU_CTRL, 32'h1);
+    poll_reg(`VIA_REG_FW_READY, 32'hffffffff, READY_ADMIN);
+    rd(`VIA_REG_CPU_STATUS, v);
+    if (v[`VIA_CPU_STATUS_RUNNING_LSB] !== 1'b1 || v[`VIA_CPU_STATUS_HALTED_LSB] !== 1'b0) begin
+        $fatal(1, "tb_via_nic: CPU_STATUS 0x%08h while the firmware runs", v);
+    end
+    rd(`VIA_REG_CPU_RETIRED, v);
+    if (v < 10) begin
+        $fatal(1, "tb_via_nic: CPU_RETIRED %0d after the boot", v);
+    end
+    rd_check(`VIA_REG_IRQ_STATUS, IRQ_FW_LOG);
+    expect_irq(IRQ_FW_LOG);
+    rd_check(`VIA_REG_FW_LOG_LEVEL, 32'h5);
+    admin_boot_log();
+    rd_check(`VIA_REG_FW_LOG, 32'h0);                        // empty
+    rd_check(`VIA_REG_FW_LOG_LEVEL, 32'h0);
+    wait_wfi();
+    rd_check(`VIA_REG_CPU_STATUS, 32'h5);                    // RUNNING, WFI
+    repeat (IDLE_WAIT) @(negedge clk);
+    if (!idle) begin
+        $fatal(1, "tb_via_nic: not idle while the firmware sleeps");
+    end
+    $display("tb_via_nic: firmware download and boot ok at %0t", $time);
+    // admin commands
+    admin_command(32'd0, 1'b0);
+    admin_command(32'd0, 1'b1);
+    wait_wfi();
+    $display("tb_via_nic: admin mailbox ok at %0t", $time);
+    // a timer event 400 cycles after the firmware reads TIME
+    n = fwlog_count;
+    v = time_cycles[31:0];
+    admin_command(32'd400, 1'b0);
+    wait (fwlog_count == n + 2);
+    @(negedge clk);
+    if (fwlog_words[(n + 1) % 256] !== 32'h726d6974 || fwlog_time[(n + 1) % 256] - fwlog_time[n % 256] < 400
+            || fwlog_time[(n + 1) % 256] - fwlog_time[n % 256] > 600) begin
+        $fatal(1, "tb_via_nic: timer event logged 0x%08h %0d cycles after the command",
+            fwlog_words[(n + 1) % 256], fwlog_time[(n + 1) % 256] - fwlog_time[n % 256]);
+    end
+    log_pop_check(32'h726d6974);
+    wait_wfi();
+    $display("tb_via_nic: timer event ok at %0t", $time);
+    // a firmware fault: stop, load the faulting program, run
+    wr(`VIA_REG_CPU_CTRL, 32'h0);
+    rd_check(`VIA_REG_CPU_STATUS, 32'h0);
+    rd_check(`VIA_REG_FW_READY, 32'h0);
+    fw_load("fault");
+    fw_download();
+    for (i = 0; i < IMEM_WORDS && fw_image[i] !== 32'hffffffff; i = i + 1) begin
+    end
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
+    wr(`VIA_REG_CPU_CTRL, 32'h1);
+    wait_irq_bit(`VIA_IRQ_STATUS_FW_FAULT_LSB, 5000);
+    rd_check(`VIA_REG_CPU_STATUS, 32'h2);                    // HALTED
+    rd_check(`VIA_REG_CPU_TRAP_CAUSE, 32'd2);
+    rd_check(`VIA_REG_CPU_TRAP_PC, 4 * i);
+    rd_check(`VIA_REG_CPU_TRAP_VAL, 32'hffffffff);
+    rd_check(`VIA_REG_FW_READY, READY_FAULT);
+    rd_check(`VIA_REG_IRQ_STATUS, IRQ_FW_FAULT | IRQ_FW_LOG);
+    log_pop_check(32'h21746c66);                            // "flt!"
+    repeat (IDLE_WAIT) @(negedge clk);
+    if (!idle) begin
+        $fatal(1, "tb_via_nic: not idle with the core halted");
+    end
+    // a command for a halted core: accepted, queued, never taken; still idle
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1);
+    rd_check(`VIA_REG_ADMIN_STATUS, ST_BUSY);
+    repeat (IDLE_WAIT) @(negedge clk);
+    if (!idle || !dut.per_ev_pending) begin
+        $fatal(1, "tb_via_nic: idle %b with a halted core and an event queued", idle);
+    end
+    // RUN=0 clears HALTED and abandons the command; the admin firmware runs
+    // again
+    wr(`VIA_REG_CPU_CTRL, 32'h0);
+    rd_check(`VIA_REG_CPU_STATUS, 32'h0);
+    rd_check(`VIA_REG_ADMIN_STATUS, 32'h0);
+    rd_check(`VIA_REG_CPU_TRAP_CAUSE, 32'h0);
+    fw_load("admin");
+    fw_download();
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
+    wr(`VIA_REG_CPU_CTRL, 32'h1);
+    poll_reg(`VIA_REG_FW_READY, 32'hffffffff, READY_ADMIN);
+    admin_boot_log();
+    admin_command(32'd0, 1'b0);
+    wait_wfi();
+    $display("tb_via_nic: firmware fault and restart ok at %0t", $time);
+    // a soft reset stops the core (RUN back to 0)
+    pulses = blk_pulses;
+    soft_reset(busy_reads);
+    rd_check(`VIA_REG_CPU_CTRL, 32'h0);
+    rd_check(`VIA_REG_CPU_STATUS, 32'h0);
+    rd_check(`VIA_REG_FW_READY, 32'h0);
+    rd_check(`VIA_REG_ADMIN_STATUS, 32'h0);
+    // the memories keep their contents
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0);
+    rd_check(`VIA_REG_CPU_MEM_DATA, fw_image[0]);
+    if (fwlog_count != fwlog_popped) begin
+        $fatal(1, "tb_via_nic: %0d words on the fw_log port, %0d popped from FW_LOG", fwlog_count, fwlog_popped);
+    end
+    $display("tb_via_nic: control processor ok at %0t", $time);
+
     $display("tb_via_nic: %0d BAR0 writes, %0d reads", mmio.writes_done, mmio.reads_done);
     // with nothing left to do the NIC must say so within a few cycles
     repeat (8) @(posedge clk);

@@ -21,7 +21,24 @@
 //   5. reset_busy: writes have no effect, no pulses, no doorbell writes, no
 //      hardware interrupt causes, STATUS.RESET_BUSY reads 1; a block reset (rst of the register file
 //      only) during traffic returns every register to its reset value while
-//      the AXI-Lite side keeps answering.
+//      the AXI-Lite side keeps answering;
+//   6. control processor registers (with a model of the core's host port
+//      and of the firmware side): CPU_CTRL, CPU_STATUS, CPU_TRAP_*, CPU_PC,
+//      CPU_RETIRED, CAP_CPU are part of the random traffic and of the model;
+//      CPU_MEM_ADDR/DATA download and readback (auto-increment on every
+//      access, multi-cycle reads, words beyond the memories, a write and a
+//      read of CPU_MEM_DATA at once); the admin windows (CMD read/write for
+//      the host and read by the firmware port, RSP written by the firmware
+//      with strobes and read-only for the host, a write and a read at once);
+//      the FW_LOG FIFO (FW_LOG_DEPTH 5: wrap, full, DROPPED saturating count
+//      cleared by reading FW_LOG_LEVEL, FW_LOG pops, fw_log_space, FW_LOG
+//      irq); the admin mailbox (REJECTED while BUSY or with RUN=0, one
+//      admin_event pulse per accepted doorbell, ADMIN_COMPLETE, ADMIN_DONE
+//      irq, RUN=0 clears BUSY); FW_FAULT on the rising edge of cpu_halted;
+//      FW_READY 0 while RUN=0; and, during all the random traffic, a
+//      firmware reader of the BAR0 view (fw_bar_rd_*) that checks every
+//      answer (constant registers exactly, the error flag for holes) while
+//      the host model checks that it never popped or cleared anything.
 
 `timescale 1ns / 1ps
 
@@ -41,6 +58,11 @@ localparam NET_FIFO_DEPTH = 100;
 localparam SOFT_RESET_CYCLES = 9;
 localparam VI_WIDTH = 2;
 localparam DB_OFFSET_WIDTH = 12;
+localparam CPU_IMEM_BYTES = 2048;
+localparam CPU_DMEM_BYTES = 1024;
+localparam FW_LOG_DEPTH = 5;
+localparam IMEM_WORDS = CPU_IMEM_BYTES / 4;
+localparam DMEM_WORDS = CPU_DMEM_BYTES / 4;
 
 localparam [31:0] IRQ_MASK = (32'd1 << NUM_IRQ) - 1;
 localparam [31:0] CFG_MASK = 32'h000f01ff;
@@ -105,6 +127,82 @@ reg [7:0]   in_max_inflight = 8'd0;
 reg [31:0]  in_rx_frames = 32'd0, in_tx_frames = 32'd0;
 reg [NUM_IRQ-1:0] in_irq_set = {NUM_IRQ{1'b0}};
 wire [NUM_IRQ-1:0] irq;
+
+// control processor side
+wire        cpu_run;
+wire        cpu_host_en, cpu_host_we, cpu_host_sel;
+wire [15:0] cpu_host_addr;
+wire [31:0] cpu_host_wdata;
+reg  [31:0] cpu_host_rdata = 32'd0;
+reg         cpu_host_rvalid = 1'b0;
+reg         in_halted = 1'b0, in_wfi = 1'b0;
+reg  [4:0]  in_trap_cause = 5'd0;
+reg  [31:0] in_trap_pc = 32'd0, in_trap_val = 32'd0, in_pc = 32'd0, in_retired = 32'd0;
+reg  [31:0] in_fw_ready = 32'd0;
+reg         fw_log_push = 1'b0;
+reg  [31:0] fw_log_data = 32'd0;
+wire [15:0] fw_log_space;
+wire        fw_admin_event;
+reg         fw_admin_complete = 1'b0;
+reg         fw_cmd_en = 1'b0;
+reg  [5:0]  fw_cmd_addr = 6'd0;
+wire [31:0] fw_cmd_rdata;
+reg         fw_rsp_en = 1'b0;
+reg  [3:0]  fw_rsp_we = 4'd0;
+reg  [5:0]  fw_rsp_addr = 6'd0;
+reg  [31:0] fw_rsp_wdata = 32'd0;
+wire [31:0] fw_rsp_rdata;
+reg         fw_bar_rd_en = 1'b0;
+reg  [9:0]  fw_bar_rd_addr = 10'd0;
+wire        fw_bar_rd_ack;
+wire [31:0] fw_bar_rd_data;
+wire        fw_bar_rd_err;
+wire        rf_busy;
+
+// the core's memories behind the host port: one-cycle read latency, as
+// via_cpu; words beyond a memory are ignored and read as 0
+reg [31:0] imem [0:IMEM_WORDS-1];
+reg [31:0] dmem [0:DMEM_WORDS-1];
+integer    host_writes = 0, host_reads = 0;
+
+always @(posedge clk) begin
+    cpu_host_rvalid <= cpu_host_en && !cpu_host_we;
+    if (cpu_host_en) begin
+        if ((^{cpu_host_we, cpu_host_sel, cpu_host_addr}) === 1'bx) begin
+            $fatal(1, "tb_via_regfile: X on the host port");
+        end
+        if (cpu_host_we) begin
+            host_writes = host_writes + 1;
+            if (!cpu_host_sel && cpu_host_addr < IMEM_WORDS) imem[cpu_host_addr] <= cpu_host_wdata;
+            if (cpu_host_sel && cpu_host_addr < DMEM_WORDS) dmem[cpu_host_addr] <= cpu_host_wdata;
+        end else begin
+            host_reads = host_reads + 1;
+            cpu_host_rdata <= !cpu_host_sel ? (cpu_host_addr < IMEM_WORDS ? imem[cpu_host_addr] : 32'd0)
+                                            : (cpu_host_addr < DMEM_WORDS ? dmem[cpu_host_addr] : 32'd0);
+        end
+    end else begin
+        cpu_host_rdata <= 32'hxxxxxxxx;   // only valid with host_rvalid
+    end
+end
+
+// admin_event pulses
+integer admin_events = 0;
+reg     prev_admin_event = 1'b0;
+
+always @(negedge clk) begin
+    if (!hard_rst) begin
+        if (fw_admin_event === 1'bx) begin
+            $fatal(1, "tb_via_regfile: X on fw_admin_event");
+        end
+        if (fw_admin_event) begin
+            admin_events = admin_events + 1;
+            if (prev_admin_event) begin
+                $fatal(1, "tb_via_regfile: admin_event longer than one cycle");
+            end
+        end
+        prev_admin_event = fw_admin_event;
+    end
+end
 
 // a hardware interrupt cause raised in the exact cycle a write to
 // IRQ_STATUS takes effect (see collide)
@@ -188,7 +286,10 @@ via_regfile #(
     .DMA_MAX_BURST(DMA_MAX_BURST),
     .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
     .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
-    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES)
+    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
+    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
+    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
+    .FW_LOG_DEPTH(FW_LOG_DEPTH)
 ) dut (
     .clk(clk),
     .rst(blk_rst),
@@ -234,6 +335,41 @@ via_regfile #(
     .diag_max_inflight(in_max_inflight),
     .net_rx_frames(in_rx_frames),
     .net_tx_frames(in_tx_frames),
+    .cpu_run(cpu_run),
+    .cpu_host_en(cpu_host_en),
+    .cpu_host_we(cpu_host_we),
+    .cpu_host_sel(cpu_host_sel),
+    .cpu_host_addr(cpu_host_addr),
+    .cpu_host_wdata(cpu_host_wdata),
+    .cpu_host_rdata(cpu_host_rdata),
+    .cpu_host_rvalid(cpu_host_rvalid),
+    .cpu_halted(in_halted),
+    .cpu_wfi(in_wfi),
+    .cpu_trap_cause(in_trap_cause),
+    .cpu_trap_pc(in_trap_pc),
+    .cpu_trap_val(in_trap_val),
+    .cpu_pc(in_pc),
+    .cpu_retired(in_retired),
+    .fw_ready(in_fw_ready),
+    .fw_log_push(fw_log_push),
+    .fw_log_data(fw_log_data),
+    .fw_log_space(fw_log_space),
+    .fw_admin_event(fw_admin_event),
+    .fw_admin_complete(fw_admin_complete),
+    .fw_cmd_en(fw_cmd_en),
+    .fw_cmd_addr(fw_cmd_addr),
+    .fw_cmd_rdata(fw_cmd_rdata),
+    .fw_rsp_en(fw_rsp_en),
+    .fw_rsp_we(fw_rsp_we),
+    .fw_rsp_addr(fw_rsp_addr),
+    .fw_rsp_wdata(fw_rsp_wdata),
+    .fw_rsp_rdata(fw_rsp_rdata),
+    .fw_bar_rd_en(fw_bar_rd_en),
+    .fw_bar_rd_addr(fw_bar_rd_addr),
+    .fw_bar_rd_ack(fw_bar_rd_ack),
+    .fw_bar_rd_data(fw_bar_rd_data),
+    .fw_bar_rd_err(fw_bar_rd_err),
+    .busy(rf_busy),
     .irq_set(irq_set),
     .irq(irq)
 );
@@ -321,8 +457,28 @@ end
 reg [31:0] sh_scratch, sh_irq_en, sh_irq_st, sh_src_lo, sh_src_hi, sh_dst_lo, sh_dst_hi, sh_len, sh_cfg;
 integer exp_start, exp_abort, exp_soft, exp_db;
 
+// control processor side of the model
+reg        sh_run, sh_mem_sel, sh_busy, sh_done, sh_rej;
+reg [15:0] sh_mem_word;
+reg [15:0] sh_dropped;
+reg [31:0] sh_log [0:FW_LOG_DEPTH-1];
+integer    sh_log_n;
+reg [31:0] sh_cmd [0:63];
+reg [31:0] sh_rsp [0:63];
+reg [31:0] sh_imem [0:IMEM_WORDS-1];
+reg [31:0] sh_dmem [0:DMEM_WORDS-1];
+integer    exp_admin_events = 0;
+
 task model_reset;
     begin
+        sh_run = 0;
+        sh_mem_sel = 0;
+        sh_mem_word = 0;
+        sh_busy = 0;
+        sh_done = 0;
+        sh_rej = 0;
+        sh_dropped = 0;
+        sh_log_n = 0;
         sh_scratch = 0;
         sh_irq_en = 0;
         sh_irq_st = 0;
@@ -346,7 +502,9 @@ function is_reg;
             16'h0c0, 16'h0c4, 16'h0c8, 16'h0cc,
             16'h100, 16'h104, 16'h108, 16'h10c, 16'h110, 16'h114, 16'h118, 16'h11c,
             16'h120, 16'h124, 16'h128, 16'h12c, 16'h130, 16'h134, 16'h138,
-            16'h180, 16'h184:
+            16'h180, 16'h184,
+            16'h068, 16'h200, 16'h204, 16'h208, 16'h20c, 16'h210, 16'h214, 16'h218,
+            16'h220, 16'h224, 16'h228, 16'h22c, 16'h230, 16'h300, 16'h304:
                 is_reg = 1'b1;
             default:
                 is_reg = 1'b0;
@@ -358,7 +516,7 @@ function [1:0] model_resp;
     input [ADDR_WIDTH-1:0] addr;
     begin
         if (addr < 20'h10000) begin
-            model_resp = is_reg({addr[15:2], 2'b00}) ? 2'b00 : 2'b10;
+            model_resp = (is_reg({addr[15:2], 2'b00}) || (addr >= 20'h400 && addr < 20'h600)) ? 2'b00 : 2'b10;
         end else if (addr < 20'h10000 + NUM_VI * 20'h1000) begin
             model_resp = 2'b00;
         end else begin
@@ -409,11 +567,56 @@ function [31:0] model_data;
                 16'h138: model_data = in_max_inflight;
                 16'h180: model_data = in_rx_frames;
                 16'h184: model_data = in_tx_frames;
-                default: model_data = 32'd0;
+                16'h068: model_data = (CPU_DMEM_BYTES / 1024) * 65536 + CPU_IMEM_BYTES / 1024;
+                16'h200: model_data = sh_run;
+                16'h204: model_data = {in_wfi, in_halted, sh_run && !in_halted};
+                16'h208: model_data = in_trap_cause;
+                16'h20c: model_data = in_trap_pc;
+                16'h210: model_data = in_trap_val;
+                16'h214: model_data = in_pc;
+                16'h218: model_data = in_retired;
+                16'h220: model_data = {sh_mem_sel, 15'd0, sh_mem_word};
+                16'h228: model_data = sh_run ? in_fw_ready : 32'd0;
+                16'h22c: model_data = sh_log_n > 0 ? sh_log[0] : 32'd0;   // without the pop
+                16'h230: model_data = {sh_dropped, 16'd0} | sh_log_n;       // without the clear
+                16'h304: model_data = {sh_rej, sh_done, sh_busy};
+                default: begin
+                    if (addr >= 20'h400 && addr < 20'h500) model_data = sh_cmd[addr[7:2]];
+                    else if (addr >= 20'h500 && addr < 20'h600) model_data = sh_rsp[addr[7:2]];
+                    else model_data = 32'd0;
+                end
             endcase
         end
     end
 endfunction
+
+// expected read data, and the read's side effects on the model
+task model_read;
+    input  [ADDR_WIDTH-1:0] addr;
+    output [31:0]           data;
+    integer k;
+    begin
+        data = model_data(addr);
+        if (addr < 20'h400) begin
+            case ({addr[15:2], 2'b00})
+                16'h224: begin
+                    data = !sh_mem_sel ? (sh_mem_word < IMEM_WORDS ? sh_imem[sh_mem_word] : 32'd0)
+                                       : (sh_mem_word < DMEM_WORDS ? sh_dmem[sh_mem_word] : 32'd0);
+                    sh_mem_word = sh_mem_word + 1;
+                end
+                16'h22c: begin
+                    if (sh_log_n > 0) begin
+                        for (k = 0; k < FW_LOG_DEPTH - 1; k = k + 1) sh_log[k] = sh_log[k + 1];
+                        sh_log_n = sh_log_n - 1;
+                    end
+                end
+                16'h230: sh_dropped = 0;
+                default: begin
+                end
+            endcase
+        end
+    end
+endtask
 
 function [31:0] bytes_of;
     input [3:0] strb;
@@ -457,7 +660,31 @@ task model_write;
                     exp_abort = exp_abort + ones[1];
                 end
                 16'h118: sh_cfg = merge(sh_cfg, data, strb) & CFG_MASK;
+                16'h200: begin
+                    if (strb[0]) sh_run = data[0];
+                    if (!sh_run) sh_busy = 0;
+                end
+                16'h220: begin
+                    sh_mem_word = merge({16'd0, sh_mem_word}, data, strb);
+                    if (strb[3]) sh_mem_sel = data[31];
+                end
+                16'h224: begin
+                    if (!sh_mem_sel && sh_mem_word < IMEM_WORDS) sh_imem[sh_mem_word] = data;
+                    if (sh_mem_sel && sh_mem_word < DMEM_WORDS) sh_dmem[sh_mem_word] = data;
+                    sh_mem_word = sh_mem_word + 1;
+                end
+                16'h300: begin
+                    if (sh_busy || !sh_run) begin
+                        sh_rej = 1;
+                    end else begin
+                        sh_busy = 1;
+                        sh_done = 0;
+                        sh_rej = 0;
+                        exp_admin_events = exp_admin_events + 1;
+                    end
+                end
                 default: begin
+                    if (addr >= 20'h400 && addr < 20'h500) sh_cmd[addr[7:2]] = merge(sh_cmd[addr[7:2]], data, strb);
                 end
             endcase
         end else if (addr < 20'h10000 + NUM_VI * 20'h1000) begin
@@ -487,6 +714,15 @@ task check_outputs;
         if (db_count != exp_db) begin
             $fatal(1, "tb_via_regfile: %0d doorbell writes on the port, expected %0d", db_count, exp_db);
         end
+        if (admin_events != exp_admin_events) begin
+            $fatal(1, "tb_via_regfile: %0d admin events, expected %0d", admin_events, exp_admin_events);
+        end
+        if (cpu_run !== sh_run) begin
+            $fatal(1, "tb_via_regfile: cpu_run %b, expected %b", cpu_run, sh_run);
+        end
+        if (fw_log_space !== FW_LOG_DEPTH - sh_log_n) begin
+            $fatal(1, "tb_via_regfile: fw_log_space %0d, expected %0d", fw_log_space, FW_LOG_DEPTH - sh_log_n);
+        end
     end
 endtask
 
@@ -499,6 +735,7 @@ reg [31:0]           op_data;
 reg [3:0]            op_strb;
 integer              op_req = 0, op_ack = 0;
 reg [ADDR_WIDTH-1:0] op_rel;
+reg [31:0]           op_exp;
 
 always begin
     wait (op_req != op_ack);
@@ -518,7 +755,8 @@ always begin
         end
     end else begin
         // read through AXI-Lite and compare with the model
-        master.axil_read_check(op_addr, model_data(op_addr), model_resp(op_addr));
+        model_read(op_addr, op_exp);
+        master.axil_read_check(op_addr, op_exp, model_resp(op_addr));
     end
     op_ack = op_ack + 1;
 end
@@ -558,7 +796,7 @@ endtask
 task read_all_regs;
     integer off;
     begin
-        for (off = 0; off < 16'h200; off = off + 4) begin
+        for (off = 0; off < 16'h400; off = off + 4) begin
             if (is_reg(off)) begin
                 rd(off);
             end
@@ -584,6 +822,19 @@ task randomize_inputs;
         in_max_inflight = r[7:0];
         rand32(in_rx_frames);
         rand32(in_tx_frames);
+        rand32(r);
+        in_wfi = r[0];
+        in_trap_cause = r[12:8];
+        // a rising edge of halted raises FW_FAULT
+        if (r[1] && !in_halted && !reset_busy) begin
+            sh_irq_st = sh_irq_st | 32'h2;
+        end
+        in_halted = r[1];
+        rand32(in_trap_pc);
+        rand32(in_trap_val);
+        rand32(in_pc);
+        rand32(in_retired);
+        rand32(in_fw_ready);
     end
 endtask
 
@@ -595,10 +846,12 @@ task rand_addr;
         rand32(r);
         rand32(r2);
         case (r % 8)
-            0, 1, 2, 3: begin
+            0, 1: begin
                 // a register (or a hole between registers)
                 addr = r2 % 16'h190;
             end
+            2: addr = 16'h200 + r2 % 16'h140;                   // control processor, mailbox
+            3: addr = 16'h400 + r2 % 16'h200;                   // admin windows
             4: addr = r2 % 20'h10000;                           // anywhere global
             5: addr = 20'h10000 + r2 % (NUM_VI * 20'h1000);     // a doorbell page
             6: addr = 20'h10000 + NUM_VI * 20'h1000 + r2 % 20'h1000;  // just beyond
@@ -606,6 +859,165 @@ task rand_addr;
         endcase
     end
 endtask
+
+
+// ------------------------------------------------------------ firmware side
+
+integer mi;
+initial begin
+    for (mi = 0; mi < IMEM_WORDS; mi = mi + 1) begin
+        imem[mi] = 32'h1000_0000 + mi;
+        sh_imem[mi] = 32'h1000_0000 + mi;
+    end
+    for (mi = 0; mi < DMEM_WORDS; mi = mi + 1) begin
+        dmem[mi] = 32'h2000_0000 + mi;
+        sh_dmem[mi] = 32'h2000_0000 + mi;
+    end
+end
+
+// one word pushed by the firmware (LOG register)
+task fw_log;
+    input [31:0] word;
+    begin
+        @(negedge clk);
+        fw_log_push = 1'b1;
+        fw_log_data = word;
+        @(negedge clk);
+        fw_log_push = 1'b0;
+        if (sh_log_n < FW_LOG_DEPTH) begin
+            sh_log[sh_log_n] = word;
+            sh_log_n = sh_log_n + 1;
+        end else if (sh_dropped != 16'hffff) begin
+            sh_dropped = sh_dropped + 1;
+        end
+        if (!reset_busy) sh_irq_st = sh_irq_st | 32'h8;
+    end
+endtask
+
+// the firmware writes ADMIN_COMPLETE
+task fw_complete;
+    begin
+        @(negedge clk);
+        fw_admin_complete = 1'b1;
+        @(negedge clk);
+        fw_admin_complete = 1'b0;
+        if (sh_busy) begin
+            sh_busy = 0;
+            sh_done = 1;
+            if (!reset_busy) sh_irq_st = sh_irq_st | 32'h4;
+        end
+    end
+endtask
+
+// a firmware store into ADMIN_RSP
+task fw_rsp_write;
+    input [5:0]  word;
+    input [31:0] data;
+    input [3:0]  we;
+    begin
+        @(negedge clk);
+        fw_rsp_en = 1'b1;
+        fw_rsp_we = we;
+        fw_rsp_addr = word;
+        fw_rsp_wdata = data;
+        @(negedge clk);
+        fw_rsp_en = 1'b0;
+        fw_rsp_we = 4'd0;
+        sh_rsp[word] = merge(sh_rsp[word], data, we);
+    end
+endtask
+
+// firmware loads from ADMIN_CMD and ADMIN_RSP (synchronous RAM reads)
+task fw_win_read_check;
+    input [5:0] word;
+    begin
+        @(negedge clk);
+        fw_cmd_en = 1'b1;
+        fw_cmd_addr = word;
+        fw_rsp_en = 1'b1;
+        fw_rsp_we = 4'd0;
+        fw_rsp_addr = word;
+        @(negedge clk);
+        fw_cmd_en = 1'b0;
+        fw_rsp_en = 1'b0;
+        if (fw_cmd_rdata !== sh_cmd[word] || fw_rsp_rdata !== sh_rsp[word]) begin
+            $fatal(1, "tb_via_regfile: firmware reads CMD[%0d] 0x%08h RSP 0x%08h, expected 0x%08h 0x%08h",
+                word, fw_cmd_rdata, fw_rsp_rdata, sh_cmd[word], sh_rsp[word]);
+        end
+    end
+endtask
+
+// the firmware's read-only view of BAR0: exp_data is checked unless
+// any_data; the error flag must say whether the offset holds a register
+integer fw_bar_reads = 0;
+integer fw_bar_waits = 0;
+
+task fw_bar_read;
+    input [9:0]  addr;
+    input [31:0] exp_data;
+    input        any_data;
+    integer k;
+    begin
+        @(negedge clk);
+        fw_bar_rd_en = 1'b1;
+        fw_bar_rd_addr = addr;
+        k = 0;
+        #1;
+        while (fw_bar_rd_ack !== 1'b1) begin
+            @(negedge clk);
+            k = k + 1;
+            if (k > 20) begin
+                $fatal(1, "tb_via_regfile: firmware BAR0 read 0x%0h not answered in 20 cycles", addr);
+            end
+        end
+        fw_bar_waits = fw_bar_waits + k;
+        if (fw_bar_rd_err !== !is_reg({6'd0, addr[9:2], 2'b00})
+                || (!any_data && fw_bar_rd_data !== exp_data) || (^fw_bar_rd_data) === 1'bx) begin
+            $fatal(1, "tb_via_regfile: firmware BAR0 read 0x%0h: 0x%08h err %b, expected 0x%08h err %b",
+                addr, fw_bar_rd_data, fw_bar_rd_err, exp_data, !is_reg({6'd0, addr[9:2], 2'b00}));
+        end
+        fw_bar_reads = fw_bar_reads + 1;
+        @(posedge clk);
+        #1;
+        fw_bar_rd_en = 1'b0;
+    end
+endtask
+
+// a firmware reader of the BAR0 view running alongside the host traffic:
+// registers that never change (identification, capabilities) exactly, the
+// others only for X and the error flag
+reg        fw_reader_on = 1'b0;
+reg [31:0] fr_rng = 32'h1357_9bdf;
+reg [9:0]  fr_addr;
+reg [31:0] fr_exp;
+reg        fr_any;
+
+always begin
+    @(negedge clk);
+    if (fw_reader_on) begin
+        fr_rng = fr_rng ^ (fr_rng << 13);
+        fr_rng = fr_rng ^ (fr_rng >> 17);
+        fr_rng = fr_rng ^ (fr_rng << 5);
+        fr_addr = (fr_rng[12:11] == 2'd0) ? {fr_rng[6:2] + 5'd16, 2'b00} & 10'h07f   // 0x040..0x07c
+                                          : fr_rng[9:0];
+        fr_any = 1'b1;
+        fr_exp = 32'd0;
+        case ({fr_addr[9:2], 2'b00})
+            10'h000, 10'h004, 10'h008, 10'h00c,
+            10'h040, 10'h044, 10'h048, 10'h04c, 10'h050, 10'h054, 10'h058, 10'h05c,
+            10'h060, 10'h064, 10'h068: begin
+                fr_exp = model_data({10'd0, fr_addr});
+                fr_any = 1'b0;
+            end
+            10'h080, 10'h0c8, 10'h114, 10'h224, 10'h300: begin
+                fr_any = 1'b0;   // write-only, and CPU_MEM_DATA: 0
+            end
+            default: begin
+            end
+        endcase
+        fw_bar_read(fr_addr, fr_exp, fr_any);
+    end
+end
 
 // ------------------------------------------------------------ test
 
@@ -629,6 +1041,17 @@ initial begin
     hard_rst = 1'b0;
     blk_rst = 1'b0;
 
+    // the admin windows have no reset: give them defined contents (the
+    // host writes ADMIN_CMD, the firmware ADMIN_RSP)
+    for (i = 0; i < 64; i = i + 1) begin
+        sh_cmd[i] = 32'hxxxxxxxx;
+        sh_rsp[i] = 32'hxxxxxxxx;
+        rand32(d);
+        wr(20'h400 + 4 * i, d, 4'hf);
+        rand32(d);
+        fw_rsp_write(i, d, 4'hf);
+    end
+
     // 1. reset values
     read_all_regs();
     check_outputs();
@@ -650,8 +1073,9 @@ initial begin
     master.ready_pct = 60;
     $display("tb_via_regfile: sweep done at %0t", $time);
 
-    // 3. random traffic
-    for (n = 0; n < 1500; n = n + 1) begin
+    // 3. random traffic, with the firmware reading its BAR0 view meanwhile
+    fw_reader_on = 1'b1;
+    for (n = 0; n < 2500; n = n + 1) begin
         rand32(r);
         if (r % 16 == 0) begin
             randomize_inputs();
@@ -667,7 +1091,170 @@ initial begin
         end
     end
     read_all_regs();
-    $display("tb_via_regfile: random traffic done at %0t", $time);
+    fw_reader_on = 1'b0;
+    wait (fw_bar_rd_en == 1'b0);
+    $display("tb_via_regfile: random traffic done at %0t (%0d firmware BAR0 reads, %0d wait cycles)",
+        $time, fw_bar_reads, fw_bar_waits);
+
+    // 6. control processor (directed)
+    in_halted = 1'b0;
+    in_wfi = 1'b0;
+    wr(`VIA_REG_CPU_CTRL, 32'h0, 4'hf);
+    wr(`VIA_REG_IRQ_ENABLE, 32'hffffffff, 4'hf);
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff, 4'hf);
+    check_outputs();
+    // host download and readback of both memories
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000_0003, 4'hf);
+    for (i = 0; i < 20; i = i + 1) begin
+        rand32(d);
+        wr(`VIA_REG_CPU_MEM_DATA, d, 4'hf);
+    end
+    rd(`VIA_REG_CPU_MEM_ADDR);
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000_0003, 4'hf);
+    for (i = 0; i < 21; i = i + 1) begin
+        rd(`VIA_REG_CPU_MEM_DATA);
+    end
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h8000_0000 | (DMEM_WORDS - 2), 4'hf);
+    for (i = 0; i < 4; i = i + 1) begin                 // the last two exist
+        wr(`VIA_REG_CPU_MEM_DATA, 32'hd0d0_0000 + i, 4'hf);
+    end
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h8000_0000 | (DMEM_WORDS - 2), 4'hf);
+    for (i = 0; i < 4; i = i + 1) begin
+        rd(`VIA_REG_CPU_MEM_DATA);
+    end
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000_ffff, 4'hf);
+    rd(`VIA_REG_CPU_MEM_DATA);
+    rd(`VIA_REG_CPU_MEM_ADDR);                          // wrapped to 0
+    wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000_0100, 4'b0010);  // byte strobes
+    rd(`VIA_REG_CPU_MEM_ADDR);
+    // a write and a read of CPU_MEM_DATA at the same time: one after the
+    // other, in either order, each on its own word
+    for (n = 0; n < 6; n = n + 1) begin
+        wr(`VIA_REG_CPU_MEM_ADDR, 32'h0000_0040 + 2 * n, 4'hf);
+        rand32(d);
+        fork
+            master.axil_write(`VIA_REG_CPU_MEM_DATA, d, 4'hf, 2'b00);
+            begin
+                repeat (n % 3) @(posedge clk);
+                master.axil_read(`VIA_REG_CPU_MEM_DATA, got, resp);
+            end
+        join
+        a = 20'h40 + 2 * n;
+        if (resp !== 2'b00 || !((got === sh_imem[a] && imem[a + 1] === d) || (got === sh_imem[a + 1] && imem[a] === d))) begin
+            $fatal(1, "tb_via_regfile: CPU_MEM_DATA write 0x%08h and read 0x%08h at once (words 0x%08h 0x%08h)",
+                d, got, imem[a], imem[a + 1]);
+        end
+        sh_imem[a] = imem[a];
+        sh_imem[a + 1] = imem[a + 1];
+        sh_mem_word = a + 2;
+        rd(`VIA_REG_CPU_MEM_ADDR);
+    end
+    // the same for ADMIN_CMD
+    for (n = 0; n < 4; n = n + 1) begin
+        rand32(d);
+        fork
+            master.axil_write(20'h400 + 4 * n, d, 4'hf, 2'b00);
+            begin
+                repeat (n % 2) @(posedge clk);
+                master.axil_read(20'h400 + 4 * n, got, resp);
+            end
+        join
+        if (resp !== 2'b00 || (got !== d && got !== sh_cmd[n])) begin
+            $fatal(1, "tb_via_regfile: ADMIN_CMD write and read at once: 0x%08h", got);
+        end
+        sh_cmd[n] = d;
+        rd(20'h400 + 4 * n);
+    end
+    $display("tb_via_regfile: host port ok at %0t (%0d writes, %0d reads on it)", $time, host_writes, host_reads);
+    // admin windows from the firmware side
+    for (i = 0; i < 64; i = i + 7) begin
+        fw_win_read_check(i);
+    end
+    fw_rsp_write(5, 32'hAABBCCDD, 4'b1010);
+    fw_win_read_check(5);
+    rd(20'h514);
+    wr(20'h514, 32'h0, 4'hf);                           // host: read-only
+    rd(20'h514);
+    // the admin mailbox
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1, 4'hf);           // RUN=0: rejected
+    rd(`VIA_REG_ADMIN_STATUS);
+    in_fw_ready = 32'h5646_0001;
+    rd(`VIA_REG_FW_READY);                              // 0 while RUN=0
+    wr(`VIA_REG_CPU_CTRL, 32'h1, 4'hf);
+    rd(`VIA_REG_FW_READY);
+    rd(`VIA_REG_CPU_STATUS);
+    fw_complete();                                      // nothing to complete
+    check_outputs();
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1, 4'hf);
+    rd(`VIA_REG_ADMIN_STATUS);
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h0, 4'h0);           // busy: rejected
+    rd(`VIA_REG_ADMIN_STATUS);
+    fw_complete();
+    check_outputs();
+    rd(`VIA_REG_ADMIN_STATUS);
+    rd(`VIA_REG_IRQ_STATUS);
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1, 4'hf);           // accepted: clears DONE, REJECTED
+    rd(`VIA_REG_ADMIN_STATUS);
+    wr(`VIA_REG_CPU_CTRL, 32'h0, 4'hf);                 // RUN=0 abandons it
+    rd(`VIA_REG_ADMIN_STATUS);
+    rd(`VIA_REG_CPU_STATUS);
+    wr(`VIA_REG_CPU_CTRL, 32'h1, 4'hf);
+    wr(`VIA_REG_ADMIN_DOORBELL, 32'h1, 4'hf);
+    fw_complete();
+    rd(`VIA_REG_ADMIN_STATUS);
+    check_outputs();
+    // FW_FAULT on the rising edge of halted only
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff, 4'hf);
+    @(negedge clk);
+    in_halted = 1'b1;
+    sh_irq_st = sh_irq_st | 32'h2;
+    check_outputs();
+    rd(`VIA_REG_CPU_STATUS);
+    wr(`VIA_REG_IRQ_STATUS, 32'h2, 4'hf);
+    check_outputs();                                    // still halted: no new edge
+    rd(`VIA_REG_IRQ_STATUS);
+    in_halted = 1'b0;
+    $display("tb_via_regfile: admin mailbox and faults ok at %0t", $time);
+    // the log FIFO: fill, wrap, overflow, pops, level; the firmware's view
+    // of FW_LOG and FW_LOG_LEVEL has no side effect
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff, 4'hf);
+    for (n = 0; n < 3; n = n + 1) begin
+        for (i = 0; i < FW_LOG_DEPTH + 2; i = i + 1) begin
+            rand32(d);
+            fw_log(d);
+        end
+        check_outputs();
+        fw_bar_read(10'h230, model_data(20'h230), 1'b0);
+        fw_bar_read(10'h22c, sh_log[0], 1'b0);
+        fw_bar_read(10'h22e, sh_log[0], 1'b0);
+        rd(`VIA_REG_FW_LOG_LEVEL);                      // clears DROPPED
+        rd(`VIA_REG_FW_LOG_LEVEL);
+        rd(`VIA_REG_IRQ_STATUS);
+        for (i = 0; i < FW_LOG_DEPTH - 2 + n; i = i + 1) begin
+            rd(`VIA_REG_FW_LOG);
+        end
+        check_outputs();
+        wr(`VIA_REG_IRQ_STATUS, 32'hffffffff, 4'hf);
+    end
+    for (i = 0; i < FW_LOG_DEPTH; i = i + 1) begin
+        rd(`VIA_REG_FW_LOG);
+    end
+    rd(`VIA_REG_FW_LOG_LEVEL);
+    // the dropped count saturates
+    for (i = 0; i < FW_LOG_DEPTH; i = i + 1) fw_log(32'h0);
+    @(negedge clk);
+    fw_log_push = 1'b1;
+    repeat (70000) @(negedge clk);
+    fw_log_push = 1'b0;
+    sh_dropped = 16'hffff;
+    rd(`VIA_REG_FW_LOG_LEVEL);
+    rd(`VIA_REG_FW_LOG_LEVEL);
+    fw_bar_read(10'h224, 32'h0, 1'b0);                  // CPU_MEM_DATA: 0, no access
+    rd(`VIA_REG_CPU_MEM_ADDR);
+    $display("tb_via_regfile: firmware log ok at %0t", $time);
+    wr(`VIA_REG_IRQ_STATUS, 32'hffffffff, 4'hf);
+    wr(`VIA_REG_IRQ_ENABLE, 32'h0, 4'hf);
+    check_outputs();
 
     // directed: unaligned accesses act on the word
     wr(20'h00013, 32'hdeadbeef, 4'b1000);

@@ -62,6 +62,9 @@ void check_message(const Header& h, const Message& m) {
         case kStats:
             check(h.len == 0);
             break;
+        case kCancel:
+            check(h.len == 8 && m.cancel_tag == get32(m.payload));
+            break;
         default:
             break;
     }

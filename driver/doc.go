@@ -1,0 +1,32 @@
+// Package driver is the vianic kernel agent: it opens a NIC over a driver
+// connection of the co-simulation bridge, brings up its control processor
+// (soft reset, firmware download into the instruction memory, release,
+// wait for FW_READY), and talks to the firmware through the admin mailbox
+// (docs/admin.md). It turns the firmware's log FIFO into slog records and
+// turns traps and hangs of the firmware into errors (FirmwareFault,
+// ErrFirmwareHung) that the caller can recover from (NIC.Recover).
+//
+// Layer: driver sits on cosim (the bridge client) and cosim/hw (the
+// generated register and admin layouts) and embeds the firmware image from
+// the firmware package. It never imports vipl: the user library builds on
+// the driver, not the other way round.
+//
+// Time. Every deadline of the driver (boot, admin commands, the watchdog
+// probe) is counted in simulated NIC cycles, never in wall-clock time, so a
+// test gives the same answer on a loaded machine and in lockstep mode the
+// same cycle counts on every run. A NIC does nothing in the background on
+// its own: in lockstep mode background traffic (a goroutine doing MMIO on
+// its own schedule) would make cycle counts depend on the Go scheduler, so
+// the watchdog (NIC.Watchdog) runs only when the caller starts it, and is
+// meant for free-run mode. The only goroutine a NIC starts itself listens
+// to the Conn's interrupt channel and never touches the bus in lockstep
+// mode.
+//
+// In lockstep mode time advances only while every client of the simulator
+// is blocked: a caller that holds a NIC open and does nothing stops the
+// clock for every node. Tests that drive several nodes keep each one waiting
+// on the simulator (cosim.Conn.Run) while another works.
+//
+// A NIC is safe for concurrent use; the mailbox holds one command at a
+// time, so admin commands are serialized.
+package driver

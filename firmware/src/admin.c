@@ -1,0 +1,116 @@
+/* admin.c: admin command decoding and execution (see admin.h). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "admin.h"
+#include "lib.h"
+#include "version.h"
+
+/* Provisional NIC attributes: the blocks that will bound these (TPT, queue
+ * state, CQ engine, packetizer, reliability engine) are not in the hardware
+ * yet, and there is no capability register for them. Each value says which
+ * later hardware will supply it; until then these are the promises the
+ * driver and VIPL are built against. */
+enum {
+    /* Connection manager (firmware + fabric): discriminator bytes carried in
+     * a connect request. */
+    ATTR_MAX_DISCRIMINATOR_LEN = 64,
+    /* TPT (a future CAP_TPT register): regions, pages and the largest region. */
+    ATTR_MAX_REGISTER_REGIONS = 1024,
+    ATTR_MAX_REGISTER_BYTES = 256u << 20,
+    ATTR_MAX_REGISTER_BLOCK_BYTES = 64u << 20,
+    /* Queue state: descriptors are chained through their Next field in host
+     * memory, so the NIC keeps no per-descriptor state; the limit only bounds
+     * what the driver sizes (a future CAP_QUEUE register). */
+    ATTR_MAX_DESCRIPTORS_PER_QUEUE = 4096,
+    ATTR_MAX_SEGMENTS_PER_DESC = 16,
+    /* CQ engine (a future CAP_CQ register): one CQ per VI for now. */
+    ATTR_MAX_CQ_ENTRIES = 4096,
+    /* Packetizer: segmentation to the link MTU makes the transfer size a
+     * firmware choice; VIA asks for at least 32 KiB. */
+    ATTR_MAX_TRANSFER_SIZE = 64u << 10,
+    /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
+    ATTR_NATIVE_MTU = 4096,
+    /* TPT protection tags. */
+    ATTR_MAX_PTAGS = 64,
+    /* Reliability engine: unreliable delivery only until it exists
+     * (mask: 1 unreliable, 2 reliable delivery, 4 reliable reception). */
+    ATTR_RELIABILITY_LEVEL_SUPPORT = 1,
+    /* RDMA read needs the reliable levels. */
+    ATTR_RDMA_READ_SUPPORT = 0,
+    /* No node address register yet (the fabric port will have one): no
+     * address bytes are reported. */
+    ATTR_NIC_ADDRESS_LEN = 0,
+    /* The Go VIPL is safe for concurrent use. */
+    ATTR_THREAD_SAFE = 1,
+};
+
+static const char nic_name[] = "vianic";
+
+void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
+{
+    memset(a, 0, sizeof *a);
+    memcpy(a->name, nic_name, sizeof nic_name);
+    a->hardware_version = caps->hw_version;
+    a->provider_version = FW_VERSION;
+    a->nic_address_len = ATTR_NIC_ADDRESS_LEN;
+    a->thread_safe = ATTR_THREAD_SAFE;
+    a->max_discriminator_len = ATTR_MAX_DISCRIMINATOR_LEN;
+    a->max_register_bytes = ATTR_MAX_REGISTER_BYTES;
+    a->max_register_regions = ATTR_MAX_REGISTER_REGIONS;
+    a->max_register_block_bytes = ATTR_MAX_REGISTER_BLOCK_BYTES;
+    a->max_vi = caps->num_vi;
+    a->max_descriptors_per_queue = ATTR_MAX_DESCRIPTORS_PER_QUEUE;
+    a->max_segments_per_desc = ATTR_MAX_SEGMENTS_PER_DESC;
+    a->max_cq = caps->num_vi;
+    a->max_cq_entries = ATTR_MAX_CQ_ENTRIES;
+    a->max_transfer_size = ATTR_MAX_TRANSFER_SIZE;
+    a->native_mtu = ATTR_NATIVE_MTU;
+    a->max_ptags = ATTR_MAX_PTAGS;
+    a->reliability_level_support = ATTR_RELIABILITY_LEVEL_SUPPORT;
+    a->rdma_read_support = ATTR_RDMA_READ_SUPPORT;
+}
+
+_Static_assert(sizeof(via_admin_nic_attrs_t) <= VIA_ADMIN_PAYLOAD_MAX, "NIC_ATTRS must fit a response payload");
+_Static_assert(sizeof(((via_admin_cmd_t *)0)->payload) == VIA_ADMIN_PAYLOAD_MAX, "CMD payload size");
+_Static_assert(sizeof(((via_admin_rsp_t *)0)->payload) == VIA_ADMIN_PAYLOAD_MAX, "RSP payload size");
+
+void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin_caps_t *caps)
+{
+    /* Read each header field once: the caller's copy is stable, but reading
+     * once keeps the checks and their use on the same value by construction. */
+    uint16_t opcode = cmd->opcode;
+    uint16_t flags = cmd->flags;
+    uint32_t seq = cmd->seq;
+    uint32_t len = cmd->len;
+
+    memset(rsp, 0, sizeof *rsp);
+    rsp->opcode = opcode;
+    rsp->seq = seq;
+
+    if (opcode != VIA_ADMIN_OP_NOP && opcode != VIA_ADMIN_OP_QUERY_NIC && opcode != VIA_ADMIN_OP_ECHO) {
+        rsp->status = VIA_ADMIN_ST_UNKNOWN_CMD;
+        return;
+    }
+    if (flags != 0 || len > VIA_ADMIN_PAYLOAD_MAX) {
+        rsp->status = VIA_ADMIN_ST_BAD_PARAM;
+        return;
+    }
+
+    rsp->status = VIA_ADMIN_ST_OK;
+    switch (opcode) {
+    case VIA_ADMIN_OP_QUERY_NIC: {
+        via_admin_nic_attrs_t attrs;
+        admin_fill_nic_attrs(&attrs, caps);
+        memcpy(rsp->payload, &attrs, sizeof attrs);
+        rsp->len = sizeof attrs;
+        break;
+    }
+    case VIA_ADMIN_OP_ECHO:
+        memcpy(rsp->payload, cmd->payload, len);
+        rsp->len = len;
+        break;
+    default: /* VIA_ADMIN_OP_NOP */
+        break;
+    }
+}

@@ -1,0 +1,35 @@
+/* admin.h: the admin command interface (docs/admin.md), as pure logic. The
+ * caller copies the host's command out of the ADMIN_CMD window, calls
+ * admin_execute and copies the response into the ADMIN_RSP window; nothing
+ * here touches hardware, so the host-native tests (tests/test_admin.c) run
+ * exactly this code. */
+#ifndef FW_ADMIN_H
+#define FW_ADMIN_H
+
+#include <stdint.h>
+
+#include "via_admin.h"
+
+/* What QUERY_NIC reports that the hardware knows: read from BAR0's
+ * capability registers at boot (main.c), or made up by a test. */
+typedef struct {
+    uint32_t hw_version; /* HW_VERSION register value */
+    uint32_t num_vi;     /* CAP_VI.NUM_VI */
+    uint32_t data_width; /* CAP_DATAPATH.DATA_WIDTH, bits */
+} admin_caps_t;
+
+/* admin_execute runs one command and fills *rsp completely (every byte is
+ * written, reserved ones as zero). Any command, however malformed, gets an
+ * answer; OPCODE and SEQ are always echoed. Checks, in order:
+ *   unknown OPCODE               -> ST_UNKNOWN_CMD (the firmware cannot tell
+ *                                   which flags or lengths it would accept)
+ *   FLAGS != 0 or LEN > 240      -> ST_BAD_PARAM
+ * then NOP -> ST_OK; QUERY_NIC -> ST_OK with NIC_ATTRS (LEN 240); ECHO ->
+ * ST_OK with the first LEN payload bytes and LEN. NOP and QUERY_NIC ignore
+ * their payload. On any status but ST_OK, LEN is 0 and the payload zero. */
+void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin_caps_t *caps);
+
+/* admin_fill_nic_attrs writes QUERY_NIC's answer. */
+void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps);
+
+#endif /* FW_ADMIN_H */

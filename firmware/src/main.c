@@ -1,0 +1,113 @@
+/* main.c: boot and the event loop of the control processor.
+ *
+ * Boot: read the capabilities through the BAR0 view, log one line, write
+ * READY (the driver waits for it). Then pop hardware events forever and
+ * sleep in WFI when there are none. The admin path copies the command out
+ * of its window, runs admin_execute (admin.c, pure logic) and writes the
+ * response back before ADMIN_COMPLETE; the host owns neither copy while the
+ * firmware works on it. */
+#include <stdint.h>
+
+#include "admin.h"
+#include "hw.h"
+#include "log.h"
+#include "version.h"
+
+/* link.ld */
+extern char _image_end[], _dmem_start[], _bss_end[], _stack_top[];
+
+static admin_caps_t caps;
+
+/* Word views of the command and response, so the windows are copied with
+ * 32-bit accesses only. */
+static union {
+    via_admin_cmd_t s;
+    uint32_t w[VIA_ADMIN_CMD_BYTES / 4];
+} cmd;
+static union {
+    via_admin_rsp_t s;
+    uint32_t w[VIA_ADMIN_RSP_BYTES / 4];
+} rsp;
+
+/* Response words the last answer may have left non-zero in the window. The
+ * window's content at boot is unknown, so the first answer clears it all;
+ * later ones rewrite only what they or their predecessor used. */
+static uint32_t rsp_dirty_words = VIA_ADMIN_RSP_BYTES / 4;
+
+enum { HDR_WORDS = VIA_ADMIN_CMD_PAYLOAD_OFFSET / 4 };
+_Static_assert(VIA_ADMIN_CMD_PAYLOAD_OFFSET == VIA_ADMIN_RSP_PAYLOAD_OFFSET, "CMD and RSP headers differ");
+
+void log_write_word(uint32_t w)
+{
+    /* A full FIFO drops the word and counts it (FW_LOG_LEVEL.DROPPED):
+     * the firmware never waits for the host to read its log. */
+    hw_write(VIA_FW_REG_LOG, w);
+}
+
+static void admin_event(void)
+{
+    for (uint32_t i = 0; i < HDR_WORDS; i++)
+        cmd.w[i] = hw_admin_cmd_word(i);
+    /* Only the payload the command says it uses; admin_execute rejects
+     * LEN > PAYLOAD_MAX before it looks at the payload. */
+    uint32_t len = cmd.s.len <= VIA_ADMIN_PAYLOAD_MAX ? cmd.s.len : 0;
+    uint32_t words = HDR_WORDS + (len + 3) / 4;
+    for (uint32_t i = HDR_WORDS; i < words; i++)
+        cmd.w[i] = hw_admin_cmd_word(i);
+
+    admin_execute(&cmd.s, &rsp.s, &caps);
+
+    uint32_t used = HDR_WORDS + (rsp.s.len + 3) / 4;
+    uint32_t n = used > rsp_dirty_words ? used : rsp_dirty_words;
+    for (uint32_t i = 0; i < n; i++)
+        hw_admin_rsp_word(i, rsp.w[i]);
+    rsp_dirty_words = used;
+    hw_write(VIA_FW_REG_ADMIN_COMPLETE, 1);
+
+    if (rsp.s.status != VIA_ADMIN_ST_OK)
+        fw_log("admin: op %u seq %u flags 0x%x len %u: status %u\n", (unsigned)cmd.s.opcode,
+               (unsigned)cmd.s.seq, (unsigned)cmd.s.flags, (unsigned)cmd.s.len, (unsigned)rsp.s.status);
+}
+
+static void boot(void)
+{
+    uint32_t cpu = hw_bar0_read(VIA_REG_CAP_CPU);
+    uint32_t imem = via_cap_cpu_imem_kb_get(cpu) << 10;
+    uint32_t dmem = via_cap_cpu_dmem_kb_get(cpu) << 10;
+
+    caps.hw_version = hw_bar0_read(VIA_REG_HW_VERSION);
+    caps.num_vi = via_cap_vi_num_vi_get(hw_bar0_read(VIA_REG_CAP_VI));
+    caps.data_width = via_cap_datapath_data_width_get(hw_bar0_read(VIA_REG_CAP_DATAPATH));
+
+    fw_log("vianic fw %u.%u: %u VIs, imem %u/%u B, dmem %u/%u B\n", (unsigned)FW_VERSION_MAJOR,
+           (unsigned)FW_VERSION_MINOR, (unsigned)caps.num_vi, (unsigned)(uintptr_t)_image_end, (unsigned)imem,
+           (unsigned)(_bss_end - _dmem_start), (unsigned)dmem);
+    /* The stack already lives at the linked end of data memory: a smaller
+     * memory would have faulted before this line, a larger one is unused. */
+    if (imem < (uint32_t)(uintptr_t)_image_end || dmem < (uint32_t)(_stack_top - _dmem_start))
+        fw_log("fw: warning: CAP_CPU memories are smaller than the image's link map\n");
+
+    hw_write(VIA_FW_REG_READY, ((uint32_t)VIA_FW_READY_MAGIC_VALUE << 16) | FW_VERSION);
+}
+
+int main(void)
+{
+    boot();
+    for (;;) {
+        uint32_t ev = hw_read(VIA_FW_REG_EVENT);
+        switch (via_fw_event_code_get(ev)) {
+        case VIA_FW_EV_NONE:
+            hw_wait_for_event();
+            break;
+        case VIA_FW_EV_ADMIN:
+            admin_event();
+            break;
+        case VIA_FW_EV_TIMER:
+            /* No timer is armed yet (connection timeouts will arm it). */
+            break;
+        default:
+            fw_log("fw: unknown event 0x%08x\n", (unsigned)ev);
+            break;
+        }
+    }
+}

@@ -1,0 +1,389 @@
+// via_cpu_periph: the control processor's peripheral window (the firmware's
+// view of the NIC), behind via_cpu's per_* port at 0x2000_0000. Offsets are
+// those of rtl/layouts/fw.layout (rtl/generated/via_fw.vh):
+//
+//   0x0000 REGS    ID, EVENT (pop), EVENT_COUNT (DROPPED clear-on-read),
+//                  TIME_LO (latches TIME_HI), TIME_HI, TIMER_CMP_LO/HI,
+//                  TIMER_CTRL.ARM, LOG (push), LOG_SPACE, ADMIN_COMPLETE,
+//                  READY, SCRATCH
+//   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_regfile)
+//   0x1100 ADMIN_RSP_WIN  64 words, read/write with byte strobes (idem)
+//   0x8000 BAR0    read-only view of BAR0's global registers 0x000..0x3FF,
+//                  through via_regfile's read multiplexer (fw_bar_rd_*):
+//                  never a side effect (see via_regfile)
+//
+// Access faults (per_err, the core traps with cause 5 or 7): an offset in no
+// window or holding no register, a store to a read-only register or window
+// (ID, EVENT, EVENT_COUNT, TIME_*, LOG_SPACE, ADMIN_CMD_WIN, BAR0), a BAR0
+// offset that holds no register. Loads of the write-only registers LOG and
+// ADMIN_COMPLETE read 0. rw registers honour the byte strobes; a store of
+// any width to LOG, ADMIN_COMPLETE pushes/completes (LOG pushes the strobed
+// bytes, the others zero).
+//
+// Timing: an access is taken in the first cycle per_valid is 1 (and the
+// previous answer is gone); registers answer with per_ready in the next
+// cycle, the windows one cycle later (synchronous RAM read), the BAR0 view
+// when via_regfile grants the read (host reads have priority). per_ready,
+// per_rdata and per_err come from flip-flops. Side effects (pops, pushes,
+// clears, latches) happen once, in the cycle the access is taken.
+//
+// Events: a FIFO of FW_EVENT_DEPTH entries. admin_event (an accepted
+// ADMIN_DOORBELL) pushes EV_ADMIN; the timer pushes EV_TIMER once
+// time_cycles >= TIMER_CMP while ARM is 1, and clears ARM (if admin_event
+// comes in the same cycle the timer fires one cycle later). A push into a
+// full FIFO is dropped and counted in EVENT_COUNT.DROPPED (saturating,
+// cleared by reading EVENT_COUNT). irq_wake (WFI wake-up) is 1 while the FIFO
+// is not empty. EVENT.ARG is 0 for both events (only the code is stored).
+//
+// Log: a store to LOG is a one-cycle log_push with the word (always, even
+// when via_regfile's FIFO is full and drops it; LOG_SPACE is log_space).
+// via_nic also brings log_push/log_data out as the fw_log_* debug port.
+//
+// Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
+// events, timer, READY, SCRATCH and the TIME_HI latch start over with the
+// firmware, so READY (FW_READY for the host) reads 0 while the core is held
+// in reset.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_bar0.vh"
+`include "via_fw.vh"
+
+module via_cpu_periph #(
+    parameter EVENT_DEPTH = `VIA_DEFAULT_FW_EVENT_DEPTH  // event FIFO entries (2..65535)
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // via_cpu peripheral port
+    input  wire        per_valid,
+    input  wire        per_we,
+    /* verilator lint_off UNUSEDSIGNAL */
+    // bits 1:0 are always 0 (word offsets)
+    input  wire [15:0] per_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [31:0] per_wdata,
+    input  wire [3:0]  per_wstrb,
+    output wire        per_ready,
+    output wire [31:0] per_rdata,
+    output wire        per_err,
+    output wire        irq_wake,
+
+    // platform time base, in cycles
+    input  wire [63:0] time_cycles,
+
+    // admin mailbox (via_regfile)
+    input  wire        admin_event,
+    output wire        admin_complete,
+    output wire [31:0] ready,
+
+    // log FIFO (via_regfile)
+    output wire        log_push,
+    output wire [31:0] log_data,
+    input  wire [15:0] log_space,
+
+    // admin windows (RAMs in via_regfile), synchronous reads
+    output wire        cmd_en,
+    output wire [5:0]  cmd_addr,
+    input  wire [31:0] cmd_rdata,
+    output wire        rsp_en,
+    output wire [3:0]  rsp_we,
+    output wire [5:0]  rsp_addr,
+    output wire [31:0] rsp_wdata,
+    input  wire [31:0] rsp_rdata,
+
+    // BAR0 view (via_regfile's read multiplexer)
+    output wire        bar_rd_en,
+    output wire [9:0]  bar_rd_addr,
+    input  wire        bar_rd_ack,
+    input  wire [31:0] bar_rd_data,
+    input  wire        bar_rd_err,
+
+    // activity, for via_nic's idle output
+    output wire        ev_pending,   // event FIFO not empty
+    output wire        timer_armed,
+    output wire        busy          // an access in progress
+);
+
+localparam EV_PTR_WIDTH = $clog2(EVENT_DEPTH);
+localparam [31:0] EV_DEPTH32 = EVENT_DEPTH;
+localparam [31:0] EV_LAST32  = EVENT_DEPTH - 1;
+localparam [EV_PTR_WIDTH-1:0] EV_PTR_LAST = EV_LAST32[EV_PTR_WIDTH-1:0];
+localparam [15:0] EV_DEPTH16 = EV_DEPTH32[15:0];
+
+localparam [31:0] EV_ADMIN32 = `VIA_FW_EV_ADMIN;
+localparam [31:0] EV_TIMER32 = `VIA_FW_EV_TIMER;
+localparam [7:0]  EV_ADMIN = EV_ADMIN32[7:0];
+localparam [7:0]  EV_TIMER = EV_TIMER32[7:0];
+
+localparam [1:0]
+    S_IDLE = 2'd0,   // waiting for an access
+    S_CMD  = 2'd1,   // ADMIN_CMD read in the RAM
+    S_RSP  = 2'd2,   // ADMIN_RSP read in the RAM
+    S_BAR  = 2'd3;   // waiting for the BAR0 read grant
+
+// ---------------------------------------------------------------- decode
+
+wire [31:0] addr32 = {16'd0, per_addr[15:2], 2'b00};
+wire in_regs = addr32 <  `VIA_FW_REGS_BASE + `VIA_FW_REGS_BYTES;
+wire in_cmd  = addr32 >= `VIA_FW_ADMIN_CMD_WIN_BASE && addr32 < `VIA_FW_ADMIN_CMD_WIN_BASE + `VIA_FW_ADMIN_CMD_WIN_BYTES;
+wire in_rsp  = addr32 >= `VIA_FW_ADMIN_RSP_WIN_BASE && addr32 < `VIA_FW_ADMIN_RSP_WIN_BASE + `VIA_FW_ADMIN_RSP_WIN_BYTES;
+wire in_bar  = addr32 >= `VIA_FW_BAR0_BASE && addr32 < `VIA_FW_BAR0_BASE + `VIA_FW_BAR0_BYTES;
+wire [15:0] off = {per_addr[15:2], 2'b00};
+
+wire [31:0] wmask = {{8{per_wstrb[3]}}, {8{per_wstrb[2]}}, {8{per_wstrb[1]}}, {8{per_wstrb[0]}}};
+
+function [31:0] merge;
+    input [31:0] old;
+    input [31:0] data;
+    input [31:0] mask;
+    begin
+        merge = (old & ~mask) | (data & mask);
+    end
+endfunction
+
+// ---------------------------------------------------------------- state
+
+reg [1:0]  state_reg, state_next;
+reg        ready_reg, ready_next;
+reg [31:0] rdata_reg, rdata_next;
+reg        err_reg, err_next;
+
+reg [31:0] time_hi_reg, time_hi_next;
+reg [31:0] cmp_lo_reg, cmp_lo_next;
+reg [31:0] cmp_hi_reg, cmp_hi_next;
+reg        arm_reg, arm_next;
+reg [31:0] ready_val_reg, ready_val_next;
+reg [31:0] scratch_reg, scratch_next;
+reg [15:0] ev_dropped_reg, ev_dropped_next;
+
+reg        log_push_r;
+reg        complete_r;
+reg        ev_pop;
+reg        cnt_read;
+reg        cmd_en_r;
+reg        rsp_en_r;
+reg [3:0]  rsp_we_r;
+
+// event FIFO
+reg [7:0]              ev_mem [0:EVENT_DEPTH-1];
+reg [EV_PTR_WIDTH-1:0] ev_wr_ptr_reg;
+reg [EV_PTR_WIDTH-1:0] ev_rd_ptr_reg;
+reg [15:0]             ev_count_reg;
+
+wire ev_empty = ev_count_reg == 16'd0;
+wire [7:0] ev_head = ev_empty ? 8'd0 : ev_mem[ev_rd_ptr_reg];
+wire ev_full  = ev_count_reg == EV_DEPTH16;
+
+wire timer_fire = arm_reg && time_cycles >= {cmp_hi_reg, cmp_lo_reg} && !admin_event;
+wire ev_in      = admin_event || timer_fire;
+wire [7:0] ev_code = admin_event ? EV_ADMIN : EV_TIMER;
+wire ev_push    = ev_in && !ev_full;
+wire ev_drop    = ev_in && ev_full;
+
+wire take = per_valid && !ready_reg && state_reg == S_IDLE;
+
+always @* begin
+    state_next      = state_reg;
+    ready_next      = 1'b0;
+    rdata_next      = rdata_reg;
+    err_next        = 1'b0;
+    time_hi_next    = time_hi_reg;
+    cmp_lo_next     = cmp_lo_reg;
+    cmp_hi_next     = cmp_hi_reg;
+    arm_next        = arm_reg;
+    ready_val_next  = ready_val_reg;
+    scratch_next    = scratch_reg;
+    ev_dropped_next = ev_dropped_reg;
+    log_push_r      = 1'b0;
+    complete_r      = 1'b0;
+    ev_pop          = 1'b0;
+    cnt_read        = 1'b0;
+    cmd_en_r        = 1'b0;
+    rsp_en_r        = 1'b0;
+    rsp_we_r        = 4'd0;
+
+    if (timer_fire) begin
+        arm_next = 1'b0;
+    end
+
+    case (state_reg)
+        S_IDLE: begin
+            if (take) begin
+                ready_next = 1'b1;
+                rdata_next = 32'd0;
+                if (in_regs) begin
+                    if (!per_we) begin
+                        case (off)
+                            `VIA_FW_REG_ID:           rdata_next = `VIA_MAGIC;
+                            `VIA_FW_REG_EVENT: begin
+                                rdata_next[`VIA_FW_EVENT_CODE_RANGE] = ev_head;
+                                ev_pop = !ev_empty;
+                            end
+                            `VIA_FW_REG_EVENT_COUNT: begin
+                                rdata_next[`VIA_FW_EVENT_COUNT_COUNT_RANGE] = ev_count_reg;
+                                rdata_next[`VIA_FW_EVENT_COUNT_DROPPED_RANGE] = ev_dropped_reg;
+                                cnt_read = 1'b1;
+                            end
+                            `VIA_FW_REG_TIME_LO: begin
+                                rdata_next = time_cycles[31:0];
+                                time_hi_next = time_cycles[63:32];
+                            end
+                            `VIA_FW_REG_TIME_HI:      rdata_next = time_hi_reg;
+                            `VIA_FW_REG_TIMER_CMP_LO: rdata_next = cmp_lo_reg;
+                            `VIA_FW_REG_TIMER_CMP_HI: rdata_next = cmp_hi_reg;
+                            `VIA_FW_REG_TIMER_CTRL:   rdata_next[`VIA_FW_TIMER_CTRL_ARM_RANGE] = arm_reg;
+                            `VIA_FW_REG_LOG:          rdata_next = 32'd0;
+                            `VIA_FW_REG_LOG_SPACE:    rdata_next[15:0] = log_space;
+                            `VIA_FW_REG_ADMIN_COMPLETE: rdata_next = 32'd0;
+                            `VIA_FW_REG_READY:        rdata_next = ready_val_reg;
+                            `VIA_FW_REG_SCRATCH:      rdata_next = scratch_reg;
+                            default:                  err_next = 1'b1;
+                        endcase
+                    end else begin
+                        case (off)
+                            `VIA_FW_REG_TIMER_CMP_LO: cmp_lo_next = merge(cmp_lo_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TIMER_CMP_HI: cmp_hi_next = merge(cmp_hi_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TIMER_CTRL: begin
+                                if (per_wstrb[0]) begin
+                                    arm_next = per_wdata[`VIA_FW_TIMER_CTRL_ARM_LSB];
+                                end
+                            end
+                            `VIA_FW_REG_LOG:            log_push_r = 1'b1;
+                            `VIA_FW_REG_ADMIN_COMPLETE: complete_r = 1'b1;
+                            `VIA_FW_REG_READY:          ready_val_next = merge(ready_val_reg, per_wdata, wmask);
+                            `VIA_FW_REG_SCRATCH:        scratch_next = merge(scratch_reg, per_wdata, wmask);
+                            default:                    err_next = 1'b1;
+                        endcase
+                    end
+                end else if (in_cmd) begin
+                    if (per_we) begin
+                        err_next = 1'b1;
+                    end else begin
+                        cmd_en_r   = 1'b1;
+                        ready_next = 1'b0;
+                        state_next = S_CMD;
+                    end
+                end else if (in_rsp) begin
+                    rsp_en_r = 1'b1;
+                    if (per_we) begin
+                        rsp_we_r = per_wstrb;
+                    end else begin
+                        ready_next = 1'b0;
+                        state_next = S_RSP;
+                    end
+                end else if (in_bar && !per_we) begin
+                    ready_next = 1'b0;
+                    state_next = S_BAR;
+                end else begin
+                    err_next = 1'b1;
+                end
+            end
+        end
+        S_CMD: begin
+            ready_next = 1'b1;
+            rdata_next = cmd_rdata;
+            state_next = S_IDLE;
+        end
+        S_RSP: begin
+            ready_next = 1'b1;
+            rdata_next = rsp_rdata;
+            state_next = S_IDLE;
+        end
+        default: begin
+            // S_BAR
+            if (bar_rd_ack) begin
+                ready_next = 1'b1;
+                rdata_next = bar_rd_err ? 32'd0 : bar_rd_data;
+                err_next   = bar_rd_err;
+                state_next = S_IDLE;
+            end
+        end
+    endcase
+
+    if (cnt_read) begin
+        ev_dropped_next = 16'd0;
+    end
+    if (ev_drop && ev_dropped_next != 16'hffff) begin
+        ev_dropped_next = ev_dropped_next + 16'd1;
+    end
+end
+
+// event storage: no reset, may map to RAM
+always @(posedge clk) begin
+    if (ev_push) begin
+        ev_mem[ev_wr_ptr_reg] <= ev_code;
+    end
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        state_reg      <= S_IDLE;
+        ready_reg      <= 1'b0;
+        rdata_reg      <= 32'd0;
+        err_reg        <= 1'b0;
+        time_hi_reg    <= 32'd0;
+        cmp_lo_reg     <= 32'd0;
+        cmp_hi_reg     <= 32'd0;
+        arm_reg        <= `VIA_FW_TIMER_CTRL_ARM_RESET;
+        ready_val_reg  <= 32'd0;
+        scratch_reg    <= 32'd0;
+        ev_dropped_reg <= 16'd0;
+        ev_wr_ptr_reg  <= {EV_PTR_WIDTH{1'b0}};
+        ev_rd_ptr_reg  <= {EV_PTR_WIDTH{1'b0}};
+        ev_count_reg   <= 16'd0;
+    end else begin
+        state_reg      <= state_next;
+        ready_reg      <= ready_next;
+        rdata_reg      <= rdata_next;
+        err_reg        <= err_next;
+        time_hi_reg    <= time_hi_next;
+        cmp_lo_reg     <= cmp_lo_next;
+        cmp_hi_reg     <= cmp_hi_next;
+        arm_reg        <= arm_next;
+        ready_val_reg  <= ready_val_next;
+        scratch_reg    <= scratch_next;
+        ev_dropped_reg <= ev_dropped_next;
+        if (ev_push) begin
+            ev_wr_ptr_reg <= (ev_wr_ptr_reg == EV_PTR_LAST) ? {EV_PTR_WIDTH{1'b0}} : ev_wr_ptr_reg + 1'b1;
+        end
+        if (ev_pop) begin
+            ev_rd_ptr_reg <= (ev_rd_ptr_reg == EV_PTR_LAST) ? {EV_PTR_WIDTH{1'b0}} : ev_rd_ptr_reg + 1'b1;
+        end
+        if (ev_push && !ev_pop) begin
+            ev_count_reg <= ev_count_reg + 16'd1;
+        end else if (ev_pop && !ev_push) begin
+            ev_count_reg <= ev_count_reg - 16'd1;
+        end
+    end
+end
+
+assign per_ready      = ready_reg;
+assign per_rdata      = rdata_reg;
+assign per_err        = err_reg;
+assign irq_wake       = !ev_empty;
+
+assign admin_complete = complete_r;
+assign ready          = ready_val_reg;
+
+assign log_push       = log_push_r;
+assign log_data       = per_wdata & wmask;
+
+assign cmd_en         = cmd_en_r;
+assign cmd_addr       = per_addr[7:2];
+assign rsp_en         = rsp_en_r;
+assign rsp_we         = rsp_we_r;
+assign rsp_addr       = per_addr[7:2];
+assign rsp_wdata      = per_wdata;
+
+assign bar_rd_en      = state_reg == S_BAR;
+assign bar_rd_addr    = {per_addr[9:2], 2'b00};
+
+assign ev_pending     = !ev_empty;
+assign timer_armed    = arm_reg;
+assign busy           = per_valid || ready_reg || state_reg != S_IDLE;
+
+endmodule
+
+`default_nettype wire

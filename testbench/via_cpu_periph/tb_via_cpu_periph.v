@@ -1,0 +1,641 @@
+// tb_via_cpu_periph: self-checking bench for rtl/via_cpu_periph.v on its
+// own. The bench plays the core (per_* port with via_cpu's protocol: request
+// held until per_ready, then at least one idle cycle; random gaps between
+// accesses), the admin windows (64-word RAMs with a synchronous read), the
+// register file's BAR0 read multiplexer (random grant delay, error flag for
+// holes), the log FIFO's free space and the platform time base. EVENT_DEPTH
+// is 5 (not a power of two). Checks:
+//   1. ID, reads of write-only registers (0), access faults: offsets in no
+//      window or holding no register, stores to read-only registers and
+//      windows;
+//   2. SCRATCH and READY with byte strobes (the ready output follows);
+//   3. events: admin_event pushes EV_ADMIN, EVENT pops (0 when empty),
+//      EVENT_COUNT, irq_wake while not empty, overflow counted in DROPPED
+//      (cleared by reading EVENT_COUNT);
+//   4. timer: EV_TIMER in the cycle after time_cycles reaches TIMER_CMP
+//      (64-bit compare), ARM cleared; a compare value in the future (HI)
+//      does not fire; the timer and admin_event in the same cycle: both
+//      events, admin first;
+//   5. TIME_LO latches TIME_HI;
+//   6. LOG: one log_push per store with the strobed bytes, LOG_SPACE;
+//      ADMIN_COMPLETE: one pulse per store;
+//   7. ADMIN_CMD reads, ADMIN_RSP stores with strobes and reads;
+//   8. the BAR0 view: address, data and error passed through, whatever the
+//      grant delay; stores fault;
+//   9. random mix of all of the above against a model; rst (the core's
+//      reset) clears events, timer, READY, SCRATCH.
+// Protocol checks throughout: per_ready only while per_valid, one cycle;
+// no X on the outputs; no window or BAR0 request without an access.
+
+`timescale 1ns / 1ps
+
+`include "via_bar0.vh"
+`include "via_fw.vh"
+
+module tb_via_cpu_periph;
+
+localparam EVENT_DEPTH = 5;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+
+always #5 clk = ~clk;
+
+reg [8*256-1:0] vcd_file;
+
+initial begin
+    if ($value$plusargs("vcd=%s", vcd_file)) begin
+        $dumpfile(vcd_file);
+        $dumpvars(0, tb_via_cpu_periph);
+    end
+end
+
+initial begin
+    #20000000;
+    $fatal(1, "tb_via_cpu_periph: watchdog timeout");
+end
+
+// ------------------------------------------------------------ randomness
+
+reg [31:0] rng;
+integer seed;
+
+task rand32;
+    output [31:0] r;
+    begin
+        rng = rng ^ (rng << 13);
+        rng = rng ^ (rng >> 17);
+        rng = rng ^ (rng << 5);
+        r = rng;
+    end
+endtask
+
+initial begin
+    if (!$value$plusargs("seed=%d", seed)) begin
+        seed = 1;
+    end
+    rng = seed * 32'h9e3779b1 + 32'd7654321;
+    if (rng == 32'd0) begin
+        rng = 32'h2545f491;
+    end
+end
+
+// ------------------------------------------------------------ DUT
+
+reg         per_valid = 1'b0;
+reg         per_we = 1'b0;
+reg  [15:0] per_addr = 16'd0;
+reg  [31:0] per_wdata = 32'd0;
+reg  [3:0]  per_wstrb = 4'd0;
+wire        per_ready;
+wire [31:0] per_rdata;
+wire        per_err;
+wire        irq_wake;
+reg  [63:0] time_cycles = 64'h0000_0001_ffff_ff00;
+reg         admin_event = 1'b0;
+wire        admin_complete;
+wire [31:0] ready;
+wire        log_push;
+wire [31:0] log_data;
+reg  [15:0] log_space = 16'd17;
+wire        cmd_en;
+wire [5:0]  cmd_addr;
+reg  [31:0] cmd_rdata = 32'd0;
+wire        rsp_en;
+wire [3:0]  rsp_we;
+wire [5:0]  rsp_addr;
+wire [31:0] rsp_wdata;
+reg  [31:0] rsp_rdata = 32'd0;
+wire        bar_rd_en;
+wire [9:0]  bar_rd_addr;
+reg         bar_rd_ack = 1'b0;
+reg  [31:0] bar_rd_data = 32'd0;
+reg         bar_rd_err = 1'b0;
+wire        ev_pending;
+wire        timer_armed;
+wire        busy;
+
+via_cpu_periph #(
+    .EVENT_DEPTH(EVENT_DEPTH)
+) dut (
+    .clk(clk),
+    .rst(rst),
+    .per_valid(per_valid),
+    .per_we(per_we),
+    .per_addr(per_addr),
+    .per_wdata(per_wdata),
+    .per_wstrb(per_wstrb),
+    .per_ready(per_ready),
+    .per_rdata(per_rdata),
+    .per_err(per_err),
+    .irq_wake(irq_wake),
+    .time_cycles(time_cycles),
+    .admin_event(admin_event),
+    .admin_complete(admin_complete),
+    .ready(ready),
+    .log_push(log_push),
+    .log_data(log_data),
+    .log_space(log_space),
+    .cmd_en(cmd_en),
+    .cmd_addr(cmd_addr),
+    .cmd_rdata(cmd_rdata),
+    .rsp_en(rsp_en),
+    .rsp_we(rsp_we),
+    .rsp_addr(rsp_addr),
+    .rsp_wdata(rsp_wdata),
+    .rsp_rdata(rsp_rdata),
+    .bar_rd_en(bar_rd_en),
+    .bar_rd_addr(bar_rd_addr),
+    .bar_rd_ack(bar_rd_ack),
+    .bar_rd_data(bar_rd_data),
+    .bar_rd_err(bar_rd_err),
+    .ev_pending(ev_pending),
+    .timer_armed(timer_armed),
+    .busy(busy)
+);
+
+always @(posedge clk) begin
+    time_cycles <= time_cycles + 64'd1;
+end
+
+// ------------------------------------------------------------ environment
+
+// admin windows: synchronous reads, RSP with byte writes
+reg [31:0] cmd_mem [0:63];
+reg [31:0] rsp_mem [0:63];
+integer    k0;
+
+initial begin
+    for (k0 = 0; k0 < 64; k0 = k0 + 1) begin
+        cmd_mem[k0] = 32'hc0de_0000 + k0 * 32'h0101;
+        rsp_mem[k0] = 32'h5e50_0000 + k0;
+    end
+end
+
+always @(posedge clk) begin
+    if (cmd_en) begin
+        cmd_rdata <= cmd_mem[cmd_addr];
+    end
+    if (rsp_en) begin
+        if (rsp_we[0]) rsp_mem[rsp_addr][7:0]   <= rsp_wdata[7:0];
+        if (rsp_we[1]) rsp_mem[rsp_addr][15:8]  <= rsp_wdata[15:8];
+        if (rsp_we[2]) rsp_mem[rsp_addr][23:16] <= rsp_wdata[23:16];
+        if (rsp_we[3]) rsp_mem[rsp_addr][31:24] <= rsp_wdata[31:24];
+        rsp_rdata <= rsp_mem[rsp_addr];
+    end
+end
+
+// the BAR0 read multiplexer: grants after a random delay; data derived from
+// the address, the error flag for offsets that are multiples of 0x14
+integer bar_pct = 50;
+reg [31:0] bar_r;
+integer bar_grants = 0;
+
+function [31:0] bar_value;
+    input [9:0] a;
+    begin
+        bar_value = 32'hba50_0000 ^ {a, 6'd0} ^ {22'd0, a};
+    end
+endfunction
+
+function bar_hole;
+    input [9:0] a;
+    begin
+        bar_hole = (a[9:2] % 5) == 0;
+    end
+endfunction
+
+always @(negedge clk) begin
+    rand32(bar_r);
+    bar_rd_ack  = bar_rd_en && (bar_r % 100) < bar_pct;
+    bar_rd_data = bar_rd_ack ? bar_value(bar_rd_addr) : 32'hxxxxxxxx;
+    bar_rd_err  = bar_rd_ack ? bar_hole(bar_rd_addr) : 1'bx;
+end
+
+// ------------------------------------------------------------ monitors
+
+integer log_pushes = 0, completes = 0, rsp_writes = 0;
+reg [31:0] last_log;
+reg        prev_ready = 1'b0;
+
+always @(negedge clk) begin
+    if (!rst) begin
+        if ((^{per_ready, per_err, irq_wake, admin_complete, log_push, cmd_en, rsp_en, bar_rd_en,
+               ev_pending, timer_armed, busy}) === 1'bx) begin
+            $fatal(1, "tb_via_cpu_periph: X on an output");
+        end
+        if (per_ready && !per_valid) begin
+            $fatal(1, "tb_via_cpu_periph: per_ready without a request");
+        end
+        if (per_ready && prev_ready) begin
+            $fatal(1, "tb_via_cpu_periph: per_ready for two cycles");
+        end
+        if (per_ready && (^per_rdata) === 1'bx) begin
+            $fatal(1, "tb_via_cpu_periph: X on per_rdata");
+        end
+        if ((cmd_en || rsp_en || bar_rd_en || log_push || admin_complete) && !per_valid) begin
+            $fatal(1, "tb_via_cpu_periph: window, BAR0, log or complete without an access");
+        end
+        if (irq_wake !== ev_pending) begin
+            $fatal(1, "tb_via_cpu_periph: irq_wake %b, events pending %b", irq_wake, ev_pending);
+        end
+        prev_ready = per_ready;
+        if (log_push) begin
+            log_pushes = log_pushes + 1;
+            last_log = log_data;
+        end
+        if (admin_complete) completes = completes + 1;
+        if (rsp_en && rsp_we != 4'd0) rsp_writes = rsp_writes + 1;
+    end
+end
+
+// ------------------------------------------------------------ the core's side
+
+integer max_gap = 3;
+reg [31:0] res_rdata;
+reg        res_err;
+
+// one access with via_cpu's protocol; the result in res_rdata/res_err
+task per_access;
+    input        we;
+    input [15:0] addr;
+    input [31:0] wdata;
+    input [3:0]  wstrb;
+    reg [31:0] r;
+    integer n;
+    begin
+        rand32(r);
+        repeat (r % (max_gap + 1)) @(posedge clk);
+        @(posedge clk);
+        #1;
+        per_valid = 1'b1;
+        per_we = we;
+        per_addr = addr;
+        per_wdata = wdata;
+        per_wstrb = we ? wstrb : 4'd0;
+        n = 0;
+        @(negedge clk);
+        while (!per_ready) begin
+            @(negedge clk);
+            n = n + 1;
+            if (n > 2000) begin
+                $fatal(1, "tb_via_cpu_periph: access to 0x%04h not answered", addr);
+            end
+        end
+        res_rdata = per_rdata;
+        res_err = per_err;
+        @(posedge clk);
+        #1;
+        per_valid = 1'b0;
+        rand32(r);
+        per_addr = r[15:0];   // don't-care while per_valid is 0
+        per_wdata = r;
+    end
+endtask
+
+task rd_check;
+    input [15:0] addr;
+    input [31:0] exp;
+    begin
+        per_access(1'b0, addr, 32'd0, 4'd0);
+        if (res_err !== 1'b0 || res_rdata !== exp) begin
+            $fatal(1, "tb_via_cpu_periph: load 0x%04h: 0x%08h err %b, expected 0x%08h", addr, res_rdata, res_err, exp);
+        end
+    end
+endtask
+
+task rd_fault;
+    input [15:0] addr;
+    begin
+        per_access(1'b0, addr, 32'd0, 4'd0);
+        if (res_err !== 1'b1) begin
+            $fatal(1, "tb_via_cpu_periph: load 0x%04h did not fault", addr);
+        end
+    end
+endtask
+
+task wr;
+    input [15:0] addr;
+    input [31:0] data;
+    input [3:0]  strb;
+    begin
+        per_access(1'b1, addr, data, strb);
+        if (res_err !== 1'b0) begin
+            $fatal(1, "tb_via_cpu_periph: store 0x%04h faulted", addr);
+        end
+    end
+endtask
+
+task wr_fault;
+    input [15:0] addr;
+    begin
+        per_access(1'b1, addr, 32'h1, 4'hf);
+        if (res_err !== 1'b1) begin
+            $fatal(1, "tb_via_cpu_periph: store 0x%04h did not fault", addr);
+        end
+    end
+endtask
+
+task event_pulse;
+    begin
+        @(posedge clk);
+        #1;
+        admin_event = 1'b1;
+        @(posedge clk);
+        #1;
+        admin_event = 1'b0;
+    end
+endtask
+
+function [31:0] bytes_of;
+    input [3:0] strb;
+    begin
+        bytes_of = {{8{strb[3]}}, {8{strb[2]}}, {8{strb[1]}}, {8{strb[0]}}};
+    end
+endfunction
+
+// ------------------------------------------------------------ test
+
+localparam [15:0] R_ID = `VIA_FW_REG_ID, R_EVENT = `VIA_FW_REG_EVENT, R_COUNT = `VIA_FW_REG_EVENT_COUNT,
+                  R_TLO = `VIA_FW_REG_TIME_LO, R_THI = `VIA_FW_REG_TIME_HI,
+                  R_CLO = `VIA_FW_REG_TIMER_CMP_LO, R_CHI = `VIA_FW_REG_TIMER_CMP_HI,
+                  R_TCTRL = `VIA_FW_REG_TIMER_CTRL, R_LOG = `VIA_FW_REG_LOG, R_SPACE = `VIA_FW_REG_LOG_SPACE,
+                  R_COMPLETE = `VIA_FW_REG_ADMIN_COMPLETE, R_READY = `VIA_FW_REG_READY,
+                  R_SCRATCH = `VIA_FW_REG_SCRATCH;
+localparam [15:0] W_CMD = `VIA_FW_ADMIN_CMD_WIN_BASE, W_RSP = `VIA_FW_ADMIN_RSP_WIN_BASE, W_BAR = `VIA_FW_BAR0_BASE;
+
+integer i, n, pushes, comps, fire_cycle;
+reg [31:0] r, d, s_scratch, s_ready, t_lo;
+reg [63:0] cmp, t0;
+reg [3:0] st;
+reg [15:0] a;
+integer m_events, m_dropped;
+
+initial begin
+    repeat (5) @(posedge clk);
+    #1;
+    rst = 1'b0;
+
+    // 1. identification, write-only reads, faults
+    rd_check(R_ID, `VIA_MAGIC);
+    rd_check(R_LOG, 32'h0);
+    rd_check(R_COMPLETE, 32'h0);
+    rd_check(R_SPACE, 32'd17);
+    rd_check(R_EVENT, 32'h0);
+    rd_check(R_COUNT, 32'h0);
+    rd_check(R_TCTRL, 32'h0);
+    rd_check(R_READY, 32'h0);
+    rd_check(R_SCRATCH, 32'h0);
+    rd_fault(16'h000c);
+    rd_fault(16'h0024);
+    rd_fault(16'h004c);
+    rd_fault(16'h0ffc);
+    rd_fault(16'h1200);
+    rd_fault(16'h7ffc);
+    rd_fault(16'h8400);
+    rd_fault(16'hfffc);
+    wr_fault(R_ID);
+    wr_fault(R_EVENT);
+    wr_fault(R_COUNT);
+    wr_fault(R_TLO);
+    wr_fault(R_THI);
+    wr_fault(R_SPACE);
+    wr_fault(16'h0050);
+    wr_fault(W_CMD + 16'h10);
+    wr_fault(W_BAR + 16'h40);
+    wr_fault(16'h4000);
+    if (log_pushes != 0 || completes != 0 || rsp_writes != 0 || ev_pending) begin
+        $fatal(1, "tb_via_cpu_periph: a faulting access had an effect");
+    end
+    $display("tb_via_cpu_periph: identification and faults ok at %0t", $time);
+
+    // 2. SCRATCH, READY with strobes
+    wr(R_SCRATCH, 32'h11223344, 4'hf);
+    wr(R_SCRATCH, 32'haabbccdd, 4'b0101);
+    rd_check(R_SCRATCH, 32'h11bb33dd);
+    wr(R_READY, 32'h56460102, 4'hf);
+    wr(R_READY, 32'hffff0000, 4'b0100);
+    rd_check(R_READY, 32'h56ff0102);
+    if (ready !== 32'h56ff0102) begin
+        $fatal(1, "tb_via_cpu_periph: ready output 0x%08h", ready);
+    end
+
+    // 3. events
+    event_pulse();
+    @(negedge clk);
+    if (!irq_wake) $fatal(1, "tb_via_cpu_periph: no wake-up with an event queued");
+    rd_check(R_COUNT, 32'h1);
+    rd_check(R_EVENT, `VIA_FW_EV_ADMIN);
+    rd_check(R_EVENT, 32'h0);
+    @(negedge clk);
+    if (irq_wake) $fatal(1, "tb_via_cpu_periph: wake-up with no event queued");
+    for (i = 0; i < EVENT_DEPTH + 3; i = i + 1) begin
+        event_pulse();
+    end
+    rd_check(R_COUNT, {16'd3, 16'd0} | EVENT_DEPTH);
+    rd_check(R_COUNT, EVENT_DEPTH);                       // DROPPED cleared
+    for (i = 0; i < EVENT_DEPTH; i = i + 1) begin
+        rd_check(R_EVENT, `VIA_FW_EV_ADMIN);
+    end
+    rd_check(R_EVENT, 32'h0);
+    rd_check(R_COUNT, 32'h0);
+    $display("tb_via_cpu_periph: events ok at %0t", $time);
+
+    // 4. timer (the time base crosses 2**32 meanwhile)
+    for (n = 0; n < 4; n = n + 1) begin
+        rd_check(R_TCTRL, 32'h0);
+        cmp = time_cycles + 60 + 37 * n;
+        wr(R_CLO, cmp[31:0], 4'hf);
+        wr(R_CHI, cmp[63:32], 4'hf);
+        rd_check(R_CLO, cmp[31:0]);
+        rd_check(R_CHI, cmp[63:32]);
+        wr(R_TCTRL, 32'h1, 4'h1);
+        rd_check(R_TCTRL, 32'h1);
+        fire_cycle = -1;
+        while (!irq_wake) begin
+            @(negedge clk);
+            if (time_cycles > cmp + 1) $fatal(1, "tb_via_cpu_periph: timer did not fire at 0x%0h", cmp);
+        end
+        // the compare matched when time_cycles was cmp; the event is in the FIFO one cycle later
+        if (time_cycles !== cmp + 1) begin
+            $fatal(1, "tb_via_cpu_periph: timer for 0x%0h fired at 0x%0h", cmp, time_cycles - 1);
+        end
+        rd_check(R_TCTRL, 32'h0);
+        rd_check(R_EVENT, `VIA_FW_EV_TIMER);
+        rd_check(R_EVENT, 32'h0);
+    end
+    // a compare value in a later HI word does not fire
+    cmp = time_cycles + 64'h1_0000_0000;
+    wr(R_CLO, 32'h0, 4'hf);
+    wr(R_CHI, cmp[63:32], 4'hf);
+    wr(R_TCTRL, 32'h1, 4'h1);
+    repeat (300) @(negedge clk);
+    if (ev_pending || !timer_armed) $fatal(1, "tb_via_cpu_periph: a timer far in the future fired");
+    wr(R_TCTRL, 32'h0, 4'h1);
+    rd_check(R_TCTRL, 32'h0);
+    // timer and admin event in the same cycle: both, admin first
+    cmp = time_cycles + 40;
+    wr(R_CLO, cmp[31:0], 4'hf);
+    wr(R_CHI, cmp[63:32], 4'hf);
+    wr(R_TCTRL, 32'h1, 4'h1);
+    wait (time_cycles == cmp - 1);
+    @(posedge clk);
+    #1;
+    admin_event = 1'b1;           // seen in the cycle time_cycles == cmp
+    @(posedge clk);
+    #1;
+    admin_event = 1'b0;
+    rd_check(R_COUNT, 32'h2);
+    rd_check(R_EVENT, `VIA_FW_EV_ADMIN);
+    rd_check(R_EVENT, `VIA_FW_EV_TIMER);
+    rd_check(R_TCTRL, 32'h0);
+    $display("tb_via_cpu_periph: timer ok at %0t", $time);
+
+    // 5. TIME_LO latches TIME_HI
+    for (n = 0; n < 3; n = n + 1) begin
+        @(posedge clk);
+        #1;
+        time_cycles = {n[31:0] + 32'd2, 32'hffff_ff00};
+        wait (time_cycles[31:0] == 32'hffff_fff0 - 8 * n);
+        t0 = time_cycles;
+        per_access(1'b0, R_TLO, 32'd0, 4'd0);
+        t_lo = res_rdata;
+        repeat (40) @(posedge clk);
+        per_access(1'b0, R_THI, 32'd0, 4'd0);
+        if (t_lo < t0[31:0] || t_lo > t0[31:0] + 8) $fatal(1, "tb_via_cpu_periph: TIME_LO 0x%08h at 0x%0h", t_lo, t0);
+        if (res_rdata !== t0[63:32]) $fatal(1, "tb_via_cpu_periph: TIME_HI 0x%08h, latched at 0x%0h", res_rdata, t0);
+    end
+    $display("tb_via_cpu_periph: time ok at %0t", $time);
+
+    // 6. LOG, LOG_SPACE, ADMIN_COMPLETE
+    for (n = 0; n < 20; n = n + 1) begin
+        rand32(d);
+        rand32(r);
+        st = (r[7:4] < 6) ? 4'hf : r[3:0];
+        pushes = log_pushes;
+        wr(R_LOG, d, st);
+        if (log_pushes != pushes + 1 || last_log !== (d & bytes_of(st))) begin
+            $fatal(1, "tb_via_cpu_periph: LOG store 0x%08h strb %b: %0d pushes, word 0x%08h",
+                d, st, log_pushes - pushes, last_log);
+        end
+        log_space = r[31:16];
+        rd_check(R_SPACE, r[31:16]);
+    end
+    comps = completes;
+    wr(R_COMPLETE, 32'h0, 4'hf);
+    wr(R_COMPLETE, 32'h1, 4'h1);
+    if (completes != comps + 2) $fatal(1, "tb_via_cpu_periph: %0d completes", completes - comps);
+    $display("tb_via_cpu_periph: log and complete ok at %0t", $time);
+
+    // 7. admin windows
+    for (i = 0; i < 64; i = i + 1) begin
+        rd_check(W_CMD + 4 * i, cmd_mem[i]);
+    end
+    for (i = 0; i < 64; i = i + 1) begin
+        rand32(d);
+        rand32(r);
+        st = r[3:0];
+        a = W_RSP + 4 * i;
+        r = (rsp_mem[i] & ~bytes_of(st)) | (d & bytes_of(st));
+        wr(a, d, st);
+        rd_check(a, r);
+    end
+    $display("tb_via_cpu_periph: admin windows ok at %0t", $time);
+
+    // 8. the BAR0 view, with several grant delays
+    for (n = 0; n < 4; n = n + 1) begin
+        bar_pct = (n == 0) ? 100 : (n == 1) ? 5 : (n == 2) ? 30 : 70;
+        for (i = 0; i < 64; i = i + 1) begin
+            rand32(r);
+            a = {6'd0, r[9:2], 2'b00};
+            per_access(1'b0, W_BAR + a, 32'd0, 4'd0);
+            if (res_err !== bar_hole(a[9:0]) || (!res_err && res_rdata !== bar_value(a[9:0]))) begin
+                $fatal(1, "tb_via_cpu_periph: BAR0 view 0x%03h: 0x%08h err %b", a, res_rdata, res_err);
+            end
+        end
+    end
+    bar_pct = 50;
+    $display("tb_via_cpu_periph: BAR0 view ok at %0t", $time);
+
+    // 9. random mix against a model
+    s_scratch = 32'h11bb33dd;
+    s_ready = 32'h56ff0102;
+    m_events = 0;
+    m_dropped = 0;
+    max_gap = 2;
+    for (n = 0; n < 3000; n = n + 1) begin
+        rand32(r);
+        rand32(d);
+        if (r[31:28] == 0) begin
+            event_pulse();
+            if (m_events < EVENT_DEPTH) m_events = m_events + 1; else m_dropped = m_dropped + 1;
+        end
+        case (r % 11)
+            0: begin
+                rd_check(R_EVENT, m_events > 0 ? `VIA_FW_EV_ADMIN : 0);
+                if (m_events > 0) m_events = m_events - 1;
+            end
+            1: begin
+                rd_check(R_COUNT, {m_dropped[15:0], m_events[15:0]});
+                m_dropped = 0;
+            end
+            2: begin
+                st = r[11:8];
+                wr(R_SCRATCH, d, st);
+                s_scratch = (s_scratch & ~bytes_of(st)) | (d & bytes_of(st));
+            end
+            3: rd_check(R_SCRATCH, s_scratch);
+            4: begin
+                st = r[11:8];
+                wr(R_READY, d, st);
+                s_ready = (s_ready & ~bytes_of(st)) | (d & bytes_of(st));
+                if (ready !== s_ready) $fatal(1, "tb_via_cpu_periph: ready output 0x%08h", ready);
+            end
+            5: rd_check(R_ID, `VIA_MAGIC);
+            6: rd_check(W_CMD + {r[13:8], 2'b00}, cmd_mem[r[13:8]]);
+            7: begin
+                a = {r[9:2], 2'b00};
+                per_access(1'b0, W_BAR + a, 32'd0, 4'd0);
+                if (res_err !== bar_hole(a[9:0]) || (!res_err && res_rdata !== bar_value(a[9:0]))) begin
+                    $fatal(1, "tb_via_cpu_periph: BAR0 view 0x%03h: 0x%08h err %b", a, res_rdata, res_err);
+                end
+            end
+            8: begin
+                pushes = log_pushes;
+                wr(R_LOG, d, 4'hf);
+                if (log_pushes != pushes + 1 || last_log !== d) $fatal(1, "tb_via_cpu_periph: LOG push lost");
+            end
+            9: rd_fault({4'h2, r[11:2], 2'b00});
+            default: begin
+                a = W_RSP + {r[13:8], 2'b00};
+                per_access(1'b0, a, 32'd0, 4'd0);
+                if (res_err !== 1'b0 || res_rdata !== rsp_mem[r[13:8]]) begin
+                    $fatal(1, "tb_via_cpu_periph: RSP load 0x%04h: 0x%08h", a, res_rdata);
+                end
+            end
+        endcase
+    end
+    $display("tb_via_cpu_periph: random mix ok at %0t (%0d log pushes)", $time, log_pushes);
+
+    // 10. the core's reset clears the firmware's state
+    event_pulse();
+    wr(R_TCTRL, 32'h1, 4'h1);
+    @(posedge clk);
+    #1;
+    rst = 1'b1;
+    repeat (3) @(posedge clk);
+    #1;
+    rst = 1'b0;
+    @(negedge clk);
+    if (ev_pending || timer_armed || ready !== 32'h0 || busy) begin
+        $fatal(1, "tb_via_cpu_periph: state survived the reset");
+    end
+    rd_check(R_SCRATCH, 32'h0);
+    rd_check(R_COUNT, 32'h0);
+    rd_check(R_THI, 32'h0);
+
+    $display("PASS");
+    $finish;
+end
+
+endmodule
