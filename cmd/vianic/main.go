@@ -1,10 +1,12 @@
 // Command vianic is the front door of the vianic tool: it starts the
 // simulator, inspects a running NIC, opens waveforms and runs benchmarks.
 //
+//	vianic demo                   two simulated NICs copy buffers through the bridge
 //	vianic sim [options]          start a simulator
 //	vianic regs [options]         dump a node's registers by name
 //	vianic wave FILE              open a waveform in GTKWave with the project's save file
 //	vianic bench bridge [--json]  measure the co-simulation bridge
+//	vianic fw build|disasm|log|bench  the control processor's firmware
 //	vianic map                    print the BAR0 register map
 //
 // Run `vianic COMMAND -h` for a command's options.
