@@ -1,5 +1,6 @@
 // node.cpp: one simulated NIC and its cycle phases (see node.h).
 #include "node.h"
+#include "log.h"
 
 #include <string>
 #include <type_traits>
@@ -84,6 +85,9 @@ void Node::negedge(uint64_t cycle) {
     rst_driven_ = rst;
     t->rst = rst;
     t->clk = 0;
+    // the platform time base: the simulated cycle (it keeps counting while
+    // the node sleeps, as a real time base would)
+    t->time_cycles = cycle;
     if (rst) {
         MmioMaster::drive_quiet(t);
         DmaMemory::drive_quiet(t);
@@ -121,6 +125,7 @@ void Node::after_posedge(uint64_t cycle) {
         mmio.edge(cycle);
         dma.edge(cycle);
     }
+    if (top_->fw_log_valid) fw_log_word(uint32_t(top_->fw_log_word), cycle);
     uint32_t v = uint32_t(top_->irq);
     if (v != irq_) {
         uint32_t old = irq_;
@@ -131,6 +136,26 @@ void Node::after_posedge(uint64_t cycle) {
     if (!rst_driven_ && rst_left_ == 0 && drive_idle_ && mmio.idle() && dma.idle() && dut_idle()) {
         awake_ = false;
         sleep_since_ = cycle;
+    }
+}
+
+// fw_log_word collects the bytes of one logged word (first byte in bits
+// 7:0, NUL padding) into lines, prints each line on the console tagged with
+// node and cycle, and keeps the recent ones for STATS.
+void Node::fw_log_word(uint32_t w, uint64_t cycle) {
+    for (int i = 0; i < 4; i++) {
+        char ch = char((w >> (8 * i)) & 0xff);
+        if (ch == 0) continue;
+        if (fw_line_.empty()) fw_line_cycle_ = cycle;
+        if (ch == '\n' || fw_line_.size() >= 512) {
+            if (ch != '\n') fw_line_ += ch;
+            log_info("node%u cycle %llu fw: %s", idx, (unsigned long long)fw_line_cycle_, fw_line_.c_str());
+            fw_log_.push_back(FwLogLine{fw_lines_++, fw_line_cycle_, fw_line_});
+            if (fw_log_.size() > kFwLogKeep) fw_log_.pop_front();
+            fw_line_.clear();
+            continue;
+        }
+        fw_line_ += (ch >= 0x20 && ch < 0x7f) || ch == '\t' ? ch : '?';
     }
 }
 

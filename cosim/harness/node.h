@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <string>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -59,6 +61,16 @@ public:
     void detach(uint64_t cycle);
 
     uint32_t irq() const { return irq_; }
+
+    // Firmware log lines the node's debug port (fw_log_valid/fw_log_word)
+    // carried, oldest first, at most kFwLogKeep; index counts every line.
+    struct FwLogLine {
+        uint64_t index;
+        uint64_t cycle;  // cycle of the line's first word
+        std::string text;
+    };
+    static constexpr size_t kFwLogKeep = 64;
+    const std::deque<FwLogLine>& fw_log() const { return fw_log_; }
     Vvia_nic* model() { return top_.get(); }
     static bool has_idle_output();
     static unsigned bus_bytes();
@@ -77,6 +89,7 @@ public:
 
 private:
     bool dut_idle() const;
+    void fw_log_word(uint32_t w, uint64_t cycle);
 
     std::unique_ptr<Vvia_nic> top_;
     TxLog* txlog_;
@@ -89,6 +102,10 @@ private:
     uint64_t sleep_since_ = 0;  // edge after which the node fell asleep
     std::unordered_map<uint64_t, std::vector<uint64_t>> grants_;
     NodeEvents* ev_;
+    std::string fw_line_;        // the firmware log line being assembled
+    uint64_t fw_line_cycle_ = 0;
+    uint64_t fw_lines_ = 0;
+    std::deque<FwLogLine> fw_log_;
 };
 
 }  // namespace vianic

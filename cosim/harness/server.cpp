@@ -393,6 +393,12 @@ void Server::poll_io(int timeout_ms) {
             continue;
         }
         if (re & POLLOUT) c->flush();
+        if (c->stalled && (re & (POLLHUP | POLLERR)) && c->in_size() == Conn::kInCapacity) {
+            // its buffer is full of messages flow control holds back: poll
+            // would report the hang-up forever without it being read
+            c->close_later("disconnected with a full queue (the messages not yet taken are dropped)");
+            continue;
+        }
         if (re & (POLLIN | POLLHUP | POLLERR)) read_conn(c);
     }
 }
@@ -637,6 +643,11 @@ std::string Server::stats_text() const {
              o_.nodes, clients, waits_.all().size(), wall, (unsigned long long)evaluated);
     s += buf;
     for (auto& n : nodes_) append_node_stats(&s, n->idx, n->stats, cycle_);
+    // recent firmware log lines: "fw_log.node<N>.<index> <cycle> <text>"
+    for (auto& n : nodes_)
+        for (const auto& l : n->fw_log())
+            s += "fw_log.node" + std::to_string(n->idx) + "." + std::to_string(l.index) + " " +
+                 std::to_string(l.cycle) + " " + l.text + "\n";
     return s;
 }
 
