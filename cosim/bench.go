@@ -11,10 +11,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/vianic/vianic/cosim/hw"
 )
@@ -44,6 +47,11 @@ type BenchOptions struct {
 
 	// Progress receives one line per step; nil is silent.
 	Progress io.Writer
+
+	// NoPin measures the read round trip without pinning (see
+	// BridgeFigures.PinnedCPU): the figures then depend on where the
+	// scheduler happens to place the processes.
+	NoPin bool
 }
 
 // CycleRate is the simulation speed in one trace configuration.
@@ -81,6 +89,15 @@ type BridgeFigures struct {
 	ReadEchoBest float64   `json:"read_echo_ratio_best"`
 	ReadRoundsUS []float64 `json:"mmio_read_rounds_us"`
 	EchoRoundsUS []float64 `json:"echo_rounds_us"`
+	// PinnedCPU is the CPU that this process, the simulator and the echo
+	// server were pinned to while the round trips were measured, or -1.
+	// On a machine with few CPUs (a 2-vCPU VM) a round trip costs several
+	// times more when the two ends run on different CPUs (the wake-up of
+	// an idle vCPU) than on one, and which one the scheduler picks changes
+	// every few milliseconds and depends on each process's CPU load, so
+	// that unpinned rounds compare different things; pinned, both round
+	// trips are measured on one CPU, where they cost what their work costs.
+	PinnedCPU int `json:"pinned_cpu"`
 
 	// DMA model: one large diagnostic copy with a configured bandwidth.
 	DMABytes              int     `json:"dma_bytes"`
@@ -220,6 +237,16 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 		return err
 	}
 	defer echo.stop()
+	f.PinnedCPU = -1
+	if !o.NoPin {
+		unpin, cpu, err := pinAll(s.Pid(), echo.cmd.Process.Pid)
+		if err != nil {
+			progress("not pinned: %v", err)
+		} else {
+			defer unpin()
+			f.PinnedCPU = cpu
+		}
+	}
 	ec, err := net.Dial("unix", echo.addr)
 	if err != nil {
 		return fmt.Errorf("bench: echo server: %w", err)
@@ -280,9 +307,70 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 	f.ReadBestUS = slices.Min(f.ReadRoundsUS)
 	f.EchoBestUS = slices.Min(f.EchoRoundsUS)
 	f.ReadEchoBest = f.ReadBestUS / f.EchoBestUS
-	progress("MMIO read %.2f us, raw echo %.2f us: ratio %.2f (median of %d interleaved rounds); best rounds %.2f / %.2f us = %.2f",
-		f.ReadRoundTripUS, f.EchoRoundTripUS, f.ReadEchoRatio, o.Rounds, f.ReadBestUS, f.EchoBestUS, f.ReadEchoBest)
+	progress("MMIO read %.2f us, raw echo %.2f us: ratio %.2f (median of %d interleaved rounds); best rounds %.2f / %.2f us = %.2f; pinned to CPU %d",
+		f.ReadRoundTripUS, f.EchoRoundTripUS, f.ReadEchoRatio, o.Rounds, f.ReadBestUS, f.EchoBestUS, f.ReadEchoBest, f.PinnedCPU)
 	return nil
+}
+
+// pinAll pins every thread of this process and the given (single-threaded)
+// processes to one CPU, the last one this process may use, and returns a
+// function that restores the previous affinities.
+func pinAll(pids ...int) (func(), int, error) {
+	var orig unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &orig); err != nil {
+		return nil, -1, err
+	}
+	cpu := -1
+	for i := range 1024 {
+		if orig.IsSet(i) {
+			cpu = i
+		}
+	}
+	if cpu < 0 {
+		return nil, -1, errors.New("no CPU in the affinity mask")
+	}
+	var one unix.CPUSet
+	one.Set(cpu)
+	tids, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, -1, err
+	}
+	type saved struct {
+		id   int
+		mask unix.CPUSet
+	}
+	var undo []saved
+	restore := func() {
+		for _, u := range undo {
+			unix.SchedSetaffinity(u.id, &u.mask)
+		}
+		// threads started while pinned inherited the pinned mask
+		if tids, err := os.ReadDir("/proc/self/task"); err == nil {
+			for _, t := range tids {
+				if id, err := strconv.Atoi(t.Name()); err == nil {
+					unix.SchedSetaffinity(id, &orig)
+				}
+			}
+		}
+	}
+	ids := slices.Clone(pids)
+	for _, t := range tids {
+		if id, err := strconv.Atoi(t.Name()); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		var m unix.CPUSet
+		if unix.SchedGetaffinity(id, &m) != nil {
+			continue // a thread that ended
+		}
+		if err := unix.SchedSetaffinity(id, &one); err != nil {
+			restore()
+			return nil, -1, fmt.Errorf("pinning %d to CPU %d: %w", id, cpu, err)
+		}
+		undo = append(undo, saved{id, m})
+	}
+	return restore, cpu, nil
 }
 
 // echoOnce sends req and reads back as many bytes as the answer has: the

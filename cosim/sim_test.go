@@ -694,8 +694,9 @@ func TestSimContextCancel(t *testing.T) {
 		t.Fatal("cancel did not return")
 	}
 
-	// Release time: the abandoned requests complete in the simulator and
-	// their answers are dropped; the Conn goes on working.
+	// The abandoned requests were withdrawn (CANCEL) and their answers
+	// (aborted, canceled) are dropped; the Conn goes on working once time
+	// is released.
 	u.Close()
 	ctx3 := ctxT(t, 20*time.Second)
 	require.NoError(t, c.Write32(ctx3, hw.RegScratch, 99))

@@ -111,10 +111,13 @@ void Conn::consume(size_t n) {
     if (in_start_ == in_end_) in_start_ = in_end_ = 0;
 }
 
+bool Conn::cork = false;
+unsigned Conn::corked = 0;
+
 bool Conn::send(const void* p, size_t n) {
     if (broken) return false;
     const uint8_t* b = static_cast<const uint8_t*>(p);
-    if (!out_pending()) {
+    if (!out_pending() && !cork) {
         ssize_t w = ::send(fd, b, n, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w == ssize_t(n)) return true;
         if (w < 0) {
@@ -130,6 +133,11 @@ bool Conn::send(const void* p, size_t n) {
         out_.clear();
         out_pos_ = 0;
     }
+    if (!out_pending()) {
+        out_.clear();
+        out_pos_ = 0;
+    }
+    if (cork) corked++;
     if (out_.size() - out_pos_ + n > kMaxOutput) {
         broken = true;
         close_later("output buffer overflow: the client does not read its messages");

@@ -90,7 +90,10 @@ public:
 
     // output: sent at once when possible, else buffered (bounded); false
     // when the connection is broken or its buffer overflowed (then it is
-    // marked closing)
+    // marked closing). While cork is set (the server is running cycles),
+    // everything is buffered; the server flushes when the cycles stop.
+    static bool cork;
+    static unsigned corked;  // sends buffered because of cork
     bool send(const void* p, size_t n);
     bool flush();
     bool out_pending() const { return out_pos_ < out_.size(); }

@@ -1,6 +1,6 @@
 // dispatch.cpp: handling of client messages: state and role checks, HELLO,
 // host memory, MMIO with the access rights of each role, grants, trace
-// control, reset, stats, terminate. Every message was validated by
+// control, reset, stats, terminate, cancel. Every message was validated by
 // proto::parse_client_message before anything here looks at it; an access
 // outside a role's rights is refused here, when it is received, before it is
 // queued.
@@ -434,8 +434,6 @@ void Server::apply_deferred() {
     for (size_t i = 0; i < conns_.size(); i++) {
         Conn* c = conns_[i].get();
         if (c->deferred.empty() || c->closing) continue;
-        log_verbose("%s: %zu queued requests applied at cycle %llu", who(c).c_str(), c->deferred.size(),
-                    (unsigned long long)cycle_);
         for (const Action& a : c->deferred) apply(c, a);
         c->deferred.clear();
         any = true;

@@ -282,8 +282,11 @@ int Server::run() {
             can_advance = false;
         if (can_advance && any_awake()) {
             // a chunk that stopped early changed the state (an answer, all
-            // idle): the loop decides again at once, without a poll syscall
-            if (run_cycles(kChunkCycles)) poll_io(0);
+            // idle): the loop decides again at once, without a poll syscall,
+            // unless time goes on after something was sent (free-run, an
+            // IRQ): then input is read first, as after a full chunk
+            bool full = run_cycles(kChunkCycles);
+            if (full || (Conn::corked && time_may_advance() && any_awake())) poll_io(0);
             continue;
         }
         // skipping ahead or declaring a deadlock needs every (non-monitor)

@@ -4,14 +4,17 @@
 // waits, interrupt delivery, detach, and the cycle loop over all nodes.
 //
 // Loop (single thread):
-//   - lockstep: when every attached client (monitors excepted) is blocked,
-//     the requests they queued while time was frozen are applied, connection
-//     by connection in increasing client_id order, then time advances;
+//   - lockstep: when every attached client (monitors excepted) is blocked
+//     (a request outstanding, or held by flow control: its queue or its
+//     node's MMIO queue is full), the requests they queued while time was
+//     frozen are applied, connection by connection in increasing client_id
+//     order, then time advances;
 //     a monitor's requests are never queued, and while one is outstanding
 //     time advances too (a register tool works while a test is stopped);
 //   - while some node is awake, cycles run in chunks of kChunkCycles with a
-//     non-blocking poll between chunks; answers are sent the moment they are
-//     ready, and a chunk ends early as soon as a lockstep client is answered;
+//     non-blocking poll between chunks; answers are buffered while cycles
+//     run and sent when they stop, and a chunk ends early (at the end of the
+//     cycle) as soon as a lockstep client is answered;
 //   - when every node sleeps, time jumps to the earliest wait deadline; with
 //     none, lockstep reports a deadlock to every waiting client, and both
 //     modes sleep in poll() without a timeout (no CPU while idle).
@@ -73,6 +76,7 @@ private:
     // cycles and time
     void step();
     bool run_cycles(unsigned max);  // true when it ran all max cycles
+    bool run_cycles_corked(unsigned max);
     bool any_awake() const;
     void jump_to(uint64_t cycle);
     void process_deadlines();

@@ -43,7 +43,26 @@ void Server::step() {
         if (awake[i]) nodes_[i]->after_posedge(cycle_);
 }
 
+// Answers produced while cycles run are buffered (Conn::cork) and sent
+// when the cycles stop: the simulator then goes straight back to poll(),
+// which on a small machine lets the client, woken by the answer, run on the
+// CPU the simulator leaves instead of waking another one (several times
+// slower on a VM). A chunk stops at the end of the cycle in which something
+// was sent (in lockstep, an answer stops time there anyway), so nothing
+// waits for the rest of a chunk.
 bool Server::run_cycles(unsigned max) {
+    Conn::cork = true;
+    Conn::corked = 0;
+    bool all = run_cycles_corked(max);
+    Conn::cork = false;
+    for (size_t i = 0; i < conns_.size(); i++) {
+        Conn* c = conns_[i].get();
+        if (c->out_pending() && !c->broken) c->flush();
+    }
+    return all;
+}
+
+bool Server::run_cycles_corked(unsigned max) {
     for (unsigned i = 0; i < max; i++) {
         if (!time_may_advance()) return false;  // someone was answered: time stops here
         if (stop_signal_ || terminate_ || !any_awake()) return false;
@@ -54,6 +73,7 @@ bool Server::run_cycles(unsigned max) {
             for (size_t k = 0; k < conns_.size(); k++)
                 if (conns_[k]->flow) update_flow(conns_[k].get());
         }
+        if (Conn::corked) return false;  // send it now
     }
     return true;
 }
@@ -148,6 +168,10 @@ void Server::start_wait(Conn* c, uint32_t tag, const proto::WaitReq& req) {
             break;
         case proto::kWaitMem: {
             uint64_t v;
+            if (req.addr % req.size != 0) {
+                finish_wait(w, proto::kWaitAborted, 0, "the word's address is not a multiple of its size");
+                return;
+            }
             if (!n.mem.attached() || !n.mem.contains(req.addr, req.size)) {
                 finish_wait(w, proto::kWaitAborted, 0,
                             n.mem.attached() ? "the word is outside the node's host memory"
