@@ -83,7 +83,7 @@ func runRegs(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		for _, f := range rv.reg.Fields {
 			fields = append(fields, fmt.Sprintf("%s=%#x", f.Name, rv.Fields[f.Name]))
 		}
-		fmt.Fprintf(tw, "%#05x\t%s\t%#010x\t%s\n", rv.Offset, rv.Name, rv.Value, strings.Join(fields, " "))
+		fmt.Fprintf(tw, "%#05x\t%s\t0x%08x\t%s\n", rv.Offset, rv.Name, rv.Value, strings.Join(fields, " "))
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/cosim/cosimtest"
+	"github.com/vianic/vianic/cosim/hw"
+)
+
+// TestRegs dumps a running NIC's registers by name over a monitor
+// connection while a driver holds the node.
+func TestRegs(t *testing.T) {
+	cosimtest.RequireHDL(t)
+	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	conn := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: t.Name()})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	require.NoError(t, conn.Write32(ctx, hw.RegScratch, 0xfeedf00d))
+	_, err := conn.Read32(ctx, hw.RegScratch) // the write is applied
+	require.NoError(t, err)
+
+	code, out, errs := runCLI("regs", "-socket", s.Addr(), "-node", "1")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "node 1, cycle ")
+	assert.Regexp(t, `0x00010\s+SCRATCH\s+0xfeedf00d`, out)
+	assert.Regexp(t, `0x00000\s+MAGIC\s+0x5649414e`, out)
+	assert.Regexp(t, `CAP_VI\s+0x00000010\s+NUM_VI=0x10`, out)
+	assert.NotContains(t, out, "DIAG_CTRL", "write-only registers are not read")
+
+	code, out, errs = runCLI("regs", "-socket", "unix:"+s.Addr(), "-node", "0", "-json", "scratch", "HW_VERSION")
+	require.Equal(t, 0, code, errs)
+	var got struct {
+		Node      int
+		Registers []regValue
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	require.Len(t, got.Registers, 2)
+	assert.Equal(t, "HW_VERSION", got.Registers[0].Name)
+	assert.Equal(t, uint32(hw.VersionMinor), got.Registers[0].Fields["MINOR"])
+	assert.Equal(t, uint32(0), got.Registers[1].Value, "node 0's SCRATCH is its own")
+
+	code, _, errs = runCLI("regs", "-socket", s.Addr(), "NO_SUCH_REG")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "no register NO_SUCH_REG")
+	code, _, errs = runCLI("regs", "-socket", s.Addr(), "-node", "7")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "node 7")
+	t.Setenv("VIANIC_SOCKET", "")
+	code, _, errs = runCLI("regs")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "no simulator given")
+}
+
+// TestDemo runs the main job with a small copy and checks its report.
+func TestDemo(t *testing.T) {
+	cosimtest.RequireHDL(t)
+	wave := filepath.Join(t.TempDir(), "demo.vcd")
+	code, out, errs := runCLI("demo", "-bytes", "8192", "-wave", wave)
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, 2, strings.Count(out, "verified"), out)
+	assert.Contains(t, out, "gtkwave -a ")
+	assert.Contains(t, out, filepath.Join("sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
+	st, err := os.Stat(wave)
+	require.NoError(t, err)
+	assert.Greater(t, st.Size(), int64(10000))
+
+	code, _, errs = runCLI("demo", "-bytes", "7")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "multiple of 8")
+}
