@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -270,28 +271,27 @@ func TestCosimBootFailures(t *testing.T) {
 
 // together runs fn(i) for every node at once. In lockstep mode time runs
 // only while every client is blocked, so a node whose fn is done keeps its
-// connection waiting on the simulator (Run) until every fn is done.
+// connection blocked on the simulator (one long Run) until the last fn is
+// done, which cancels those Runs (the simulator withdraws a canceled Run,
+// so the connection stops counting as blocked). Polling with short Runs
+// instead races: a node can stop blocking while another has just sent a
+// Run that then waits for it forever.
 func together(ctx context.Context, conns []*cosim.Conn, fn func(i int)) {
-	var wg, done sync.WaitGroup
-	wg.Add(len(conns))
-	done.Add(len(conns))
-	all := make(chan struct{})
-	go func() { done.Wait(); close(all) }()
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	var left atomic.Int32
+	left.Store(int32(len(conns)))
 	for i := range conns {
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			fn(i)
-			done.Done()
-			for {
-				select {
-				case <-all:
-					return
-				default:
-				}
-				if _, err := conns[i].Run(ctx, 1000); err != nil {
-					return
-				}
+			if left.Add(-1) == 0 {
+				stop()
+				return
 			}
+			conns[i].Run(rctx, 1<<40) //nolint:errcheck // ends canceled by the last fn
 		}()
 	}
 	wg.Wait()
