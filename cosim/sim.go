@@ -340,22 +340,35 @@ func (s *Sim) cleanup() {
 // ---------------------------------------------------------------- building
 
 // FindRoot returns the repository root: the nearest directory at or above
-// the working directory that holds go.mod.
+// the working directory, or else above the running executable, whose go.mod
+// declares this module.
 func FindRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("cosim: no go.mod in the working directory or above it; set SimOptions.Root")
-		}
-		dir = parent
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
 	}
+	for _, dir := range starts {
+		for {
+			if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/vianic/vianic\n") {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", errors.New("cosim: no go.mod of github.com/vianic/vianic above the working directory or the executable; set SimOptions.Root")
+}
+
+// GTKWaveSaveFile returns the project's GTKWave save file for the simulator's
+// dumps (nodes node0.via_nic, node1.via_nic, ...).
+func GTKWaveSaveFile(root string) string {
+	return filepath.Join(root, "sim-scripts", "gtkwave", "cosim.gtkw")
 }
 
 // TraceFormat returns "fst" for a path ending in .fst and "vcd" otherwise.

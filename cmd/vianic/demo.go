@@ -41,7 +41,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *size <= 0 || *size%8 != 0 || *size > 16<<20 {
 		return fmt.Errorf("-bytes must be a positive multiple of 8 up to 16 MiB")
 	}
-	root, err := repoRoot()
+	root, err := cosim.FindRoot()
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func runFWBuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	root, err := repoRoot()
+	root, err := cosim.FindRoot()
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runFWDisasm(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if *elf == "" {
-		root, err := repoRoot()
+		root, err := cosim.FindRoot()
 		if err != nil {
 			return err
 		}

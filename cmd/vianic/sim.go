@@ -19,7 +19,7 @@ func init() {
 // process with it, so that signals (SIGUSR1 for a status line, SIGINT) reach
 // it directly.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root, err := repoRoot()
+	root, err := cosim.FindRoot()
 	if err != nil {
 		return err
 	}

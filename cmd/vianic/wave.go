@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/vianic/vianic/cosim"
 )
 
 func init() {
@@ -15,45 +17,15 @@ func init() {
 	register(command{"map", "print the BAR0 register map (from the generated tables)", runMap})
 }
 
-// repoRoot finds the repository root by walking up from the working
-// directory, then from the executable, to a go.mod of this module.
-func repoRoot() (string, error) {
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if exe, err := os.Executable(); err == nil {
-		starts = append(starts, filepath.Dir(exe))
-	}
-	for _, dir := range starts {
-		for {
-			if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && containsModule(b) {
-				return dir, nil
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	return "", fmt.Errorf("cannot find the vianic repository (no go.mod of github.com/vianic/vianic above the working directory)")
-}
-
-func containsModule(gomod []byte) bool {
-	const want = "module github.com/vianic/vianic\n"
-	return strings.HasPrefix(string(gomod), want)
-}
-
 // waveCommand returns the GTKWave command line that opens file with the
 // project's save file for it: cosim.gtkw for a co-simulation dump (FST, or a
 // VCD whose NICs are node0.via_nic, ...), via_nic.gtkw for a bench's.
 func waveCommand(root, file string) []string {
-	save := "via_nic.gtkw"
+	save := filepath.Join(root, "sim-scripts", "gtkwave", "via_nic.gtkw")
 	if isCosimDump(file) {
-		save = "cosim.gtkw"
+		save = cosim.GTKWaveSaveFile(root)
 	}
-	return []string{"gtkwave", "-a", filepath.Join(root, "sim-scripts", "gtkwave", save), file}
+	return []string{"gtkwave", "-a", save, file}
 }
 
 // isCosimDump looks for the simulator's node scopes in the declarations.
@@ -88,7 +60,7 @@ func runWave(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := os.Stat(file); err != nil {
 		return fmt.Errorf("waveform: %w", err)
 	}
-	root, err := repoRoot()
+	root, err := cosim.FindRoot()
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func WavePath(t testing.TB, ext string) string {
 // GTKWaveCommand returns the shell command that opens a waveform with the
 // project's save file.
 func GTKWaveCommand(root, wave string) string {
-	return "gtkwave -a " + filepath.Join(root, "sim-scripts", "gtkwave", "cosim.gtkw") + " " + wave
+	return "gtkwave -a " + cosim.GTKWaveSaveFile(root) + " " + wave
 }
 
 // KeepWaveOnFailure arranges that when the test fails, the waveform at
