@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"sort"
 	"strings"
 )
 
@@ -174,11 +175,7 @@ func (l *Layout) C() []byte {
 // sorted returns the members by offset.
 func (s *Struct) sorted() []*Member {
 	ms := append([]*Member(nil), s.Members...)
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && ms[j].Offset < ms[j-1].Offset; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Offset < ms[j].Offset })
 	return ms
 }
 

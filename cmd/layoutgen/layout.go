@@ -25,6 +25,14 @@ const (
 	W1S Access = "w1s" // write 1 to set; reads as zero
 )
 
+// directiveKinds lists, for every directive but layout, the layout kinds
+// it may appear in.
+var directiveKinds = map[string]string{
+	"const": "regmap struct", "field": "regmap struct",
+	"param": "regmap", "region": "regmap", "array": "regmap", "reg": "regmap",
+	"struct": "struct", "member": "struct",
+}
+
 var accesses = map[string]Access{"ro": RO, "rw": RW, "wo": WO, "w1c": W1C, "w1s": W1S}
 
 // Layout is one parsed layout file.
@@ -263,18 +271,8 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 			curStruct = nil
 		}
 		if l.Name != "" {
-			allowed := map[string][]string{
-				"regmap": {"const", "param", "region", "array", "reg", "field"},
-				"struct": {"const", "struct", "member", "field"},
-			}
-			ok := false
-			for _, d := range allowed[l.Kind] {
-				ok = ok || d == toks[0]
-			}
-			if !ok && toks[0] != "layout" {
-				if _, known := map[string]bool{"const": true, "param": true, "region": true, "array": true, "reg": true, "field": true, "struct": true, "member": true}[toks[0]]; known {
-					return nil, fail(lineNo, "%s is not allowed in a %s layout", toks[0], l.Kind)
-				}
+			if kinds, known := directiveKinds[toks[0]]; known && !strings.Contains(kinds, l.Kind) {
+				return nil, fail(lineNo, "%s is not allowed in a %s layout", toks[0], l.Kind)
 			}
 		} else if toks[0] != "layout" {
 			return nil, fail(lineNo, "the first directive must be layout")
