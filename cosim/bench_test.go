@@ -15,7 +15,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // TestBenchBridgeSmoke runs BenchBridge with small sizes, so that the

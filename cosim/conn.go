@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // Role is what a connection may do (see the protocol's role table).

@@ -6,7 +6,7 @@
 // with the simulator), and starts, builds and stops the simulator process.
 //
 // Layer: cosim imports only the standard library, golang.org/x/sys/unix and
-// cosim/hw (the generated register map). The driver and vipl packages build
+// internal/hw (the generated register map). The driver and vipl packages build
 // on it; nothing here knows about VIA.
 //
 // A Conn is safe for concurrent use by many goroutines. Every call that can

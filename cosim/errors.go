@@ -12,7 +12,7 @@ var (
 	// wraps the cause.
 	ErrClosed = errors.New("cosim: connection closed")
 	// ErrMapMismatch means the simulator's register map differs from the one
-	// this program was built with (cosim/hw): rebuild one of them.
+	// this program was built with (internal/hw): rebuild one of them.
 	ErrMapMismatch = errors.New("cosim: register map hash mismatch")
 	// ErrVersion means the simulator speaks another major protocol version.
 	ErrVersion = errors.New("cosim: protocol version mismatch")

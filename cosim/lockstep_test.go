@@ -17,7 +17,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // lateReplies waits until c has dropped n answers of canceled calls: the

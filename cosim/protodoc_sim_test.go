@@ -20,7 +20,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 var docHexBlock = regexp.MustCompile("(?s)```hex ([A-Z_]+)\n(.*?)```")

@@ -28,7 +28,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 var fuzzTime = flag.Duration("cosim.fuzztime", 0,

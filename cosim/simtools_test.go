@@ -27,7 +27,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/vcd"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // bootLocked soft-resets the NIC, downloads img into the instruction

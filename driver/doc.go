@@ -6,7 +6,7 @@
 // turns traps and hangs of the firmware into errors (FirmwareFault,
 // ErrFirmwareHung) that the caller can recover from (NIC.Recover).
 //
-// Layer: driver sits on cosim (the bridge client) and cosim/hw (the
+// Layer: driver sits on cosim (the bridge client) and internal/hw (the
 // generated register and admin layouts) and embeds the firmware image from
 // the firmware package. It never imports vipl: the user library builds on
 // the driver, not the other way round.

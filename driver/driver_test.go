@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 func openFake(t *testing.T, f *fakeNIC, opts Options) (*NIC, *capture, error) {

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // fakeNIC is a model of the NIC's BAR0 registers and of a firmware, just

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // Figures are the measured costs of bringing up a NIC and of its admin

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // Reliability levels of VIA, as bits of NICAttributes.ReliabilityLevelSupport

@@ -2,7 +2,7 @@
 // from the C and assembly sources in this directory (make -C firmware) and
 // embedded at compile time, so the driver can download them without files
 // at run time. It is a leaf of the host side: it imports only the standard
-// library and cosim/hw.
+// library and internal/hw.
 //
 // Every image starts with a 16-byte header (see version.h): a jump over it,
 // ImageMagic, the firmware version and the image kind.
@@ -14,7 +14,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // The firmware version; firmware/version.h is the source, and a test keeps

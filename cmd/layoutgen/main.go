@@ -64,7 +64,7 @@ func Generate(root string) ([]Output, error) {
 		outs = append(outs,
 			Output{"rtl/generated/via_" + l.Name + ".vh", l.Verilog()},
 			Output{"firmware/include/via_" + l.Name + ".h", l.C()},
-			Output{"cosim/hw/" + l.Name + "_gen.go", goSrc},
+			Output{"internal/hw/" + l.Name + "_gen.go", goSrc},
 		)
 		doc := "docs/" + l.Name + ".md"
 		if l.Name == "bar0" {

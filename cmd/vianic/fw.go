@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/firmware"
 )

@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 func runMap(ctx context.Context, args []string, stdout, stderr io.Writer) error {

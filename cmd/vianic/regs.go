@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/hw"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 func init() {
