@@ -19,8 +19,8 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/cosim/cosimtest"
-	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/firmware"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 // The co-simulation tests run the real simulator and the real firmware.

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/firmware"
+	"github.com/vianic/vianic/internal/hw"
 )
 
 func init() {
