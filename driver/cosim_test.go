@@ -18,9 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/firmware"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 // The co-simulation tests run the real simulator and the real firmware.
@@ -29,8 +30,8 @@ import (
 // has no control processor yet (the tests need the integrated via_cpu).
 func requireNIC(t *testing.T) {
 	t.Helper()
-	cosimtest.RequireHDL(t)
-	root := cosimtest.Root(t)
+	simtest.RequireHDL(t)
+	root := simtest.Root(t)
 	if os.Getenv("VIANIC_SIM") == "" {
 		src, err := os.ReadFile(filepath.Join(root, "rtl", "via_nic.v"))
 		require.NoError(t, err)
@@ -41,17 +42,17 @@ func requireNIC(t *testing.T) {
 }
 
 // startSim starts a lockstep simulator with nodes nodes.
-func startSim(t *testing.T, nodes int) *cosim.Sim {
+func startSim(t *testing.T, nodes int) *simulator.Sim {
 	t.Helper()
 	requireNIC(t)
-	return cosimtest.StartSim(t, cosim.SimOptions{Nodes: nodes})
+	return simtest.StartSim(t, simulator.SimOptions{Nodes: nodes})
 }
 
 // openNode connects as node's driver and opens the NIC with opts (its
 // logger captured unless opts.Logger is set).
-func openNode(t *testing.T, s *cosim.Sim, node int, opts Options) (*NIC, *capture, *cosim.Conn, error) {
+func openNode(t *testing.T, s *simulator.Sim, node int, opts Options) (*NIC, *capture, *cosim.Conn, error) {
 	t.Helper()
-	conn := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: node, Interrupts: true, Name: t.Name()})
+	conn := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: node, Interrupts: true, Name: t.Name()})
 	lg, c := newCapture()
 	if opts.Logger == nil {
 		opts.Logger = lg
@@ -302,7 +303,7 @@ func TestCosimTwoNodes(t *testing.T) {
 	ctx := ctxT(t)
 	conns := make([]*cosim.Conn, 2)
 	for i := range conns {
-		conns[i] = cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: i, Interrupts: true, Name: t.Name()})
+		conns[i] = simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: i, Interrupts: true, Name: t.Name()})
 	}
 	nics := make([]*NIC, 2)
 	errs := make([]error, 2)
@@ -337,8 +338,8 @@ func TestCosimTwoNodes(t *testing.T) {
 // its wall-clock cost (ns/op).
 func BenchmarkCosimNop(b *testing.B) {
 	requireNICB(b)
-	s := cosimtest.StartSim(b, cosim.SimOptions{Nodes: 1})
-	conn := cosimtest.Dial(b, s, cosim.Options{Role: cosim.RoleDriver, Name: "BenchmarkCosimNop"})
+	s := simtest.StartSim(b, simulator.SimOptions{Nodes: 1})
+	conn := simtest.Dial(b, s, cosim.Options{Role: cosim.RoleDriver, Name: "BenchmarkCosimNop"})
 	ctx := context.Background()
 	n, err := Open(ctx, conn, Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -359,8 +360,8 @@ func BenchmarkCosimNop(b *testing.B) {
 
 func requireNICB(b *testing.B) {
 	b.Helper()
-	cosimtest.RequireHDL(b)
-	src, err := os.ReadFile(filepath.Join(cosimtest.Root(b), "rtl", "via_nic.v"))
+	simtest.RequireHDL(b)
+	src, err := os.ReadFile(filepath.Join(simtest.Root(b), "rtl", "via_nic.v"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -376,7 +377,7 @@ func TestCosimFreeRunWatchdog(t *testing.T) {
 	requireNIC(t)
 	start := time.Now()
 	mark := func(what string) { t.Logf("%8.3f s: %s", time.Since(start).Seconds(), what) }
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
 	faults := make(chan *FirmwareFault, 4)
 	n, _, conn, err := openNode(t, s, 0, Options{Firmware: firmware.FaultTestImage(), OnFault: func(f *FirmwareFault) { faults <- f }})
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *size <= 0 || *size%8 != 0 || *size > 16<<20 {
 		return fmt.Errorf("-bytes must be a positive multiple of 8 up to 16 MiB")
 	}
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer cancel()
 
 	fmt.Fprintf(stdout, "demo: starting a simulator with %d NICs (%s, waveform %s)\n", *nodes, mode, *wave)
-	sim, err := cosim.StartSimulator(ctx, cosim.SimOptions{Root: root, Nodes: *nodes, Mode: mode, Trace: *wave, Stderr: stderr})
+	sim, err := simulator.StartSimulator(ctx, simulator.SimOptions{Root: root, Nodes: *nodes, Mode: mode, Trace: *wave, Stderr: stderr})
 	if err != nil {
 		return err
 	}

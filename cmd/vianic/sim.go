@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -19,26 +20,26 @@ func init() {
 // process with it, so that signals (SIGUSR1 for a status line, SIGINT) reach
 // it directly.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}
 	format := "vcd"
 	for i, a := range args {
 		if (a == "--trace" || a == "-trace") && i+1 < len(args) {
-			format = cosim.TraceFormat(args[i+1])
+			format = simulator.TraceFormat(args[i+1])
 		}
 		if v, ok := strings.CutPrefix(a, "--trace="); ok {
-			format = cosim.TraceFormat(v)
+			format = simulator.TraceFormat(v)
 		}
 	}
 	if format == "" {
 		format = "vcd"
 	}
-	if err := cosim.BuildSimulator(ctx, root, stderr, format); err != nil {
+	if err := simulator.BuildSimulator(ctx, root, stderr, format); err != nil {
 		return err
 	}
-	bin := cosim.SimBinary(root, format)
+	bin := simulator.SimBinary(root, format)
 	argv := append([]string{bin}, args...)
 	return syscall.Exec(bin, argv, os.Environ())
 }

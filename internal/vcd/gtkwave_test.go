@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 var update = flag.Bool("update", false, "rewrite sim-scripts/gtkwave/*.gtkw from the benches' dumps")

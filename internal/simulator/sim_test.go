@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // Integration tests against the real simulator (build/sim/*/vianic-sim,
 // built by sim-scripts/build-sim.sh on first use).
@@ -24,8 +24,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 const memSize = 1 << 20
@@ -94,8 +95,8 @@ func park(t *testing.T, c *cosim.Conn) func() {
 }
 
 func TestSimHandshake(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
-	c := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: "handshake"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
+	c := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: "handshake"})
 	d := c.Device()
 	assert.Equal(t, cosim.ProtocolMajor, d.Major)
 	assert.Equal(t, 2, d.Nodes)
@@ -105,7 +106,7 @@ func TestSimHandshake(t *testing.T) {
 	assert.Equal(t, cosim.ModeLockstep, d.Mode)
 	assert.Equal(t, hw.DefaultDataWidth, d.DataWidth)
 	assert.Equal(t, hw.DefaultNumIrq, d.IRQs)
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
 	assert.Greater(t, m.Device().ClientID, d.ClientID, "ids in connection order")
 
 	_, err := s.Dial(ctxT(t, 5*time.Second), cosim.Options{Role: cosim.RoleDriver, Node: 1})
@@ -117,8 +118,8 @@ func TestSimHandshake(t *testing.T) {
 }
 
 func TestSimRegisters(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 
 	v, err := c.Read32(ctx, hw.RegMagic)
@@ -158,8 +159,8 @@ func TestSimRegisters(t *testing.T) {
 // write before it was applied in order (the last write wins for each
 // register).
 func TestSimPostedWriteOrdering(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi, hw.RegDiagLen}
 	const n = 10000
@@ -187,8 +188,8 @@ func TestSimPostedWriteOrdering(t *testing.T) {
 }
 
 func TestSimDMACopy(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	ctx := ctxT(t, 30*time.Second)
 	b := mem.Bytes()
 	const src, dst, n = 0x1000, 0x40000, 64 << 10
@@ -229,8 +230,8 @@ func allZero(b []byte) bool {
 }
 
 func TestSimDMAOutOfRange(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, 64<<10, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, 64<<10, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	st, err := copyAndWait(ctx, c, 1<<30, 0x1000, 4096)
 	require.NoError(t, err)
@@ -256,8 +257,8 @@ func TestSimDMAOutOfRange(t *testing.T) {
 }
 
 func TestSimWaitMem(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	b := mem.Bytes()
 	const src, dst, n = 0x2000, 0x10000, 16 << 10
@@ -285,8 +286,8 @@ func TestSimWaitMem(t *testing.T) {
 }
 
 func TestSimRunAndTimeout(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	c1, err := c.Run(ctx, 1000)
 	require.NoError(t, err)
@@ -316,8 +317,8 @@ func TestSimRunAndTimeout(t *testing.T) {
 }
 
 func TestSimDeadlock(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "waiter"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "waiter"})
 	ctx := ctxT(t, 30*time.Second)
 	start := time.Now()
 	_, err := c.WaitIRQ(ctx, 0x80, 0)
@@ -338,7 +339,7 @@ func TestSimDeadlock(t *testing.T) {
 }
 
 func TestSimTwoNodes(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
 	ctx := ctxT(t, 60*time.Second)
 	type node struct {
 		c   *cosim.Conn
@@ -346,7 +347,7 @@ func TestSimTwoNodes(t *testing.T) {
 	}
 	var nodes [2]node
 	for i := range nodes {
-		nodes[i].c, nodes[i].mem = cosimtest.Driver(t, s, i, memSize, cosim.Options{})
+		nodes[i].c, nodes[i].mem = simtest.Driver(t, s, i, memSize, cosim.Options{})
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -385,15 +386,15 @@ func TestSimTwoNodes(t *testing.T) {
 }
 
 func TestSimUserRole(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	const token = 0xfeed_0001
 	require.NoError(t, d.Grant(ctx, token, 2, 2))
 
 	var async []error
 	var mu sync.Mutex
-	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, Name: "user",
+	u := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, Name: "user",
 		OnAsyncError: func(err error) { mu.Lock(); async = append(async, err); mu.Unlock() }})
 	unpark := park(t, d)
 	require.NoError(t, u.Write32(ctx, hw.DoorbellOffset(2), 1))
@@ -440,7 +441,7 @@ func TestSimUserRole(t *testing.T) {
 
 	// After Revoke the page is refused, and FailOnAsyncError reports it.
 	require.NoError(t, d.Revoke(ctx, token))
-	u2 := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, FailOnAsyncError: true})
+	u2 := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, FailOnAsyncError: true})
 	unpark = park(t, d)
 	require.NoError(t, u2.Write32(ctx, hw.DoorbellOffset(2), 1))
 	_, err = u2.Run(ctx, 10)
@@ -454,9 +455,9 @@ func TestSimUserRole(t *testing.T) {
 
 func TestSimMonitor(t *testing.T) {
 	// 100 MB/s: a 1 MiB copy keeps the node busy for 2.6M cycles.
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
-		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
-	d, _ := cosimtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1,
+		DMA: &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	d, _ := simtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 77))
 	require.NoError(t, d.Write32(ctx, hw.RegIrqEnable, 1))
@@ -465,7 +466,7 @@ func TestSimMonitor(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "status 0x%x", v)
 
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
 	v, err = m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(77), v)
@@ -498,21 +499,21 @@ func TestSimMonitor(t *testing.T) {
 // A monitor (a tool such as `vianic regs`) reads while a lockstep driver is
 // idle, i.e. while time is frozen.
 func TestSimMonitorWhileDriverIdle(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "idle driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "idle driver"})
 	ctx := ctxT(t, 5*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 78))
 	_, err := d.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
 	v, err := m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err, "a monitor read must not need the driver to block")
 	assert.Equal(t, uint32(78), v)
 }
 
 func TestSimReset(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, c.Write32(ctx, hw.RegDiagLen, 1234))
 	require.NoError(t, c.Reset(ctx))
@@ -568,8 +569,8 @@ func TestHelperDriverProcess(t *testing.T) {
 func TestSimDriverKilledMidDMA(t *testing.T) {
 	// 100 MB/s: the 2 MiB copy takes about 5M cycles, far longer than the
 	// helper lives.
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
-		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1,
+		DMA: &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperDriverProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), helperEnv+"="+s.Addr())
 	out, err := cmd.StdoutPipe()
@@ -615,13 +616,13 @@ func TestSimDriverKilledMidDMA(t *testing.T) {
 
 // hold connects an idle user: in lockstep, time cannot advance while it
 // is attached, so every call of the other clients that needs time blocks.
-func hold(t *testing.T, s *cosim.Sim) *cosim.Conn {
-	return cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 1, Name: "idle user"})
+func hold(t *testing.T, s *simulator.Sim) *cosim.Conn {
+	return simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 1, Name: "idle user"})
 }
 
 func TestSimKilledWhileBlocked(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	hold(t, s)
 	const n = 30
 	errs := make(chan error, n)
@@ -670,8 +671,8 @@ func TestSimKilledWhileBlocked(t *testing.T) {
 }
 
 func TestSimContextCancel(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	u := hold(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
@@ -713,7 +714,7 @@ func TestSimContextCancel(t *testing.T) {
 // scenario runs a fixed lockstep scenario and returns the cycle after each
 // blocking step.
 func scenario(t *testing.T, trace string) []uint64 {
-	s, err := cosim.StartSimulator(ctxT(t, cosimtest.BuildTimeout), cosim.SimOptions{Nodes: 2, Trace: trace})
+	s, err := simulator.StartSimulator(ctxT(t, simtest.BuildTimeout), simulator.SimOptions{Nodes: 2, Trace: trace})
 	require.NoError(t, err)
 	defer s.Stop()
 	ctx := ctxT(t, 30*time.Second)
@@ -769,11 +770,11 @@ func stripDate(b []byte) []byte {
 }
 
 func TestSimLockstepDeterminism(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	w1 := cosimtest.WavePath(t, "run1.vcd")
-	w2 := cosimtest.WavePath(t, "run2.vcd")
-	cosimtest.KeepWaveOnFailure(t, w1)
-	cosimtest.KeepWaveOnFailure(t, w2)
+	simtest.RequireHDL(t)
+	w1 := simtest.WavePath(t, "run1.vcd")
+	w2 := simtest.WavePath(t, "run2.vcd")
+	simtest.KeepWaveOnFailure(t, w1)
+	simtest.KeepWaveOnFailure(t, w2)
 	c1 := scenario(t, w1)
 	c2 := scenario(t, w2)
 	assert.Equal(t, c1, c2, "same cycle counts")
@@ -791,8 +792,8 @@ func TestSimLockstepDeterminism(t *testing.T) {
 // ---------------------------------------------------------------- concurrency
 
 func TestSimConcurrentClients(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	ctx := ctxT(t, 60*time.Second)
 	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi}
 	var wg sync.WaitGroup
@@ -881,9 +882,9 @@ func TestSimConcurrentClients(t *testing.T) {
 // ---------------------------------------------------------------- control
 
 func TestSimTraceControl(t *testing.T) {
-	wave := cosimtest.WavePath(t, "vcd")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	wave := simtest.WavePath(t, "vcd")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	require.NoError(t, c.Trace(ctx, false))
 	_, err := c.Run(ctx, 100)
@@ -899,8 +900,8 @@ func TestSimTraceControl(t *testing.T) {
 	assert.Greater(t, fi.Size(), int64(1000))
 
 	// Without a trace file there is nothing to turn on.
-	s2 := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c2 := cosimtest.Dial(t, s2, cosim.Options{})
+	s2 := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c2 := simtest.Dial(t, s2, cosim.Options{})
 	var re *cosim.RemoteError
 	require.ErrorAs(t, c2.Trace(ctx, true), &re)
 	assert.Equal(t, cosim.CodeUnsupported, re.Code)
@@ -910,9 +911,9 @@ func TestSimFSTTrace(t *testing.T) {
 	if os.Getenv("VIANIC_SIM") != "" {
 		t.Skip("VIANIC_SIM names one build; the FST build is another")
 	}
-	wave := cosimtest.WavePath(t, "fst")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	wave := simtest.WavePath(t, "fst")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	fill(mem.Bytes()[:4096], 4)
 	st, err := copyAndWait(ctx, c, 0, 0x10000, 4096)
@@ -926,8 +927,8 @@ func TestSimFSTTrace(t *testing.T) {
 }
 
 func TestSimTerminate(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	require.NoError(t, c.Terminate(ctx))
 	select {
@@ -942,9 +943,9 @@ func TestSimTerminate(t *testing.T) {
 
 // A user's wait is aborted, with ErrDetached, when the node's driver goes.
 func TestSimWaitAbortedOnDetach(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
-	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 5, Name: "user"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "driver"})
+	u := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 5, Name: "user"})
 	ctx := ctxT(t, 20*time.Second)
 	errc := make(chan error, 1)
 	go func() { _, err := u.WaitIRQ(ctx, 1, 0); errc <- err }()
@@ -963,7 +964,7 @@ func TestSimWaitAbortedOnDetach(t *testing.T) {
 }
 
 func TestSimTCP(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
 	require.NotEmpty(t, s.TCPAddr())
 	ctx := ctxT(t, 20*time.Second)
 	c, err := cosim.Dial(ctx, "tcp", s.TCPAddr(), cosim.Options{Name: "over tcp"})

@@ -1,4 +1,13 @@
-package cosim
+// Package bench is the bridge benchmark suite behind `vianic bench bridge`:
+// posted-write rate, MMIO read round trip against a raw C++ echo baseline,
+// the host-memory DMA model (through the driver's diagnostic copy), and
+// simulated cycles per second busy and idle with and without tracing.
+//
+// Layer: internal tooling at the top of the host stack. It imports cosim,
+// internal/simulator (to start simulators and the echo server), driver and
+// driver/simbus (the diagnostic copy), internal/hw (the registers it times)
+// and the standard library; only cmd/vianic and tests import it.
+package bench
 
 import (
 	"bufio"
@@ -19,15 +28,17 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 // BenchOptions configure BenchBridge. Zero fields take the defaults shown.
 type BenchOptions struct {
 	// Sim is the base of every simulator started (Root, Binary, NoBuild,
 	// Stderr); the benchmark sets nodes, mode, trace and DMA itself.
-	Sim SimOptions
-	// Echo is the raw echo server; default EchoBinary(root).
+	Sim simulator.SimOptions
+	// Echo is the raw echo server; default simulator.EchoBinary(root).
 	Echo string
 
 	Writes   int // posted writes timed (2,000,000)
@@ -149,15 +160,15 @@ func BenchBridge(ctx context.Context, o BenchOptions) (BridgeFigures, error) {
 	root := o.Sim.Root
 	if root == "" {
 		var err error
-		if root, err = FindRoot(); err != nil {
+		if root, err = simulator.FindRoot(); err != nil {
 			return f, err
 		}
 	}
 	o.Sim.Root = root
 	if o.Echo == "" {
-		o.Echo = EchoBinary(root)
+		o.Echo = simulator.EchoBinary(root)
 		if !o.Sim.NoBuild {
-			if err := BuildSimulator(ctx, root, o.Sim.Stderr, "echo"); err != nil {
+			if err := simulator.BuildSimulator(ctx, root, o.Sim.Stderr, "echo"); err != nil {
 				return f, err
 			}
 		}
@@ -184,10 +195,10 @@ func BenchBridge(ctx context.Context, o BenchOptions) (BridgeFigures, error) {
 	return f, nil
 }
 
-func startBenchSim(ctx context.Context, o BenchOptions, nodes int, trace string, dma *DMAModel) (*Sim, error) {
+func startBenchSim(ctx context.Context, o BenchOptions, nodes int, trace string, dma *simulator.DMAModel) (*simulator.Sim, error) {
 	so := o.Sim
-	so.Nodes, so.Mode, so.Trace, so.DMA = nodes, ModeLockstep, trace, dma
-	return StartSimulator(ctx, so)
+	so.Nodes, so.Mode, so.Trace, so.DMA = nodes, cosim.ModeLockstep, trace, dma
+	return simulator.StartSimulator(ctx, so)
 }
 
 func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
@@ -196,7 +207,7 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 		return err
 	}
 	defer s.Stop()
-	c, err := s.Dial(ctx, Options{Name: "bench"})
+	c, err := s.Dial(ctx, cosim.Options{Name: "bench"})
 	if err != nil {
 		return err
 	}
@@ -253,8 +264,8 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 	}
 	defer ec.Close()
 	// The same bytes an MMIO_READ and its READ_DATA carry.
-	req := appendMMIORead(nil, 1, hw.RegMagic, 4)
-	resp := make([]byte, headerSize+readDataSize)
+	req := cosim.AppendMMIORead(nil, 1, hw.RegMagic, 4)
+	resp := make([]byte, len(req))
 	for range 200 { // warm up both
 		if err := echoOnce(ec, req, resp); err != nil {
 			return err
@@ -460,7 +471,7 @@ func (e *echoServer) stop() {
 
 func benchDMA(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
 	n := o.DMABytes
-	model := &DMAModel{ReadLatencyNS: o.DMALatencyNS, WriteLatencyNS: o.DMALatencyNS, BandwidthMBps: o.DMAMBps}
+	model := &simulator.DMAModel{ReadLatencyNS: o.DMALatencyNS, WriteLatencyNS: o.DMALatencyNS, BandwidthMBps: o.DMAMBps}
 	cyc, wall, clockPS, err := timeCopy(ctx, o, model, n)
 	if err != nil {
 		return err
@@ -488,18 +499,18 @@ func benchDMA(ctx context.Context, o BenchOptions, f *BridgeFigures, progress fu
 // timeCopy runs one diagnostic copy of n bytes in a simulator with the
 // given DMA model (nil: the simulator's default) and returns DIAG_CYCLES,
 // the wall time and the clock period in ps.
-func timeCopy(ctx context.Context, o BenchOptions, model *DMAModel, n int) (uint64, time.Duration, float64, error) {
+func timeCopy(ctx context.Context, o BenchOptions, model *simulator.DMAModel, n int) (uint64, time.Duration, float64, error) {
 	s, err := startBenchSim(ctx, o, 1, "", model)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer s.Stop()
-	c, err := s.Dial(ctx, Options{Name: "bench dma"})
+	c, err := s.Dial(ctx, cosim.Options{Name: "bench dma"})
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer c.Close()
-	mem, err := NewMemory(2 * n)
+	mem, err := cosim.NewMemory(2 * n)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -534,7 +545,7 @@ func timeCopy(ctx context.Context, o BenchOptions, model *DMAModel, n int) (uint
 
 // benchCopy runs one diagnostic copy to its interrupt and returns
 // DIAG_STATUS.
-func benchCopy(ctx context.Context, c *Conn, src, dst uint64, n uint32) (uint32, error) {
+func benchCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
 	err := errors.Join(
 		c.Write32(ctx, hw.RegIrqEnable, 1),
 		c.Write64(ctx, hw.RegDiagSrcLo, src),
@@ -567,15 +578,15 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 		return r, err
 	}
 	defer s.Stop()
-	var conns [2]*Conn
-	var mems [2]*Memory
+	var conns [2]*cosim.Conn
+	var mems [2]*cosim.Memory
 	for i := range conns {
-		c, err := s.Dial(ctx, Options{Node: i, Name: "bench cycles"})
+		c, err := s.Dial(ctx, cosim.Options{Node: i, Name: "bench cycles"})
 		if err != nil {
 			return r, err
 		}
 		defer c.Close()
-		m, err := NewMemory(2 * o.BusyBytes)
+		m, err := cosim.NewMemory(2 * o.BusyBytes)
 		if err != nil {
 			return r, err
 		}
