@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -30,7 +29,7 @@ func openFake(t *testing.T, f *fakeNIC, opts Options) (*NIC, *capture, error) {
 	if opts.Version == 0 {
 		opts.Version = 0x0001
 	}
-	n, err := open(context.Background(), f, opts)
+	n, err := Open(context.Background(), f, opts)
 	if n != nil {
 		t.Cleanup(func() { n.Close() })
 	}
@@ -344,7 +343,7 @@ func TestConcurrentAdmin(t *testing.T) {
 
 func TestListenerNoticesFault(t *testing.T) {
 	f := newFake(0)
-	f.mode = cosim.ModeFreeRun
+	f.free = true
 	faulted := make(chan *FirmwareFault, 1)
 	n, _, err := openFake(t, f, Options{Firmware: fakeImage(1, 0x0001, 65), OnFault: func(ff *FirmwareFault) { faulted <- ff }})
 	require.NoError(t, err)
@@ -363,7 +362,7 @@ func TestListenerNoticesFault(t *testing.T) {
 
 func TestWatchdog(t *testing.T) {
 	f := newFake(0)
-	f.mode = cosim.ModeFreeRun
+	f.free = true
 	n, _, err := openFake(t, f, Options{Firmware: fakeImage(2, 0x0001, 33), ProbeTimeoutCycles: 1000})
 	require.NoError(t, err)
 	fails := make(chan error, 10)

@@ -310,7 +310,7 @@ func benchFirmware(ctx context.Context, rounds int, progress io.Writer) (driver.
 		return driver.Figures{}, err
 	}
 	defer conn.Close()
-	n, err := driver.Open(ctx, conn, driver.Options{Logger: slog.New(slog.DiscardHandler)})
+	n, err := openNIC(ctx, conn, driver.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return driver.Figures{}, err
 	}

@@ -96,7 +96,7 @@ func TestFWLog(t *testing.T) {
 	conn := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Name: t.Name()})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	n, err := driver.Open(ctx, conn, driver.Options{Firmware: firmware.FaultTestImage(), Logger: discard()})
+	n, err := openNIC(ctx, conn, driver.Options{Firmware: firmware.FaultTestImage(), Logger: discard()})
 	require.NoError(t, err)
 	defer n.Close()
 

@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/simulator"
 )
 
@@ -73,4 +75,13 @@ func (d dialFlags) dial(ctx context.Context, opts cosim.Options) (*cosim.Conn, e
 	}
 	opts.Node = *d.node
 	return cosim.Dial(ctx, network, addr, opts)
+}
+
+// openNIC opens the NIC behind conn, a driver connection, with the driver.
+func openNIC(ctx context.Context, conn *cosim.Conn, opts driver.Options) (*driver.NIC, error) {
+	bus, err := simbus.New(conn)
+	if err != nil {
+		return nil, err
+	}
+	return driver.Open(ctx, bus, opts)
 }
