@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -29,6 +30,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/internal/simulator"
 )
@@ -510,12 +513,17 @@ func timeCopy(ctx context.Context, o BenchOptions, model *simulator.DMAModel, n 
 		return 0, 0, 0, err
 	}
 	defer c.Close()
+	nic, err := diagNIC(ctx, c)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer nic.Close()
 	mem, err := cosim.NewMemory(2 * n)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer mem.Close()
-	if err := c.AttachMemory(ctx, mem); err != nil {
+	if err := nic.AttachMemory(ctx, mem); err != nil {
 		return 0, 0, 0, err
 	}
 	b := mem.Bytes()
@@ -523,46 +531,28 @@ func timeCopy(ctx context.Context, o BenchOptions, model *simulator.DMAModel, n 
 		b[i] = byte(i * 7)
 	}
 	start := time.Now()
-	st, err := benchCopy(ctx, c, 0, uint64(n), uint32(n))
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(n), Len: n})
 	wall := time.Since(start)
 	if err != nil {
-		return 0, 0, 0, err
-	}
-	if hw.DiagStatusError.Get(st) != 0 {
-		return 0, 0, 0, fmt.Errorf("bench: DMA copy failed: DIAG_STATUS 0x%x", st)
+		return 0, 0, 0, fmt.Errorf("bench: DMA copy: %w", err)
 	}
 	for i := range n {
 		if b[n+i] != byte(i*7) {
 			return 0, 0, 0, fmt.Errorf("bench: DMA copy differs at byte %d", i)
 		}
 	}
-	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return uint64(cyc), wall, float64(c.Device().ClockPS), nil
+	return r.Cycles, wall, float64(c.Device().ClockPS), nil
 }
 
-// benchCopy runs one diagnostic copy to its interrupt and returns
-// DIAG_STATUS.
-func benchCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
-	err := errors.Join(
-		c.Write32(ctx, hw.RegIrqEnable, 1),
-		c.Write64(ctx, hw.RegDiagSrcLo, src),
-		c.Write64(ctx, hw.RegDiagDstLo, dst),
-		c.Write32(ctx, hw.RegDiagLen, n),
-		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)))
+// diagNIC opens the NIC behind the driver connection c for its DMA
+// diagnostic engine, without booting the firmware (the benchmark neither
+// needs nor times it).
+func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
+	b, err := simbus.New(c)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if _, err := c.WaitIRQ(ctx, 1, 0); err != nil {
-		return 0, err
-	}
-	st, err := c.Read32(ctx, hw.RegDiagStatus)
-	if err != nil {
-		return 0, err
-	}
-	return st, c.Write32(ctx, hw.RegIrqStatus, 1)
+	return driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
 }
 
 func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progress func(string, ...any)) (CycleRate, error) {
@@ -579,6 +569,7 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	}
 	defer s.Stop()
 	var conns [2]*cosim.Conn
+	var nics [2]*driver.NIC
 	var mems [2]*cosim.Memory
 	for i := range conns {
 		c, err := s.Dial(ctx, cosim.Options{Node: i, Name: "bench cycles"})
@@ -586,15 +577,20 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 			return r, err
 		}
 		defer c.Close()
+		nic, err := diagNIC(ctx, c)
+		if err != nil {
+			return r, err
+		}
+		defer nic.Close()
 		m, err := cosim.NewMemory(2 * o.BusyBytes)
 		if err != nil {
 			return r, err
 		}
 		defer m.Close()
-		if err := c.AttachMemory(ctx, m); err != nil {
+		if err := nic.AttachMemory(ctx, m); err != nil {
 			return r, err
 		}
-		conns[i], mems[i] = c, m
+		conns[i], nics[i], mems[i] = c, nic, m
 	}
 	// Busy: copies back to back on both nodes (both clients blocked, so
 	// lockstep time runs).
@@ -606,12 +602,9 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	for i, c := range conns {
 		wg.Go(func() {
 			for range o.BusyCopies {
-				st, err := benchCopy(ctx, c, 0, uint64(o.BusyBytes), uint32(o.BusyBytes))
-				if err == nil && hw.DiagStatusError.Get(st) != 0 {
-					err = fmt.Errorf("bench: copy failed: DIAG_STATUS 0x%x", st)
-				}
+				_, err := nics[i].DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(o.BusyBytes), Len: o.BusyBytes})
 				if err != nil {
-					errs[i] = err
+					errs[i] = fmt.Errorf("bench: copy: %w", err)
 					return
 				}
 			}

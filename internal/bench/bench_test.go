@@ -3,8 +3,8 @@ package bench_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/bench"
 	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/internal/simulator"
@@ -166,13 +168,17 @@ func BenchmarkDMACopy(b *testing.B) {
 	s := simtest.StartSim(b, simulator.SimOptions{Nodes: 1})
 	c, mem := simtest.Driver(b, s, 0, 1<<20, cosim.Options{})
 	ctx := context.Background()
+	bus, err := simbus.New(c)
+	require.NoError(b, err)
+	nic, err := driver.Open(ctx, bus, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(b, err)
+	defer nic.Close()
 	const n = 256 << 10
 	fill(mem.Bytes()[:n], 1)
 	b.SetBytes(n)
 	for b.Loop() {
-		st, err := copyAndWait(ctx, c, 0, 512<<10, n)
-		if err != nil || hw.DiagStatusError.Get(st) != 0 {
-			b.Fatalf("status 0x%x, %v", st, err)
+		if _, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: 512 << 10, Len: n}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -188,26 +194,4 @@ func fill(b []byte, seed uint64) {
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}
-}
-
-// copyAndWait runs one diagnostic copy to its interrupt and returns
-// DIAG_STATUS (interim: replaced by the driver's DiagCopy).
-func copyAndWait(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
-	err := errors.Join(
-		c.Write32(ctx, hw.RegIrqEnable, 1),
-		c.Write64(ctx, hw.RegDiagSrcLo, src),
-		c.Write64(ctx, hw.RegDiagDstLo, dst),
-		c.Write32(ctx, hw.RegDiagLen, n),
-		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)))
-	if err != nil {
-		return 0, err
-	}
-	if _, err := c.WaitIRQ(ctx, 1, 0); err != nil {
-		return 0, err
-	}
-	st, err := c.Read32(ctx, hw.RegDiagStatus)
-	if err != nil {
-		return 0, err
-	}
-	return st, c.Write32(ctx, hw.RegIrqStatus, 1)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -24,6 +25,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/internal/simulator"
 	"github.com/vianic/vianic/internal/simulator/simtest"
@@ -37,37 +40,56 @@ func ctxT(t *testing.T, d time.Duration) context.Context {
 	return ctx
 }
 
-// startCopy programs the DMA diagnostic engine and starts a copy.
-func startCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) error {
-	return errors.Join(
-		c.Write64(ctx, hw.RegDiagSrcLo, src),
-		c.Write64(ctx, hw.RegDiagDstLo, dst),
-		c.Write32(ctx, hw.RegDiagLen, n),
-		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)),
-	)
+// diagNICs holds the NIC opened (without booting) on each driver
+// connection for the DMA diagnostic engine.
+var diagNICs sync.Map // *cosim.Conn -> *driver.NIC
+
+// diagNIC returns the driver's NIC behind the driver connection c, opened
+// with NoBoot on first use: the tests run the engine through the driver's
+// diagnostic calls, the only place that knows the copy sequence.
+func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
+	if n, ok := diagNICs.Load(c); ok {
+		return n.(*driver.NIC), nil
+	}
+	b, err := simbus.New(c)
+	if err != nil {
+		return nil, err
+	}
+	n, err := driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	diagNICs.Store(c, n)
+	return n, nil
 }
 
-// copyAndWait runs one diagnostic copy with its interrupt and returns
-// DIAG_STATUS after clearing the interrupt.
+// startCopy starts a diagnostic copy without waiting for it.
+func startCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) error {
+	nic, err := diagNIC(ctx, c)
+	if err != nil {
+		return err
+	}
+	return nic.DiagStart(ctx, driver.DiagRequest{Src: src, Dst: dst, Len: int(n)})
+}
+
+// copyAndWait runs one diagnostic copy to its interrupt and returns
+// DIAG_STATUS; a copy the engine failed is no error here (the callers
+// check the status).
 func copyAndWait(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
-	if err := c.Write32(ctx, hw.RegIrqEnable, 1); err != nil {
-		return 0, err
-	}
-	if err := startCopy(ctx, c, src, dst, n); err != nil {
-		return 0, err
-	}
-	irq, err := c.WaitIRQ(ctx, 1, 0)
+	r, err := diagCopy(ctx, c, src, dst, n)
+	return r.Status, err
+}
+
+func diagCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (driver.DiagResult, error) {
+	nic, err := diagNIC(ctx, c)
 	if err != nil {
-		return 0, fmt.Errorf("waiting for DIAG_DONE: %w", err)
+		return driver.DiagResult{}, err
 	}
-	if irq.Vector&1 == 0 {
-		return 0, fmt.Errorf("WaitIRQ returned vector 0x%x", irq.Vector)
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: src, Dst: dst, Len: int(n)})
+	if errors.Is(err, driver.ErrDiagFailed) {
+		err = nil
 	}
-	st, err := c.Read32(ctx, hw.RegDiagStatus)
-	if err != nil {
-		return 0, err
-	}
-	return st, c.Write32(ctx, hw.RegIrqStatus, hw.IrqStatusDiagDone.Val(1))
+	return r, err
 }
 
 func fill(b []byte, seed uint64) {
@@ -194,18 +216,21 @@ func TestSimDMACopy(t *testing.T) {
 	b := mem.Bytes()
 	const src, dst, n = 0x1000, 0x40000, 64 << 10
 	fill(b[src:src+n], 1)
-	st, err := copyAndWait(ctx, c, src, dst, n)
+	r, err := diagCopy(ctx, c, src, dst, n)
 	require.NoError(t, err)
+	st := r.Status
 	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "DONE (status 0x%x)", st)
 	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st), "ERROR (status 0x%x)", st)
 	require.True(t, bytes.Equal(b[src:src+n], b[dst:dst+n]), "destination differs from source")
 	assert.True(t, allZero(b[dst+n:dst+n+4096]), "nothing written past the end")
 	assert.True(t, allZero(b[dst-4096:dst]), "nothing written before the start")
+	assert.Equal(t, uint32(n), r.Bytes)
 	nb, err := c.Read32(ctx, hw.RegDiagBytes)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(n), nb)
 	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
 	require.NoError(t, err)
+	assert.Equal(t, uint64(cyc), r.Cycles)
 	t.Logf("64 KiB copy: %d cycles (%.2f bytes/cycle)", cyc, float64(n)/float64(cyc))
 
 	select {
@@ -233,8 +258,16 @@ func TestSimDMAOutOfRange(t *testing.T) {
 	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
 	c, mem := simtest.Driver(t, s, 0, 64<<10, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
-	st, err := copyAndWait(ctx, c, 1<<30, 0x1000, 4096)
+	nic, err := diagNIC(ctx, c)
 	require.NoError(t, err)
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 1 << 30, Dst: 0x1000, Len: 4096})
+	var de *driver.DiagError
+	require.ErrorAs(t, err, &de)
+	require.ErrorIs(t, err, driver.ErrDiagFailed)
+	t.Log(err)
+	assert.Contains(t, err.Error(), "RD_ERR")
+	assert.Equal(t, uint64(1<<30), r.ErrAddr)
+	st := r.Status
 	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "status 0x%x", st)
 	assert.Equal(t, uint32(1), hw.DiagStatusError.Get(st), "status 0x%x", st)
 	assert.Equal(t, uint32(1), hw.DiagStatusRdErr.Get(st), "status 0x%x", st)
@@ -488,7 +521,9 @@ func TestSimMonitor(t *testing.T) {
 	assert.ErrorIs(t, m.Reset(ctx), cosim.ErrRefused, "a monitor may not reset")
 	assert.ErrorIs(t, m.Err(), cosim.ErrClosed, "... and is disconnected for trying")
 
-	require.NoError(t, d.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlAbort.Val(1)))
+	nic, err := diagNIC(ctx, d)
+	require.NoError(t, err)
+	require.NoError(t, nic.DiagAbort(ctx))
 	_, err = d.WaitIRQ(ctx, 1, 0)
 	require.NoError(t, err)
 	v, err = d.Read32(ctx, hw.RegDiagStatus)
