@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -555,6 +556,29 @@ func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
 	return driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
 }
 
+// together runs fn(i) for every connection at once. In lockstep mode time
+// runs only while every client is blocked, so a connection whose fn is done
+// stays blocked in a long Run until the last fn is done, which cancels it
+// (the simulator withdraws a canceled Run).
+func together(ctx context.Context, conns []*cosim.Conn, fn func(i int)) {
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	var left atomic.Int32
+	left.Store(int32(len(conns)))
+	for i := range conns {
+		wg.Go(func() {
+			fn(i)
+			if left.Add(-1) == 0 {
+				stop()
+				return
+			}
+			conns[i].Run(rctx, 1<<40) //nolint:errcheck // ends canceled by the last fn
+		})
+	}
+	wg.Wait()
+}
+
 func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progress func(string, ...any)) (CycleRate, error) {
 	r := CycleRate{Trace: format}
 	trace := ""
@@ -570,27 +594,31 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	defer s.Stop()
 	var conns [2]*cosim.Conn
 	var nics [2]*driver.NIC
-	var mems [2]*cosim.Memory
 	for i := range conns {
 		c, err := s.Dial(ctx, cosim.Options{Node: i, Name: "bench cycles"})
 		if err != nil {
 			return r, err
 		}
 		defer c.Close()
-		nic, err := diagNIC(ctx, c)
-		if err != nil {
-			return r, err
-		}
-		defer nic.Close()
 		m, err := cosim.NewMemory(2 * o.BusyBytes)
 		if err != nil {
 			return r, err
 		}
 		defer m.Close()
-		if err := nic.AttachMemory(ctx, m); err != nil {
+		if err := c.AttachMemory(ctx, m); err != nil {
 			return r, err
 		}
-		conns[i], nics[i], mems[i] = c, nic, m
+		conns[i] = c
+	}
+	// Opening a NIC reads registers, which takes simulated time: in
+	// lockstep both clients must be blocked for it to pass.
+	errs := make([]error, 2)
+	together(ctx, conns[:], func(i int) { nics[i], errs[i] = diagNIC(ctx, conns[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	for _, n := range nics {
+		defer n.Close()
 	}
 	// Busy: copies back to back on both nodes (both clients blocked, so
 	// lockstep time runs).
@@ -598,7 +626,6 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	c0 := max(conns[0].LastCycle(), conns[1].LastCycle())
 	start := time.Now()
 	var wg sync.WaitGroup
-	errs := make([]error, 2)
 	for i, c := range conns {
 		wg.Go(func() {
 			for range o.BusyCopies {
