@@ -7,6 +7,12 @@
 // simulator it started), the standard library and golang.org/x/sys/unix;
 // never driver or internal/hw. It is internal: tests, benchmarks and
 // cmd/vianic use it, a driver for real hardware never does.
+//
+// Its tests are the end-to-end tests of the simulator behind the bridge
+// (roles, lockstep, tracing, the transaction log, robustness, the DMA
+// model): they know the NIC, so they use internal/hw and run the DMA
+// diagnostic engine through the driver (driver/simbus); cosim's own tests
+// need no simulator and no register map.
 package simulator
 
 import (
