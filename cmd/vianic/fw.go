@@ -147,6 +147,11 @@ func runFWLog(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer c.Close()
+	// The bridge only reports the map hash; this tool reads registers by
+	// this build's offsets, so it refuses another map (vianic regs warns).
+	if h := c.Device().MapHash; h != hw.Bar0Hash {
+		return fmt.Errorf("%w: the simulator's register map is 0x%016x, this tool's 0x%016x (rebuild one of them)", driver.ErrMapMismatch, h, hw.Bar0Hash)
+	}
 	seen := -1
 	for {
 		rctx, cancel := context.WithTimeout(ctx, *timeout)
