@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/vianic/vianic/internal/hw"
 )
 
 // Role is what a connection may do (see the protocol's role table).
@@ -65,7 +63,7 @@ type Device struct {
 	IRQs         int    // interrupt outputs per node
 	BARBytes     uint32 // size of BAR0
 	ClockPS      uint32 // picoseconds per NIC clock cycle
-	MapHash      uint64 // register-map hash of the simulated RTL
+	MapHash      uint64 // register-map hash of the simulated RTL (reported, not checked)
 	Cycle        uint64 // simulated cycle at the handshake
 	Mode         Mode
 	ClientID     uint32 // this connection's id (lockstep order)
@@ -110,10 +108,6 @@ type Options struct {
 	// such return (joined with errors.Join) instead of doing its work.
 	// Either way they are counted (Counters) and kept for AsyncErr.
 	FailOnAsyncError bool
-
-	// IgnoreMapHash accepts a simulator whose register-map hash differs
-	// from hw.Bar0Hash (for tools that only dump registers).
-	IgnoreMapHash bool
 }
 
 // Counters are client-side statistics of a Conn.
@@ -219,8 +213,9 @@ var aLongTimeAgo = time.Unix(1, 0)
 // Dial connects to the simulator at address ("unix" path or "tcp"
 // host:port), introduces itself with opts and waits for the device
 // description. ctx bounds the whole handshake. It fails with ErrVersion if
-// the simulator speaks another major protocol version and with
-// ErrMapMismatch if its register map is not hw.Bar0Hash.
+// the simulator speaks another major protocol version. The device's
+// register-map hash is reported (Device.MapHash), not checked: whoever
+// knows a register map (the driver) checks it.
 func Dial(ctx context.Context, network, address string, opts Options) (*Conn, error) {
 	if opts.Role == 0 {
 		opts.Role = RoleDriver
@@ -326,10 +321,6 @@ func (c *Conn) handshake(ctx context.Context) error {
 	if c.dev.Major != ProtocolMajor || c.dev.Minor < ProtocolMinor {
 		return fmt.Errorf("%w: simulator speaks %d.%d, this client needs %d.%d or a later %d.x (rebuild the simulator)",
 			ErrVersion, c.dev.Major, c.dev.Minor, ProtocolMajor, ProtocolMinor, ProtocolMajor)
-	}
-	if c.dev.MapHash != hw.Bar0Hash && !c.opts.IgnoreMapHash {
-		return fmt.Errorf("%w: simulator has register map 0x%016x, this program was built for 0x%016x (rebuild the simulator or the program)",
-			ErrMapMismatch, c.dev.MapHash, hw.Bar0Hash)
 	}
 	c.lastCycle.Store(c.dev.Cycle)
 	return nil

@@ -3,11 +3,14 @@
 // over a Unix (or TCP) socket: the handshake and device description, MMIO
 // reads and batched posted writes of BAR0, interrupts, waits on simulated
 // time, trace and reset control. It also creates host memory (a memfd shared
-// with the simulator), and starts, builds and stops the simulator process.
+// with the simulator). Starting and building the simulator process is
+// internal/simulator's job.
 //
-// Layer: cosim imports only the standard library, golang.org/x/sys/unix and
-// internal/hw (the generated register map). The driver and vipl packages build
-// on it; nothing here knows about VIA.
+// Layer: cosim is the bridge client only. It imports only the standard
+// library and golang.org/x/sys/unix and knows nothing of VIA: no register
+// map, no register names. The handshake reports the device's register-map
+// hash (Device.MapHash); the driver checks it. driver/simbus makes a Conn
+// the driver's bus; internal/simulator starts the process a Conn talks to.
 //
 // A Conn is safe for concurrent use by many goroutines. Every call that can
 // block takes a context; when the context ends the call returns promptly

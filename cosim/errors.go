@@ -11,9 +11,6 @@ var (
 	// or because the simulator went away or broke the protocol; the error
 	// wraps the cause.
 	ErrClosed = errors.New("cosim: connection closed")
-	// ErrMapMismatch means the simulator's register map differs from the one
-	// this program was built with (internal/hw): rebuild one of them.
-	ErrMapMismatch = errors.New("cosim: register map hash mismatch")
 	// ErrVersion means the simulator speaks another major protocol version.
 	ErrVersion = errors.New("cosim: protocol version mismatch")
 	// ErrTimeout means a wait ended because its timeout in simulated cycles

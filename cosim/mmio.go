@@ -98,3 +98,12 @@ func (c *Conn) post(ctx context.Context, off uint32, size uint8, v uint64) error
 		}
 	}
 }
+
+// AppendMMIORead appends the wire bytes of an MMIO_READ request of size
+// bytes (4 or 8) at BAR0 offset off with the given tag to b. It is for
+// tools that measure the transport itself without a Conn (the bridge
+// benchmark sends these bytes to a raw echo server); a Conn encodes its
+// own requests.
+func AppendMMIORead(b []byte, tag uint32, off uint32, size int) []byte {
+	return appendMMIORead(b, tag, off, uint8(size))
+}

@@ -1,7 +1,7 @@
 package cosim
 
 // The worked example of docs/cosim-protocol.md against this package's
-// encoder and decoder, byte for byte (protodoc_sim_test.go replays it
+// encoder and decoder, byte for byte (internal/simulator/protodoc_sim_test.go replays it
 // against a real simulator).
 
 import (

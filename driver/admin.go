@@ -73,7 +73,7 @@ func (n *NIC) exchange(ctx context.Context, cmd *hw.AdminCmd, timeout uint64) (u
 		n.seq = 1
 	}
 	cmd.Seq = n.seq
-	t := AdminTiming{Opcode: cmd.Opcode, Seq: cmd.Seq, Start: n.b.LastCycle()}
+	t := AdminTiming{Opcode: cmd.Opcode, Seq: cmd.Seq, Start: n.b.Cycle()}
 
 	// Write the header and the payload words in use, 8 bytes per entry;
 	// the reserved header word is written as zero every time.
@@ -136,7 +136,7 @@ func (n *NIC) exchange(ctx context.Context, cmd *hw.AdminCmd, timeout uint64) (u
 		binary.LittleEndian.PutUint64(resp[off:], v)
 	}
 	resp = resp[:rsp.Len]
-	t.End = n.b.LastCycle()
+	t.End = n.b.Cycle()
 	n.last = t
 	if rsp.Status != hw.AdminStOk {
 		return rsp.Status, resp, &StatusError{Opcode: cmd.Opcode, Seq: cmd.Seq, Status: rsp.Status}
@@ -159,7 +159,7 @@ func (n *NIC) diagnose(ctx context.Context, cmd *hw.AdminCmd, timeout uint64, ti
 		return fmt.Errorf("driver: reading ADMIN_STATUS: %w", err)
 	}
 	pc, _ := n.b.Read32(ctx, hw.RegCpuPc)
-	n.log.LogAttrs(ctx, slog.LevelError, "firmware hung", slog.Uint64("cycle", n.b.LastCycle()),
+	n.log.LogAttrs(ctx, slog.LevelError, "firmware hung", slog.Uint64("cycle", n.b.Cycle()),
 		slog.String("command", OpcodeName(cmd.Opcode)), slog.Uint64("seq", uint64(cmd.Seq)),
 		slog.String("pc", fmt.Sprintf("0x%08x", pc)))
 	if hw.AdminStatusRejected.Get(st) != 0 {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -24,12 +23,14 @@ func (n *NIC) bootLocked(ctx context.Context, img []byte) error {
 		return fmt.Errorf("%w: %d bytes, the NIC has %d", ErrImageTooLarge, len(img), n.caps.IMemBytes)
 	}
 	words := imageWords(img)
+	n.startListener()
 	if err := n.softReset(ctx); err != nil {
 		return err
 	}
 	// Hold the core (the soft reset already did; say it anyway, it costs
 	// one posted write) and mask every interrupt while loading.
 	n.b.Write32(ctx, hw.RegCpuCtrl, 0)
+	n.irqEn = 0
 	n.b.Write32(ctx, hw.RegIrqEnable, 0)
 	n.b.Write32(ctx, hw.RegIrqStatus, ^uint32(0))
 
@@ -42,14 +43,14 @@ func (n *NIC) bootLocked(ctx context.Context, img []byte) error {
 	}
 	// One read behind the posted writes: it returns once the NIC has
 	// applied them all, and CPU_MEM_ADDR.WORD must have counted every one.
-	c0 := n.b.LastCycle()
+	c0 := n.b.Cycle()
 	addr, err := n.b.Read32(ctx, hw.RegCpuMemAddr)
 	if err != nil {
 		return fmt.Errorf("driver: downloading firmware: %w", err)
 	}
 	n.boot.ImageWords = len(words)
 	n.boot.DownloadWall = time.Since(start)
-	n.boot.DownloadCycles = n.b.LastCycle() - c0
+	n.boot.DownloadCycles = n.b.Cycle() - c0
 	if got := hw.CpuMemAddrWord.Get(addr); got != uint32(len(words))&0xffff {
 		return fmt.Errorf("%w: CPU_MEM_ADDR.WORD is %d after writing %d words", ErrDownload, got, len(words))
 	}
@@ -64,12 +65,13 @@ func (n *NIC) bootLocked(ctx context.Context, img []byte) error {
 
 	// Release: the driver handles faults, admin completions and log words.
 	n.b.Write32(ctx, hw.RegIrqStatus, ^uint32(0))
+	n.irqEn = irqMask
 	n.b.Write32(ctx, hw.RegIrqEnable, irqMask)
 	n.b.Write32(ctx, hw.RegCpuCtrl, hw.CpuCtrlRun.Val(1))
 	if _, err := n.b.Read32(ctx, hw.RegCpuStatus); err != nil {
 		return fmt.Errorf("driver: releasing the core: %w", err)
 	}
-	n.boot.ReleaseCycle = n.b.LastCycle()
+	n.boot.ReleaseCycle = n.b.Cycle()
 	return n.waitReady(ctx)
 }
 
@@ -99,7 +101,7 @@ func (n *NIC) softReset(ctx context.Context) error {
 		if hw.StatusResetBusy.Get(st) == 0 {
 			return nil
 		}
-		now := n.b.LastCycle()
+		now := n.b.Cycle()
 		if i == 0 {
 			first = now
 		} else if now-first > resetTimeoutCycles {
@@ -162,7 +164,7 @@ func (n *NIC) waitReady(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("driver: waiting for FW_READY: %w", err)
 		}
-		now := n.b.LastCycle()
+		now := n.b.Cycle()
 		if hw.FwReadyMagic.Get(v) == hw.FwReadyMagicValue {
 			n.boot.ReadyCycle = now
 			n.boot.Cycles = now - n.boot.ReleaseCycle
@@ -207,7 +209,7 @@ func (n *NIC) waitReady(ctx context.Context) error {
 	}
 }
 
-func isTimeout(err error) bool { return err != nil && errors.Is(err, cosim.ErrTimeout) }
+func isTimeout(err error) bool { return err != nil && errors.Is(err, ErrBusTimeout) }
 
 // VersionString formats a firmware version (major in bits 15:8, minor in
 // 7:0) as "major.minor".

@@ -1,4 +1,4 @@
-package driver
+package driver_test
 
 import (
 	"bytes"
@@ -18,19 +18,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/firmware"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 // The co-simulation tests run the real simulator and the real firmware.
 
-// requireNIC skips the test, naming what is missing, when the NIC in rtl/
+// requireNIC skips the test, naming what is missing, when the driver.NIC in rtl/
 // has no control processor yet (the tests need the integrated via_cpu).
 func requireNIC(t *testing.T) {
 	t.Helper()
-	cosimtest.RequireHDL(t)
-	root := cosimtest.Root(t)
+	simtest.RequireHDL(t)
+	root := simtest.Root(t)
 	if os.Getenv("VIANIC_SIM") == "" {
 		src, err := os.ReadFile(filepath.Join(root, "rtl", "via_nic.v"))
 		require.NoError(t, err)
@@ -41,28 +44,38 @@ func requireNIC(t *testing.T) {
 }
 
 // startSim starts a lockstep simulator with nodes nodes.
-func startSim(t *testing.T, nodes int) *cosim.Sim {
+func startSim(t *testing.T, nodes int) *simulator.Sim {
 	t.Helper()
 	requireNIC(t)
-	return cosimtest.StartSim(t, cosim.SimOptions{Nodes: nodes})
+	return simtest.StartSim(t, simulator.SimOptions{Nodes: nodes})
 }
 
 // openNode connects as node's driver and opens the NIC with opts (its
 // logger captured unless opts.Logger is set).
-func openNode(t *testing.T, s *cosim.Sim, node int, opts Options) (*NIC, *capture, *cosim.Conn, error) {
+func openNode(t *testing.T, s *simulator.Sim, node int, opts driver.Options) (*driver.NIC, *driver.Capture, *cosim.Conn, error) {
 	t.Helper()
-	conn := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: node, Interrupts: true, Name: t.Name()})
-	lg, c := newCapture()
+	conn := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: node, Interrupts: true, Name: t.Name()})
+	lg, c := driver.NewCapture()
 	if opts.Logger == nil {
 		opts.Logger = lg
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	n, err := Open(ctx, conn, opts)
+	n, err := driver.Open(ctx, mustBus(t, conn), opts)
 	if n != nil {
 		t.Cleanup(func() { n.Close() })
 	}
 	return n, c, conn, err
+}
+
+// mustBus adapts a driver connection to the driver's bus.
+func mustBus(t testing.TB, c *cosim.Conn) driver.Bus {
+	t.Helper()
+	b, err := simbus.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -73,7 +86,7 @@ func ctxT(t *testing.T) context.Context {
 
 func TestCosimBootAndFigures(t *testing.T) {
 	s := startSim(t, 1)
-	n, logs, conn, err := openNode(t, s, 0, Options{})
+	n, logs, conn, err := openNode(t, s, 0, driver.Options{})
 	require.NoError(t, err)
 	ctx := ctxT(t)
 	b := n.Boot()
@@ -82,20 +95,20 @@ func TestCosimBootAndFigures(t *testing.T) {
 	assert.Equal(t, b.ImageWords, b.VerifiedWords)
 
 	// The boot line reaches the logger with the node and the cycle.
-	var boot *capRec
-	for _, r := range logs.firmwareLines() {
+	var boot *driver.CapRec
+	for _, r := range logs.FirmwareLines() {
 		if strings.HasPrefix(r.Msg, "vianic fw ") {
 			boot = &r
 			break
 		}
 	}
-	require.NotNil(t, boot, "boot line in %v", logs.records())
+	require.NotNil(t, boot, "boot line in %v", logs.Records())
 	assert.Equal(t, int64(0), boot.Attrs["node"].Int64())
 	cyc := boot.Attrs["cycle"].Uint64()
 	assert.Greater(t, cyc, b.ReleaseCycle)
 	assert.LessOrEqual(t, cyc, b.ReadyCycle)
 
-	f, err := MeasureFigures(ctx, n, 50)
+	f, err := driver.MeasureFigures(ctx, n, 50)
 	require.NoError(t, err)
 	t.Logf("image %d bytes: download %.2f ms, %d cycles (posted writes), read-back of %d words %.2f ms (%.1f us/word)",
 		f.ImageBytes, f.DownloadWallMS, f.DownloadCycles, f.VerifyWords, f.VerifyWallMS, 1000*f.VerifyWallMS/float64(max(f.VerifyWords, 1)))
@@ -118,7 +131,7 @@ func TestCosimBootAndFigures(t *testing.T) {
 
 func TestCosimQueryNIC(t *testing.T) {
 	s := startSim(t, 1)
-	n, _, conn, err := openNode(t, s, 0, Options{})
+	n, _, conn, err := openNode(t, s, 0, driver.Options{})
 	require.NoError(t, err)
 	ctx := ctxT(t)
 	a, err := n.QueryNIC(ctx)
@@ -137,7 +150,7 @@ func TestCosimQueryNIC(t *testing.T) {
 
 func TestCosimAdmin(t *testing.T) {
 	s := startSim(t, 1)
-	n, logs, conn, err := openNode(t, s, 0, Options{})
+	n, logs, conn, err := openNode(t, s, 0, driver.Options{})
 	require.NoError(t, err)
 	ctx := ctxT(t)
 
@@ -165,13 +178,13 @@ func TestCosimAdmin(t *testing.T) {
 
 	// Oversized: refused before anything is sent.
 	_, err = n.Echo(ctx, make([]byte, 241))
-	assert.ErrorIs(t, err, ErrBadParam)
+	assert.ErrorIs(t, err, driver.ErrBadParam)
 	assert.Equal(t, lastSeq, n.Seq())
 
 	// Unknown opcode: the firmware answers UNKNOWN_CMD and keeps running.
 	st, _, err := n.Admin(ctx, 0x4242, nil)
 	assert.Equal(t, uint16(hw.AdminStUnknownCmd), st)
-	assert.ErrorIs(t, err, ErrUnknownCommand)
+	assert.ErrorIs(t, err, driver.ErrUnknownCommand)
 	require.NoError(t, n.Nop(ctx))
 
 	// Malformed commands written as they are: FLAGS != 0, LEN 241.
@@ -179,31 +192,29 @@ func TestCosimAdmin(t *testing.T) {
 		{Opcode: hw.AdminOpNop, Flags: 0x8000},
 		{Opcode: hw.AdminOpEcho, Len: hw.AdminPayloadMax + 1},
 	} {
-		n.mu.Lock()
-		st, _, err := n.exchange(ctx, &cmd, n.opts.AdminTimeoutCycles)
-		n.mu.Unlock()
+		st, err := n.ExchangeRaw(ctx, &cmd)
 		assert.Equal(t, uint16(hw.AdminStBadParam), st, "%+v", cmd)
-		assert.ErrorIs(t, err, ErrBadParam)
+		assert.ErrorIs(t, err, driver.ErrBadParam)
 		require.NoError(t, n.Nop(ctx))
 	}
 	require.NoError(t, n.DrainLog(ctx))
 	var complaints int
-	for _, r := range logs.firmwareLines() {
+	for _, r := range logs.FirmwareLines() {
 		if strings.HasPrefix(r.Msg, "admin: ") {
 			complaints++
 		}
 	}
-	assert.Equal(t, 3, complaints, "the firmware logs every refused command: %v", logs.firmwareLines())
+	assert.Equal(t, 3, complaints, "the firmware logs every refused command: %v", logs.FirmwareLines())
 }
 
 func TestCosimFaultAndRecover(t *testing.T) {
 	s := startSim(t, 1)
-	faults := make(chan *FirmwareFault, 4)
-	n, _, _, err := openNode(t, s, 0, Options{Firmware: firmware.FaultTestImage(), OnFault: func(f *FirmwareFault) { faults <- f }})
+	faults := make(chan *driver.FirmwareFault, 4)
+	n, _, _, err := openNode(t, s, 0, driver.Options{Firmware: firmware.FaultTestImage(), OnFault: func(f *driver.FirmwareFault) { faults <- f }})
 	require.NoError(t, err)
 	ctx := ctxT(t)
 	err = n.Nop(ctx)
-	var ff *FirmwareFault
+	var ff *driver.FirmwareFault
 	require.ErrorAs(t, err, &ff)
 	t.Log(err)
 	assert.Equal(t, uint32(firmware.FaultTestTrapCause), ff.Cause)
@@ -222,46 +233,46 @@ func TestCosimFaultAndRecover(t *testing.T) {
 func TestCosimHang(t *testing.T) {
 	s := startSim(t, 1)
 	const timeout = 200_000
-	n, _, conn, err := openNode(t, s, 0, Options{Firmware: firmware.HangTestImage(), AdminTimeoutCycles: timeout, ProbeTimeoutCycles: 20_000})
+	n, _, conn, err := openNode(t, s, 0, driver.Options{Firmware: firmware.HangTestImage(), AdminTimeoutCycles: timeout, ProbeTimeoutCycles: 20_000})
 	require.NoError(t, err)
 	ctx := ctxT(t)
 	start := conn.LastCycle()
 	err = n.Nop(ctx)
-	require.ErrorIs(t, err, ErrFirmwareHung)
-	assert.NotErrorIs(t, err, ErrFirmwareFault)
+	require.ErrorIs(t, err, driver.ErrFirmwareHung)
+	assert.NotErrorIs(t, err, driver.ErrFirmwareFault)
 	t.Log(err)
 	assert.GreaterOrEqual(t, conn.LastCycle()-start, uint64(timeout), "the deadline is simulated time")
-	assert.ErrorIs(t, n.CheckAlive(ctx), ErrFirmwareHung)
+	assert.ErrorIs(t, n.CheckAlive(ctx), driver.ErrFirmwareHung)
 	require.NoError(t, n.Recover(ctx))
 	require.NoError(t, n.CheckAlive(ctx))
 }
 
 func TestCosimVersionMismatch(t *testing.T) {
 	s := startSim(t, 1)
-	n, _, _, err := openNode(t, s, 0, Options{Version: firmware.Version + 1})
-	require.ErrorIs(t, err, ErrFirmwareVersion)
+	n, _, _, err := openNode(t, s, 0, driver.Options{Version: firmware.Version + 1})
+	require.ErrorIs(t, err, driver.ErrFirmwareVersion)
 	t.Log(err)
 	require.NotNil(t, n)
-	assert.ErrorIs(t, n.Nop(ctxT(t)), ErrNotReady)
+	assert.ErrorIs(t, n.Nop(ctxT(t)), driver.ErrNotReady)
 }
 
 func TestCosimBootFailures(t *testing.T) {
 	s := startSim(t, 1)
 	ctx := ctxT(t)
 	// Zeros: the first instruction is illegal.
-	n, _, _, err := openNode(t, s, 0, Options{Firmware: make([]byte, 256), BootTimeoutCycles: 100_000})
-	var ff *FirmwareFault
+	n, _, _, err := openNode(t, s, 0, driver.Options{Firmware: make([]byte, 256), BootTimeoutCycles: 100_000})
+	var ff *driver.FirmwareFault
 	require.ErrorAs(t, err, &ff)
 	t.Log(err)
-	assert.Equal(t, uint32(CauseIllegalInsn), ff.Cause)
+	assert.Equal(t, uint32(driver.CauseIllegalInsn), ff.Cause)
 	assert.Equal(t, uint32(0), ff.PC)
 	assert.Equal(t, uint32(0), ff.Val)
 
 	// A loop that never writes READY: jal x0, 0.
 	spin := binary.LittleEndian.AppendUint32(nil, 0x0000006f)
 	err = n.Reload(ctx, spin)
-	require.ErrorIs(t, err, ErrBootTimeout)
-	assert.NotErrorIs(t, err, ErrFirmwareFault)
+	require.ErrorIs(t, err, driver.ErrBootTimeout)
+	assert.NotErrorIs(t, err, driver.ErrFirmwareFault)
 	t.Log(err)
 
 	// And back.
@@ -302,25 +313,25 @@ func TestCosimTwoNodes(t *testing.T) {
 	ctx := ctxT(t)
 	conns := make([]*cosim.Conn, 2)
 	for i := range conns {
-		conns[i] = cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: i, Interrupts: true, Name: t.Name()})
+		conns[i] = simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: i, Interrupts: true, Name: t.Name()})
 	}
-	nics := make([]*NIC, 2)
+	nics := make([]*driver.NIC, 2)
 	errs := make([]error, 2)
-	logs := make([]*capture, 2)
+	logs := make([]*driver.Capture, 2)
 	together(ctx, conns, func(i int) {
 		var lg *slog.Logger
-		lg, logs[i] = newCapture()
-		nics[i], errs[i] = Open(ctx, conns[i], Options{Logger: lg})
+		lg, logs[i] = driver.NewCapture()
+		nics[i], errs[i] = driver.Open(ctx, mustBus(t, conns[i]), driver.Options{Logger: lg})
 	})
 	for i := range nics {
 		require.NoError(t, errs[i], "node %d", i)
 		t.Cleanup(func() { nics[i].Close() })
 		t.Logf("node %d: boot %d cycles (%v)", i, nics[i].Boot().Cycles, nics[i].Boot().Time)
-		lines := logs[i].firmwareLines()
+		lines := logs[i].FirmwareLines()
 		require.NotEmpty(t, lines)
 		assert.Equal(t, int64(i), lines[0].Attrs["node"].Int64())
 	}
-	attrs := make([]NICAttributes, 2)
+	attrs := make([]driver.NICAttributes, 2)
 	together(ctx, conns, func(i int) {
 		attrs[i], errs[i] = nics[i].QueryNIC(ctx)
 		if errs[i] == nil {
@@ -337,10 +348,10 @@ func TestCosimTwoNodes(t *testing.T) {
 // its wall-clock cost (ns/op).
 func BenchmarkCosimNop(b *testing.B) {
 	requireNICB(b)
-	s := cosimtest.StartSim(b, cosim.SimOptions{Nodes: 1})
-	conn := cosimtest.Dial(b, s, cosim.Options{Role: cosim.RoleDriver, Name: "BenchmarkCosimNop"})
+	s := simtest.StartSim(b, simulator.SimOptions{Nodes: 1})
+	conn := simtest.Dial(b, s, cosim.Options{Role: cosim.RoleDriver, Name: "BenchmarkCosimNop"})
 	ctx := context.Background()
-	n, err := Open(ctx, conn, Options{Logger: slog.New(slog.DiscardHandler)})
+	n, err := driver.Open(ctx, mustBus(b, conn), driver.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -359,8 +370,8 @@ func BenchmarkCosimNop(b *testing.B) {
 
 func requireNICB(b *testing.B) {
 	b.Helper()
-	cosimtest.RequireHDL(b)
-	src, err := os.ReadFile(filepath.Join(cosimtest.Root(b), "rtl", "via_nic.v"))
+	simtest.RequireHDL(b)
+	src, err := os.ReadFile(filepath.Join(simtest.Root(b), "rtl", "via_nic.v"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -376,9 +387,9 @@ func TestCosimFreeRunWatchdog(t *testing.T) {
 	requireNIC(t)
 	start := time.Now()
 	mark := func(what string) { t.Logf("%8.3f s: %s", time.Since(start).Seconds(), what) }
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
-	faults := make(chan *FirmwareFault, 4)
-	n, _, conn, err := openNode(t, s, 0, Options{Firmware: firmware.FaultTestImage(), OnFault: func(f *FirmwareFault) { faults <- f }})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
+	faults := make(chan *driver.FirmwareFault, 4)
+	n, _, conn, err := openNode(t, s, 0, driver.Options{Firmware: firmware.FaultTestImage(), OnFault: func(f *driver.FirmwareFault) { faults <- f }})
 	require.NoError(t, err)
 	mark("opened")
 	ctx := ctxT(t)
@@ -393,7 +404,7 @@ func TestCosimFreeRunWatchdog(t *testing.T) {
 		t.Fatal("OnFault was not called for a fault nobody asked about")
 	}
 	mark("fault reported")
-	assert.ErrorIs(t, n.Nop(ctx), ErrFirmwareFault)
+	assert.ErrorIs(t, n.Nop(ctx), driver.ErrFirmwareFault)
 	assert.Empty(t, faults, "OnFault is called once per fault")
 
 	require.NoError(t, n.Recover(ctx))
@@ -426,7 +437,7 @@ func TestCosimFreeRunWatchdog(t *testing.T) {
 	})
 	select {
 	case err := <-fails:
-		assert.ErrorIs(t, err, ErrFirmwareFault)
+		assert.ErrorIs(t, err, driver.ErrFirmwareFault)
 	case <-time.After(10 * time.Second):
 		t.Fatal("the watchdog did not report the fault")
 	}

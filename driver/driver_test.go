@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -30,7 +29,7 @@ func openFake(t *testing.T, f *fakeNIC, opts Options) (*NIC, *capture, error) {
 	if opts.Version == 0 {
 		opts.Version = 0x0001
 	}
-	n, err := open(context.Background(), f, opts)
+	n, err := Open(context.Background(), f, opts)
 	if n != nil {
 		t.Cleanup(func() { n.Close() })
 	}
@@ -344,7 +343,7 @@ func TestConcurrentAdmin(t *testing.T) {
 
 func TestListenerNoticesFault(t *testing.T) {
 	f := newFake(0)
-	f.mode = cosim.ModeFreeRun
+	f.free = true
 	faulted := make(chan *FirmwareFault, 1)
 	n, _, err := openFake(t, f, Options{Firmware: fakeImage(1, 0x0001, 65), OnFault: func(ff *FirmwareFault) { faulted <- ff }})
 	require.NoError(t, err)
@@ -363,7 +362,7 @@ func TestListenerNoticesFault(t *testing.T) {
 
 func TestWatchdog(t *testing.T) {
 	f := newFake(0)
-	f.mode = cosim.ModeFreeRun
+	f.free = true
 	n, _, err := openFake(t, f, Options{Firmware: fakeImage(2, 0x0001, 33), ProbeTimeoutCycles: 1000})
 	require.NoError(t, err)
 	fails := make(chan error, 10)
@@ -395,4 +394,47 @@ func TestErrorsAndNames(t *testing.T) {
 	assert.Equal(t, "status 99", StatusName(99))
 	assert.Equal(t, "1.2", VersionString(0x0102))
 	assert.Equal(t, []uint32{0x04030201, 0x05}, imageWords([]byte{1, 2, 3, 4, 5}))
+}
+
+func TestOpenNoBoot(t *testing.T) {
+	f := newFake(0)
+	n, _, err := openFake(t, f, Options{NoBoot: true})
+	require.NoError(t, err)
+	assert.False(t, f.run, "the core is not released")
+	assert.Equal(t, uint32(0), f.memAddr, "nothing downloaded")
+	assert.Equal(t, 16, n.Caps().NumVI, "the capabilities are read")
+	assert.ErrorIs(t, n.Nop(context.Background()), ErrNotReady)
+	require.NoError(t, n.Recover(context.Background()))
+	require.NoError(t, n.Nop(context.Background()))
+}
+
+func TestDiagCopyChecks(t *testing.T) {
+	f := newFake(0)
+	n, _, err := openFake(t, f, Options{NoBoot: true})
+	require.NoError(t, err)
+	ctx := context.Background()
+	reads := f.reads
+	for _, r := range []DiagRequest{
+		{Len: 0},
+		{Len: -8},
+		{Len: 1 << 32},
+		{Src: 4, Len: 64},
+		{Dst: 12, Len: 64},
+		{Len: 60},
+		{Src: ^uint64(0) - 7, Len: 64},
+		{Len: 64, MaxBurst: 512},
+		{Len: 64, MaxOutstanding: 16},
+		{Len: 64, MaxBurst: -1},
+	} {
+		_, err := n.DiagCopy(ctx, r)
+		assert.ErrorIs(t, err, ErrDiagParam, "%+v", r)
+		assert.ErrorIs(t, n.DiagStart(ctx, r), ErrDiagParam, "%+v", r)
+	}
+	assert.Equal(t, reads, f.reads, "refused before touching the NIC")
+	e := &DiagError{Node: 1, Result: DiagResult{Status: hw.DiagStatusDone.Val(1) | hw.DiagStatusError.Val(1) | hw.DiagStatusRdErr.Val(1) | hw.DiagStatusResp.Val(3), ErrAddr: 0x4000_0000}}
+	assert.ErrorIs(t, e, ErrDiagFailed)
+	assert.Equal(t, "driver: diag: copy on node 1 failed: RD_ERR (DIAG_STATUS 0x316), AXI response 3 at host address 0x40000000", e.Error())
+	n.Close()
+	_, err = n.DiagCopy(ctx, DiagRequest{Len: 64})
+	assert.ErrorIs(t, err, ErrClosed)
 }

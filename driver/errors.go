@@ -11,8 +11,10 @@ import (
 var (
 	// ErrNotVIANIC means BAR0's MAGIC is not hw.Magic.
 	ErrNotVIANIC = errors.New("driver: not a vianic NIC")
-	// ErrMapMismatch means the NIC's MAP_HASH registers differ from the
-	// register map this driver was built with (hw.Bar0Hash).
+	// ErrMapMismatch means the NIC was generated from another register map
+	// than this driver (hw.Bar0Hash): the hash its bus reports
+	// (BusInfo.MapHash) or its MAP_HASH registers differ. Open checks it;
+	// nothing below the driver does.
 	ErrMapMismatch = errors.New("driver: register map hash mismatch")
 	// ErrResetTimeout means a soft reset did not end (STATUS.RESET_BUSY
 	// stayed 1).

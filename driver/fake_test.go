@@ -3,11 +3,11 @@ package driver
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 
-	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -20,9 +20,9 @@ import (
 type fakeNIC struct {
 	mu    sync.Mutex
 	node  int
-	mode  cosim.Mode
+	free  bool // BusInfo.FreeRunning
 	cycle uint64
-	irqs  chan cosim.IRQ
+	irqs  chan Interrupt
 
 	magic   uint32
 	hash    uint64
@@ -66,7 +66,7 @@ type fakeNIC struct {
 
 func newFake(node int) *fakeNIC {
 	return &fakeNIC{
-		node: node, mode: cosim.ModeLockstep, cycle: 1000, irqs: make(chan cosim.IRQ, 64),
+		node: node, cycle: 1000, irqs: make(chan Interrupt, 64),
 		magic: hw.Magic, hash: hw.Bar0Hash, imemKB: 16, version: 0x0001,
 		bootCycles: 4321, adminCycles: 300, corruptWord: -1,
 		imem: make([]uint32, 4096),
@@ -87,17 +87,20 @@ func fakeImage(kind uint32, version uint16, words int) []byte {
 	return b
 }
 
-func (f *fakeNIC) Node() int                    { return f.node }
-func (f *fakeNIC) Role() cosim.Role             { return cosim.RoleDriver }
+var _ Bus = (*fakeNIC)(nil)
+
 func (f *fakeNIC) Flush(context.Context) error  { return nil }
-func (f *fakeNIC) Interrupts() <-chan cosim.IRQ { return f.irqs }
-func (f *fakeNIC) LastCycle() uint64 {
+func (f *fakeNIC) Interrupts() <-chan Interrupt { return f.irqs }
+func (f *fakeNIC) AttachMemory(context.Context, HostMemory) error {
+	return errors.New("fake: no host memory")
+}
+func (f *fakeNIC) Cycle() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.cycle
 }
-func (f *fakeNIC) Device() cosim.Device {
-	return cosim.Device{Nodes: 2, IRQs: 8, BARBytes: 1 << 20, ClockPS: 4000, MapHash: f.hash, Mode: f.mode, DataWidth: 64}
+func (f *fakeNIC) Info() BusInfo {
+	return BusInfo{Node: f.node, IRQs: 8, BARBytes: 1 << 20, ClockPS: 4000, MapHash: f.hash, FreeRunning: f.free}
 }
 
 func (f *fakeNIC) setIRQ(bits uint32) {
@@ -106,7 +109,7 @@ func (f *fakeNIC) setIRQ(bits uint32) {
 	after := f.irqStatus & f.irqEnable
 	if after&^before != 0 {
 		select {
-		case f.irqs <- cosim.IRQ{Vector: after, Cycle: f.cycle}:
+		case f.irqs <- Interrupt{Vector: after, Cycle: f.cycle}:
 		default:
 		}
 	}
@@ -425,24 +428,24 @@ func (f *fakeNIC) Run(ctx context.Context, n uint64) (uint64, error) {
 	return f.cycle, nil
 }
 
-func (f *fakeNIC) WaitIRQ(ctx context.Context, mask uint32, timeout uint64) (cosim.IRQ, error) {
+func (f *fakeNIC) WaitIRQ(ctx context.Context, mask uint32, timeout uint64) (Interrupt, error) {
 	if err := ctx.Err(); err != nil {
-		return cosim.IRQ{}, err
+		return Interrupt{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	start := f.cycle
 	for {
 		if v := f.irqStatus & f.irqEnable; v&mask != 0 {
-			return cosim.IRQ{Vector: v, Cycle: f.cycle}, nil
+			return Interrupt{Vector: v, Cycle: f.cycle}, nil
 		}
 		t := f.nextEvent()
 		if timeout > 0 && (t == 0 || t > start+timeout) {
 			f.advance(start + timeout)
-			return cosim.IRQ{Vector: f.irqStatus & f.irqEnable, Cycle: f.cycle}, cosim.ErrTimeout
+			return Interrupt{Vector: f.irqStatus & f.irqEnable, Cycle: f.cycle}, ErrBusTimeout
 		}
 		if t == 0 {
-			return cosim.IRQ{Cycle: f.cycle}, &cosim.DeadlockError{Cycle: f.cycle}
+			return Interrupt{Cycle: f.cycle}, fmt.Errorf("fake: deadlock at cycle %d: nothing will raise an interrupt", f.cycle)
 		}
 		f.advance(t)
 	}

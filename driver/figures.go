@@ -43,7 +43,7 @@ type Figures struct {
 // last boot.
 func MeasureFigures(ctx context.Context, n *NIC, rounds int) (Figures, error) {
 	rounds = max(rounds, 1)
-	clockPS := n.b.Device().ClockPS
+	clockPS := n.b.Info().ClockPS
 	if clockPS == 0 {
 		clockPS = 4000
 	}

@@ -38,7 +38,7 @@ func (n *NIC) drainLog(ctx context.Context) error {
 		if d := hw.FwLogLevelDropped.Get(lvl); d > 0 {
 			n.dropped.Add(uint64(d))
 			n.log.LogAttrs(ctx, slog.LevelWarn, "firmware log words dropped: the log FIFO was full",
-				slog.Uint64("cycle", n.b.LastCycle()), slog.Uint64("dropped", uint64(d)))
+				slog.Uint64("cycle", n.b.Cycle()), slog.Uint64("dropped", uint64(d)))
 		}
 		words := int(hw.FwLogLevelWords.Get(lvl))
 		if words == 0 {
@@ -52,7 +52,7 @@ func (n *NIC) drainLog(ctx context.Context) error {
 			if w == 0 {
 				break
 			}
-			n.logWord(w, n.b.LastCycle())
+			n.logWord(w, n.b.Cycle())
 		}
 	}
 }

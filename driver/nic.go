@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vianic/vianic/cosim"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -72,11 +71,19 @@ type Options struct {
 	// Verify selects how the download is checked (VerifyAll by default).
 	Verify Verify
 	// OnFault, if set, is called once per firmware fault, when the driver
-	// notices it: by a call that ran into it, or, in free-run mode, by the
-	// interrupt listener as soon as FW_FAULT is raised (when the Conn was
-	// dialed with Interrupts). It runs on the goroutine that noticed the
+	// notices it: by a call that ran into it, or, when the bus runs free
+	// (BusInfo.FreeRunning), by the interrupt listener as soon as FW_FAULT
+	// is raised (when the bus delivers Interrupts). It runs on the goroutine that noticed the
 	// fault, must return quickly and must not call the NIC.
 	OnFault func(*FirmwareFault)
+	// NoBoot opens the NIC without touching its control processor: Open
+	// checks the NIC's identity and register map and reads its
+	// capabilities, but neither resets it nor downloads firmware. The
+	// bus-level functions (DiagCopy and the other Diag calls,
+	// AttachMemory) work; admin commands fail with ErrNotReady until
+	// Recover or Reload boots the firmware. Benchmarks and tests of the
+	// hardware use it so as not to pay (or depend on) a firmware boot.
+	NoBoot bool
 }
 
 // BootInfo describes the last boot (Open or Recover) of a NIC.
@@ -123,7 +130,7 @@ func init() {
 // NIC is an opened vianic NIC: its driver connection and the state of its
 // firmware.
 type NIC struct {
-	b    bus
+	b    Bus
 	node int
 	opts Options
 	log  *slog.Logger
@@ -142,34 +149,34 @@ type NIC struct {
 
 	faultIRQ atomic.Bool // the listener saw FW_FAULT
 
+	listening bool   // the interrupt listener runs; guarded by mu
+	irqEn     uint32 // what the driver last wrote to IRQ_ENABLE; guarded by mu
+
 	closed atomic.Bool
 	stop   chan struct{}
 	wg     sync.WaitGroup
 }
 
-// Open brings up the NIC behind conn, a driver connection: it checks the
-// NIC's identity and register map, soft-resets it, downloads the firmware
-// into the control processor's instruction memory, verifies it, releases
-// the core and waits for FW_READY with the expected version, then enables
-// the interrupts the driver handles (FW_FAULT, ADMIN_DONE, FW_LOG). The
-// Conn stays the caller's: Close does not close it. If conn was dialed with
-// Interrupts, the NIC consumes conn.Interrupts().
+// Open brings up the NIC behind b: it checks the NIC's identity and
+// register map (the one register-map check of the host software: an NIC
+// generated from another layout fails with ErrMapMismatch), soft-resets it,
+// downloads the firmware into the control processor's instruction memory,
+// verifies it, releases the core and waits for FW_READY with the expected
+// version, then enables the interrupts the driver handles (FW_FAULT,
+// ADMIN_DONE, FW_LOG). With Options.NoBoot it stops after the identity
+// check. The bus stays the caller's: Close does not close it. If the bus
+// delivers Interrupts, a booted NIC consumes them.
+//
+// For the simulator, b is simbus.New(conn) of a driver connection.
 //
 // A boot that fails with a firmware fault returns a *FirmwareFault; one that
 // times out ErrBootTimeout; a version mismatch ErrFirmwareVersion. The NIC
 // is returned with such errors too (not nil), so that the caller can still
 // Recover it or read its state; any other error returns a nil NIC.
-func Open(ctx context.Context, conn *cosim.Conn, opts Options) (*NIC, error) {
-	if conn == nil {
-		return nil, errors.New("driver: Open: nil connection")
+func Open(ctx context.Context, b Bus, opts Options) (*NIC, error) {
+	if b == nil {
+		return nil, errors.New("driver: Open: nil bus")
 	}
-	if conn.Role() != cosim.RoleDriver {
-		return nil, fmt.Errorf("driver: Open needs a driver connection, not a %v connection", conn.Role())
-	}
-	return open(ctx, conn, opts)
-}
-
-func open(ctx context.Context, b bus, opts Options) (*NIC, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -185,11 +192,12 @@ func open(ctx context.Context, b bus, opts Options) (*NIC, error) {
 	if opts.Version == 0 {
 		opts.Version = defaultVersion()
 	}
+	node := b.Info().Node
 	n := &NIC{
 		b:    b,
-		node: b.Node(),
+		node: node,
 		opts: opts,
-		log:  opts.Logger.With(slog.Int("node", b.Node())),
+		log:  opts.Logger.With(slog.Int("node", node)),
 		stop: make(chan struct{}),
 	}
 	n.mu.Lock()
@@ -197,8 +205,9 @@ func open(ctx context.Context, b bus, opts Options) (*NIC, error) {
 	if err := n.identify(ctx); err != nil {
 		return nil, err
 	}
-	n.wg.Add(1)
-	go n.listen()
+	if opts.NoBoot {
+		return n, nil
+	}
 	img := opts.Firmware
 	if img == nil {
 		img = defaultImage()
@@ -213,8 +222,14 @@ func open(ctx context.Context, b bus, opts Options) (*NIC, error) {
 	return n, nil
 }
 
-// identify checks MAGIC and the map hash and reads the capabilities.
+// identify checks MAGIC and the register map and reads the capabilities.
+// The map is checked here and nowhere else: first the hash the bus reports
+// (if it knows one), before any register is read at an offset that
+// another map might place elsewhere, then the NIC's MAP_HASH registers.
 func (n *NIC) identify(ctx context.Context) error {
+	if h := n.b.Info().MapHash; h != 0 && h != hw.Bar0Hash {
+		return mapMismatch(h)
+	}
 	magic, err := n.b.Read32(ctx, hw.RegMagic)
 	if err != nil {
 		return fmt.Errorf("driver: reading MAGIC: %w", err)
@@ -227,8 +242,7 @@ func (n *NIC) identify(ctx context.Context) error {
 		return fmt.Errorf("driver: reading MAP_HASH: %w", err)
 	}
 	if hash != hw.Bar0Hash {
-		return fmt.Errorf("%w: the NIC was generated from register map 0x%016x, the driver from 0x%016x (rebuild the simulator or the driver)",
-			ErrMapMismatch, hash, hw.Bar0Hash)
+		return mapMismatch(hash)
 	}
 	regs := []uint32{hw.RegHwVersion, hw.RegCapDatapath, hw.RegCapVi, hw.RegCapIrq, hw.RegCapCpu, hw.RegCapDbBase, hw.RegCapDbStride}
 	v := make([]uint32, len(regs))
@@ -248,6 +262,11 @@ func (n *NIC) identify(ctx context.Context) error {
 		DoorbellStride: v[6],
 	}
 	return nil
+}
+
+func mapMismatch(hash uint64) error {
+	return fmt.Errorf("%w: the NIC was generated from register map 0x%016x, the driver from 0x%016x (rebuild the simulator or the driver)",
+		ErrMapMismatch, hash, hw.Bar0Hash)
 }
 
 // Node returns the node index of the NIC.
@@ -282,7 +301,7 @@ func (n *NIC) LogDropped() uint64 { return n.dropped.Load() }
 // CyclesToDuration converts simulated cycles to simulated time at the
 // device's clock.
 func (n *NIC) CyclesToDuration(cycles uint64) time.Duration {
-	return cyclesToDuration(cycles, n.b.Device().ClockPS)
+	return cyclesToDuration(cycles, n.b.Info().ClockPS)
 }
 
 func cyclesToDuration(cycles uint64, clockPS uint32) time.Duration {
@@ -294,7 +313,7 @@ func cyclesToDuration(cycles uint64, clockPS uint32) time.Duration {
 
 // Close stops the NIC's interrupt listener and passes a partial log line
 // to the logger. It leaves the hardware as it is and does not close the
-// Conn. Later calls fail with ErrClosed.
+// bus. Later calls fail with ErrClosed.
 func (n *NIC) Close() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -316,10 +335,21 @@ func (n *NIC) closeLocked() {
 	n.mu.Lock()
 }
 
-// listen watches the Conn's interrupts for FW_FAULT. In lockstep mode it
+// startListener starts the interrupt listener (once; the first boot does).
+// Call with mu held.
+func (n *NIC) startListener() {
+	if n.listening || n.closed.Load() {
+		return
+	}
+	n.listening = true
+	n.wg.Add(1)
+	go n.listen()
+}
+
+// listen watches the bus's interrupts for FW_FAULT. In lockstep mode it
 // only records the fault (the next call reads the trap registers, at a
-// deterministic point); in free-run mode it reads them at once and calls
-// OnFault.
+// deterministic point); on a free-running bus it reads them at once and
+// calls OnFault.
 func (n *NIC) listen() {
 	defer n.wg.Done()
 	irqs := n.b.Interrupts()
@@ -335,7 +365,7 @@ func (n *NIC) listen() {
 				continue
 			}
 			n.faultIRQ.Store(true)
-			if n.b.Device().Mode != cosim.ModeFreeRun || n.opts.OnFault == nil {
+			if !n.b.Info().FreeRunning || n.opts.OnFault == nil {
 				continue
 			}
 			if n.mu.TryLock() {
@@ -390,7 +420,7 @@ func (n *NIC) checkFault(ctx context.Context) (*FirmwareFault, error) {
 			return nil, fmt.Errorf("driver: reading the trap registers: %w", err)
 		}
 	}
-	f.Cycle = n.b.LastCycle()
+	f.Cycle = n.b.Cycle()
 	n.fault = f
 	n.ready = false
 	// The fault usually comes with log lines explaining it.
@@ -410,4 +440,15 @@ func (n *NIC) Fault() *FirmwareFault {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.fault
+}
+
+// AttachMemory makes m the host memory the NIC reaches by DMA (see
+// Bus.AttachMemory).
+func (n *NIC) AttachMemory(ctx context.Context, m HostMemory) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed.Load() {
+		return ErrClosed
+	}
+	return n.b.AttachMemory(ctx, m)
 }

@@ -1,4 +1,4 @@
-package driver
+package driver_test
 
 import (
 	"strconv"
@@ -7,15 +7,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vianic/vianic/driver"
 )
 
 // TestCosimSimulatorKeepsFirmwareLog checks the simulator's side of the
-// firmware log: it reads the NIC's fw_log debug port and publishes the
+// firmware log: it reads the driver.NIC's fw_log debug port and publishes the
 // lines in STATS with the cycle they started, which `vianic fw log` shows.
 func TestCosimSimulatorKeepsFirmwareLog(t *testing.T) {
 	requireNIC(t)
 	s := startSim(t, 1)
-	n, _, conn, err := openNode(t, s, 0, Options{})
+	n, _, conn, err := openNode(t, s, 0, driver.Options{})
 	require.NoError(t, err)
 	require.NoError(t, n.Nop(ctxT(t)))
 	stats, err := conn.Stats(ctxT(t))

@@ -7,7 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/bench"
 )
 
 func init() {
@@ -25,13 +25,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	o := cosim.BenchOptions{Progress: stderr}
+	o := bench.BenchOptions{Progress: stderr}
 	o.Sim.Stderr = io.Discard
 	if *quick {
 		o.Writes, o.Reads, o.Rounds = 200000, 300, 3
 		o.DMABytes, o.BusyCopies, o.BusyBytes, o.IdleCycles = 1<<20, 2, 64<<10, 10_000_000
 	}
-	f, err := cosim.BenchBridge(ctx, o)
+	f, err := bench.BenchBridge(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-func printFigures(w io.Writer, f cosim.BridgeFigures) {
+func printFigures(w io.Writer, f bench.BridgeFigures) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "figure\tvalue\ttarget\n")
 	fmt.Fprintf(tw, "posted MMIO writes/s (client)\t%.0f\t>= 1,000,000\n", f.WritesPerSec)

@@ -13,16 +13,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 // TestRegs dumps a running NIC's registers by name over a monitor
 // connection while a driver holds the node.
 func TestRegs(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
-	conn := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: t.Name()})
+	simtest.RequireHDL(t)
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
+	conn := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: t.Name()})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	require.NoError(t, conn.Write32(ctx, hw.RegScratch, 0xfeedf00d))
@@ -63,7 +64,7 @@ func TestRegs(t *testing.T) {
 
 // TestDemo runs the main job with a small copy and checks its report.
 func TestDemo(t *testing.T) {
-	cosimtest.RequireHDL(t)
+	simtest.RequireHDL(t)
 	wave := filepath.Join(t.TempDir(), "demo.vcd")
 	code, out, errs := runCLI("demo", "-bytes", "8192", "-wave", wave)
 	require.Equal(t, 0, code, errs)

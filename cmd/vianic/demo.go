@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,7 +13,9 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -41,7 +44,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *size <= 0 || *size%8 != 0 || *size > 16<<20 {
 		return fmt.Errorf("-bytes must be a positive multiple of 8 up to 16 MiB")
 	}
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}
@@ -62,7 +65,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer cancel()
 
 	fmt.Fprintf(stdout, "demo: starting a simulator with %d NICs (%s, waveform %s)\n", *nodes, mode, *wave)
-	sim, err := cosim.StartSimulator(ctx, cosim.SimOptions{Root: root, Nodes: *nodes, Mode: mode, Trace: *wave, Stderr: stderr})
+	sim, err := simulator.StartSimulator(ctx, simulator.SimOptions{Root: root, Nodes: *nodes, Mode: mode, Trace: *wave, Stderr: stderr})
 	if err != nil {
 		return err
 	}
@@ -120,68 +123,41 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// demoNode attaches host memory to one NIC, fills a source buffer, has the
-// NIC's DMA diagnostic engine copy it, waits for the completion interrupt and
-// checks the copy byte for byte.
+// demoNode opens one NIC with the driver (no firmware boot: the DMA
+// diagnostic engine needs none), attaches host memory, fills a source
+// buffer, has the engine copy it (the driver waits for the completion
+// interrupt) and checks the copy byte for byte.
 func demoNode(ctx context.Context, c *cosim.Conn, node, size int) (demoResult, error) {
 	res := demoResult{node: node, bytes: size}
 	fail := func(err error) (demoResult, error) { return res, fmt.Errorf("node %d: %w", node, err) }
+	nic, err := openNIC(ctx, c, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return fail(err)
+	}
+	defer nic.Close()
 	mem, err := cosim.NewMemory(2*size + 8192)
 	if err != nil {
 		return fail(err)
 	}
 	defer mem.Close()
-	if err := c.AttachMemory(ctx, mem); err != nil {
+	if err := nic.AttachMemory(ctx, mem); err != nil {
 		return fail(err)
-	}
-	magic, err := c.Read32(ctx, hw.RegMagic)
-	if err != nil {
-		return fail(err)
-	}
-	if magic != hw.Magic {
-		return fail(fmt.Errorf("MAGIC reads %#x, want %#x", magic, hw.Magic))
 	}
 	src, dst := uint64(0), uint64(size+4096) // the destination starts mid-page
 	buf := mem.Bytes()
 	for i := 0; i < size; i++ {
 		buf[int(src)+i] = byte(i*7 + node*31 + i>>8)
 	}
-	w := func(off, v uint32) {
-		if err == nil {
-			err = c.Write32(ctx, off, v)
-		}
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: src, Dst: dst, Len: size})
+	res.status, res.cycles, res.irqCycle = r.Status, r.Cycles, r.IRQCycle
+	if err != nil && !errors.Is(err, driver.ErrDiagFailed) {
+		return fail(err)
 	}
-	w(hw.RegIrqEnable, hw.IrqStatusDiagDone.Val(1))
-	w(hw.RegDiagSrcLo, uint32(src))
-	w(hw.RegDiagSrcHi, uint32(src>>32))
-	w(hw.RegDiagDstLo, uint32(dst))
-	w(hw.RegDiagDstHi, uint32(dst>>32))
-	w(hw.RegDiagLen, uint32(size))
-	w(hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1))
+	bursts, err := nic.DiagBursts(ctx)
 	if err != nil {
 		return fail(err)
 	}
-	irq, err := c.WaitIRQ(ctx, 1<<hw.IrqStatusDiagDone.LSB, 0)
-	if err != nil {
-		return fail(err)
-	}
-	res.irqCycle = irq.Cycle
-	rd := func(off uint32) uint32 {
-		var v uint32
-		if err == nil {
-			v, err = c.Read32(ctx, off)
-		}
-		return v
-	}
-	res.status = rd(hw.RegDiagStatus)
-	res.cycles = uint64(rd(hw.RegDiagCycles))
-	res.rdBursts = rd(hw.RegDiagRdBursts)
-	res.wrBursts = rd(hw.RegDiagWrBursts)
-	res.inflight = rd(hw.RegDiagMaxInflight)
-	w(hw.RegIrqStatus, hw.IrqStatusDiagDone.Val(1))
-	if err != nil {
-		return fail(err)
-	}
+	res.rdBursts, res.wrBursts, res.inflight = bursts.Read, bursts.Write, bursts.MaxInflight
 	res.verified = hw.DiagStatusDone.Get(res.status) == 1 && hw.DiagStatusError.Get(res.status) == 0
 	for i := 0; i < size && res.verified; i++ {
 		res.verified = buf[int(dst)+i] == buf[int(src)+i]

@@ -20,6 +20,7 @@ import (
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/firmware"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -70,7 +71,7 @@ func runFWBuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func runFWDisasm(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if *elf == "" {
-		root, err := cosim.FindRoot()
+		root, err := simulator.FindRoot()
 		if err != nil {
 			return err
 		}
@@ -146,6 +147,11 @@ func runFWLog(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer c.Close()
+	// The bridge only reports the map hash; this tool reads registers by
+	// this build's offsets, so it refuses another map (vianic regs warns).
+	if h := c.Device().MapHash; h != hw.Bar0Hash {
+		return fmt.Errorf("%w: the simulator's register map is 0x%016x, this tool's 0x%016x (rebuild one of them)", driver.ErrMapMismatch, h, hw.Bar0Hash)
+	}
 	seen := -1
 	for {
 		rctx, cancel := context.WithTimeout(ctx, *timeout)
@@ -299,7 +305,7 @@ func runFWBench(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func benchFirmware(ctx context.Context, rounds int, progress io.Writer) (driver.Figures, error) {
 	fmt.Fprintln(progress, "fw bench: starting a 1-node lockstep simulator (building it if needed)...")
-	s, err := cosim.StartSimulator(ctx, cosim.SimOptions{Nodes: 1, Stderr: io.Discard})
+	s, err := simulator.StartSimulator(ctx, simulator.SimOptions{Nodes: 1, Stderr: io.Discard})
 	if err != nil {
 		return driver.Figures{}, err
 	}
@@ -309,7 +315,7 @@ func benchFirmware(ctx context.Context, rounds int, progress io.Writer) (driver.
 		return driver.Figures{}, err
 	}
 	defer conn.Close()
-	n, err := driver.Open(ctx, conn, driver.Options{Logger: slog.New(slog.DiscardHandler)})
+	n, err := openNIC(ctx, conn, driver.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return driver.Figures{}, err
 	}

@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/firmware"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 func TestFWUsage(t *testing.T) {
@@ -90,12 +91,12 @@ func TestFWLogStatsLines(t *testing.T) {
 // TestFWLog runs fw log against a simulator whose node 0 runs the fault
 // test firmware, before and after its fault.
 func TestFWLog(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	conn := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Name: t.Name()})
+	simtest.RequireHDL(t)
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	conn := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Name: t.Name()})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	n, err := driver.Open(ctx, conn, driver.Options{Firmware: firmware.FaultTestImage(), Logger: discard()})
+	n, err := openNIC(ctx, conn, driver.Options{Firmware: firmware.FaultTestImage(), Logger: discard()})
 	require.NoError(t, err)
 	defer n.Close()
 
@@ -115,7 +116,7 @@ func TestFWLog(t *testing.T) {
 }
 
 func TestFWBench(t *testing.T) {
-	cosimtest.RequireHDL(t)
+	simtest.RequireHDL(t)
 	if testing.Short() {
 		t.Skip("-short: not starting a simulator")
 	}

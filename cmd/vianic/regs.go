@@ -45,7 +45,7 @@ func runRegs(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		want[n] = true
 	}
-	c, err := df.dial(ctx, cosim.Options{Role: cosim.RoleMonitor, Name: "vianic regs", IgnoreMapHash: true})
+	c, err := df.dial(ctx, cosim.Options{Role: cosim.RoleMonitor, Name: "vianic regs"})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,9 @@ import (
 	"syscall"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -19,26 +22,26 @@ func init() {
 // process with it, so that signals (SIGUSR1 for a status line, SIGINT) reach
 // it directly.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}
 	format := "vcd"
 	for i, a := range args {
 		if (a == "--trace" || a == "-trace") && i+1 < len(args) {
-			format = cosim.TraceFormat(args[i+1])
+			format = simulator.TraceFormat(args[i+1])
 		}
 		if v, ok := strings.CutPrefix(a, "--trace="); ok {
-			format = cosim.TraceFormat(v)
+			format = simulator.TraceFormat(v)
 		}
 	}
 	if format == "" {
 		format = "vcd"
 	}
-	if err := cosim.BuildSimulator(ctx, root, stderr, format); err != nil {
+	if err := simulator.BuildSimulator(ctx, root, stderr, format); err != nil {
 		return err
 	}
-	bin := cosim.SimBinary(root, format)
+	bin := simulator.SimBinary(root, format)
 	argv := append([]string{bin}, args...)
 	return syscall.Exec(bin, argv, os.Environ())
 }
@@ -72,4 +75,13 @@ func (d dialFlags) dial(ctx context.Context, opts cosim.Options) (*cosim.Conn, e
 	}
 	opts.Node = *d.node
 	return cosim.Dial(ctx, network, addr, opts)
+}
+
+// openNIC opens the NIC behind conn, a driver connection, with the driver.
+func openNIC(ctx context.Context, conn *cosim.Conn, opts driver.Options) (*driver.NIC, error) {
+	bus, err := simbus.New(conn)
+	if err != nil {
+		return nil, err
+	}
+	return driver.Open(ctx, bus, opts)
 }

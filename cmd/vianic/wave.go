@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 func init() {
@@ -23,7 +23,7 @@ func init() {
 func waveCommand(root, file string) []string {
 	save := filepath.Join(root, "sim-scripts", "gtkwave", "via_nic.gtkw")
 	if isCosimDump(file) {
-		save = cosim.GTKWaveSaveFile(root)
+		save = simulator.GTKWaveSaveFile(root)
 	}
 	return []string{"gtkwave", "-a", save, file}
 }
@@ -60,7 +60,7 @@ func runWave(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := os.Stat(file); err != nil {
 		return fmt.Errorf("waveform: %w", err)
 	}
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 var update = flag.Bool("update", false, "rewrite sim-scripts/gtkwave/*.gtkw from the benches' dumps")
@@ -132,7 +132,7 @@ func TestSaveFilesMatchRTL(t *testing.T) {
 			var buf bytes.Buffer
 			fmt.Fprintf(&buf, `[*] sim-scripts/gtkwave/%s: the signals of %s in named groups.
 [*] Generated from vcd.%s and the bench's Verilator dump (hence the
-[*] TOP. prefix) by: go test ./vcd -run TestSaveFilesMatchRTL -update
+[*] TOP. prefix) by: go test ./internal/vcd -run TestSaveFilesMatchRTL -update
 [*] A dump with another hierarchy or other widths (Icarus has no TOP. scope,
 [*] a co-simulation another top): sim-scripts/wave-shot.sh adapts this file
 [*] on the fly; Go code can write a matching one with vcd.GTKWaveSave.
@@ -157,7 +157,7 @@ func TestSaveFilesMatchRTL(t *testing.T) {
 			}
 			if !bytes.Equal(old, buf.Bytes()) {
 				t.Errorf("sim-scripts/gtkwave/%s differs from what the layout and the dump give; "+
-					"regenerate it with go test ./vcd -run TestSaveFilesMatchRTL -update", sf.file)
+					"regenerate it with go test ./internal/vcd -run TestSaveFilesMatchRTL -update", sf.file)
 			}
 		})
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // events reads a whole dump and renders its events as strings: "#10",

@@ -1,9 +1,11 @@
-package cosim_test
+package bench_test
 
 import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -14,8 +16,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
+	"github.com/vianic/vianic/internal/bench"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 // TestBenchBridgeSmoke runs BenchBridge with small sizes, so that the
@@ -25,9 +31,9 @@ func TestBenchBridgeSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	cosimtest.RequireHDL(t)
-	ctx := ctxT(t, cosimtest.BuildTimeout)
-	f, err := cosim.BenchBridge(ctx, cosim.BenchOptions{
+	simtest.RequireHDL(t)
+	ctx := ctxT(t, simtest.BuildTimeout)
+	f, err := bench.BenchBridge(ctx, bench.BenchOptions{
 		Writes: 20000, Reads: 100, Rounds: 2, DMABytes: 64 << 10, BusyCopies: 1, BusyBytes: 16 << 10,
 		IdleCycles: 1_000_000, Traces: []string{"", "vcd"},
 	})
@@ -44,11 +50,11 @@ func TestBenchBridgeSmoke(t *testing.T) {
 // BenchmarkBridge runs the full BenchBridge once and reports its figures
 // as benchmark metrics.
 func BenchmarkBridge(b *testing.B) {
-	cosimtest.RequireHDL(b)
-	var f cosim.BridgeFigures
+	simtest.RequireHDL(b)
+	var f bench.BridgeFigures
 	for b.Loop() {
 		var err error
-		f, err = cosim.BenchBridge(context.Background(), cosim.BenchOptions{Progress: os.Stderr})
+		f, err = bench.BenchBridge(context.Background(), bench.BenchOptions{Progress: os.Stderr})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -69,9 +75,9 @@ func BenchmarkBridge(b *testing.B) {
 }
 
 func benchConn(b *testing.B) *cosim.Conn {
-	cosimtest.RequireHDL(b)
-	s := cosimtest.StartSim(b, cosim.SimOptions{Nodes: 1})
-	return cosimtest.Dial(b, s, cosim.Options{Name: "bench"})
+	simtest.RequireHDL(b)
+	s := simtest.StartSim(b, simulator.SimOptions{Nodes: 1})
+	return simtest.Dial(b, s, cosim.Options{Name: "bench"})
 }
 
 // BenchmarkPostedWrite measures Write32 calls; the writes are flushed and
@@ -123,11 +129,11 @@ func BenchmarkRead32Parallel(b *testing.B) {
 // BenchmarkEcho measures the raw Unix-socket echo baseline with the C++
 // echo server.
 func BenchmarkEcho(b *testing.B) {
-	cosimtest.RequireHDL(b)
-	cosimtest.StartSim(b, cosim.SimOptions{Nodes: 1}) // builds the echo server too
-	root := cosimtest.Root(b)
+	simtest.RequireHDL(b)
+	simtest.StartSim(b, simulator.SimOptions{Nodes: 1}) // builds the echo server too
+	root := simtest.Root(b)
 	addr := b.TempDir() + "/echo.sock"
-	cmd := exec.Command(cosim.EchoBinary(root), "--socket", addr)
+	cmd := exec.Command(simulator.EchoBinary(root), "--socket", addr)
 	require.NoError(b, cmd.Start())
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	var nc net.Conn
@@ -158,17 +164,34 @@ func BenchmarkEcho(b *testing.B) {
 // BenchmarkDMACopy measures the wall-clock speed of 256 KiB diagnostic
 // copies at the default DMA model.
 func BenchmarkDMACopy(b *testing.B) {
-	cosimtest.RequireHDL(b)
-	s := cosimtest.StartSim(b, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(b, s, 0, 1<<20, cosim.Options{})
+	simtest.RequireHDL(b)
+	s := simtest.StartSim(b, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(b, s, 0, 1<<20, cosim.Options{})
 	ctx := context.Background()
+	bus, err := simbus.New(c)
+	require.NoError(b, err)
+	nic, err := driver.Open(ctx, bus, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(b, err)
+	defer nic.Close()
 	const n = 256 << 10
 	fill(mem.Bytes()[:n], 1)
 	b.SetBytes(n)
 	for b.Loop() {
-		st, err := copyAndWait(ctx, c, 0, 512<<10, n)
-		if err != nil || hw.DiagStatusError.Get(st) != 0 {
-			b.Fatalf("status 0x%x, %v", st, err)
+		if _, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: 512 << 10, Len: n}); err != nil {
+			b.Fatal(err)
 		}
+	}
+}
+
+func ctxT(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func fill(b []byte, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := range b {
+		b[i] = byte(r.Uint32())
 	}
 }

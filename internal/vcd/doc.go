@@ -1,9 +1,10 @@
 // Package vcd reads and writes Value Change Dump files (IEEE 1364 §18), the
 // waveform format that Verilator, Icarus Verilog and GTKWave share.
 //
-// It is a leaf package of the host tools: it imports only the standard library
-// and nothing else in vianic, so simulators, co-simulation tests and the
-// command-line tool can all use it.
+// Layer: internal/vcd is a leaf of the host tools (internal: nothing outside
+// this module should import it). It imports only the standard library and
+// nothing else in vianic, so the simulator tests, the driver's tests and
+// the command-line tool can all use it.
 //
 // Writer produces a dump as a stream: declare scopes and variables, then
 // advance time and set values; only values that changed are written. Reader

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // edgeSampler follows the signals selected on a Reader and, at every rising

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // dmaBench is the RTL bench whose dump TestRTLBenchHandshakes checks: the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // model is what a test expects a variable to hold.

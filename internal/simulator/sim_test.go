@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // Integration tests against the real simulator (build/sim/*/vianic-sim,
 // built by sim-scripts/build-sim.sh on first use).
@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -24,8 +25,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 const memSize = 1 << 20
@@ -36,37 +40,56 @@ func ctxT(t *testing.T, d time.Duration) context.Context {
 	return ctx
 }
 
-// startCopy programs the DMA diagnostic engine and starts a copy.
-func startCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) error {
-	return errors.Join(
-		c.Write64(ctx, hw.RegDiagSrcLo, src),
-		c.Write64(ctx, hw.RegDiagDstLo, dst),
-		c.Write32(ctx, hw.RegDiagLen, n),
-		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)),
-	)
+// diagNICs holds the NIC opened (without booting) on each driver
+// connection for the DMA diagnostic engine.
+var diagNICs sync.Map // *cosim.Conn -> *driver.NIC
+
+// diagNIC returns the driver's NIC behind the driver connection c, opened
+// with NoBoot on first use: the tests run the engine through the driver's
+// diagnostic calls, the only place that knows the copy sequence.
+func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
+	if n, ok := diagNICs.Load(c); ok {
+		return n.(*driver.NIC), nil
+	}
+	b, err := simbus.New(c)
+	if err != nil {
+		return nil, err
+	}
+	n, err := driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	diagNICs.Store(c, n)
+	return n, nil
 }
 
-// copyAndWait runs one diagnostic copy with its interrupt and returns
-// DIAG_STATUS after clearing the interrupt.
+// startCopy starts a diagnostic copy without waiting for it.
+func startCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) error {
+	nic, err := diagNIC(ctx, c)
+	if err != nil {
+		return err
+	}
+	return nic.DiagStart(ctx, driver.DiagRequest{Src: src, Dst: dst, Len: int(n)})
+}
+
+// copyAndWait runs one diagnostic copy to its interrupt and returns
+// DIAG_STATUS; a copy the engine failed is no error here (the callers
+// check the status).
 func copyAndWait(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (uint32, error) {
-	if err := c.Write32(ctx, hw.RegIrqEnable, 1); err != nil {
-		return 0, err
-	}
-	if err := startCopy(ctx, c, src, dst, n); err != nil {
-		return 0, err
-	}
-	irq, err := c.WaitIRQ(ctx, 1, 0)
+	r, err := diagCopy(ctx, c, src, dst, n)
+	return r.Status, err
+}
+
+func diagCopy(ctx context.Context, c *cosim.Conn, src, dst uint64, n uint32) (driver.DiagResult, error) {
+	nic, err := diagNIC(ctx, c)
 	if err != nil {
-		return 0, fmt.Errorf("waiting for DIAG_DONE: %w", err)
+		return driver.DiagResult{}, err
 	}
-	if irq.Vector&1 == 0 {
-		return 0, fmt.Errorf("WaitIRQ returned vector 0x%x", irq.Vector)
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: src, Dst: dst, Len: int(n)})
+	if errors.Is(err, driver.ErrDiagFailed) {
+		err = nil
 	}
-	st, err := c.Read32(ctx, hw.RegDiagStatus)
-	if err != nil {
-		return 0, err
-	}
-	return st, c.Write32(ctx, hw.RegIrqStatus, hw.IrqStatusDiagDone.Val(1))
+	return r, err
 }
 
 func fill(b []byte, seed uint64) {
@@ -94,8 +117,8 @@ func park(t *testing.T, c *cosim.Conn) func() {
 }
 
 func TestSimHandshake(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
-	c := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: "handshake"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
+	c := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleDriver, Node: 1, Name: "handshake"})
 	d := c.Device()
 	assert.Equal(t, cosim.ProtocolMajor, d.Major)
 	assert.Equal(t, 2, d.Nodes)
@@ -105,7 +128,7 @@ func TestSimHandshake(t *testing.T) {
 	assert.Equal(t, cosim.ModeLockstep, d.Mode)
 	assert.Equal(t, hw.DefaultDataWidth, d.DataWidth)
 	assert.Equal(t, hw.DefaultNumIrq, d.IRQs)
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
 	assert.Greater(t, m.Device().ClientID, d.ClientID, "ids in connection order")
 
 	_, err := s.Dial(ctxT(t, 5*time.Second), cosim.Options{Role: cosim.RoleDriver, Node: 1})
@@ -117,8 +140,8 @@ func TestSimHandshake(t *testing.T) {
 }
 
 func TestSimRegisters(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 
 	v, err := c.Read32(ctx, hw.RegMagic)
@@ -158,8 +181,8 @@ func TestSimRegisters(t *testing.T) {
 // write before it was applied in order (the last write wins for each
 // register).
 func TestSimPostedWriteOrdering(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi, hw.RegDiagLen}
 	const n = 10000
@@ -187,24 +210,27 @@ func TestSimPostedWriteOrdering(t *testing.T) {
 }
 
 func TestSimDMACopy(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	ctx := ctxT(t, 30*time.Second)
 	b := mem.Bytes()
 	const src, dst, n = 0x1000, 0x40000, 64 << 10
 	fill(b[src:src+n], 1)
-	st, err := copyAndWait(ctx, c, src, dst, n)
+	r, err := diagCopy(ctx, c, src, dst, n)
 	require.NoError(t, err)
+	st := r.Status
 	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "DONE (status 0x%x)", st)
 	assert.Equal(t, uint32(0), hw.DiagStatusError.Get(st), "ERROR (status 0x%x)", st)
 	require.True(t, bytes.Equal(b[src:src+n], b[dst:dst+n]), "destination differs from source")
 	assert.True(t, allZero(b[dst+n:dst+n+4096]), "nothing written past the end")
 	assert.True(t, allZero(b[dst-4096:dst]), "nothing written before the start")
+	assert.Equal(t, uint32(n), r.Bytes)
 	nb, err := c.Read32(ctx, hw.RegDiagBytes)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(n), nb)
 	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
 	require.NoError(t, err)
+	assert.Equal(t, uint64(cyc), r.Cycles)
 	t.Logf("64 KiB copy: %d cycles (%.2f bytes/cycle)", cyc, float64(n)/float64(cyc))
 
 	select {
@@ -229,11 +255,19 @@ func allZero(b []byte) bool {
 }
 
 func TestSimDMAOutOfRange(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, 64<<10, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, 64<<10, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
-	st, err := copyAndWait(ctx, c, 1<<30, 0x1000, 4096)
+	nic, err := diagNIC(ctx, c)
 	require.NoError(t, err)
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 1 << 30, Dst: 0x1000, Len: 4096})
+	var de *driver.DiagError
+	require.ErrorAs(t, err, &de)
+	require.ErrorIs(t, err, driver.ErrDiagFailed)
+	t.Log(err)
+	assert.Contains(t, err.Error(), "RD_ERR")
+	assert.Equal(t, uint64(1<<30), r.ErrAddr)
+	st := r.Status
 	assert.Equal(t, uint32(1), hw.DiagStatusDone.Get(st), "status 0x%x", st)
 	assert.Equal(t, uint32(1), hw.DiagStatusError.Get(st), "status 0x%x", st)
 	assert.Equal(t, uint32(1), hw.DiagStatusRdErr.Get(st), "status 0x%x", st)
@@ -256,8 +290,8 @@ func TestSimDMAOutOfRange(t *testing.T) {
 }
 
 func TestSimWaitMem(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	b := mem.Bytes()
 	const src, dst, n = 0x2000, 0x10000, 16 << 10
@@ -285,8 +319,8 @@ func TestSimWaitMem(t *testing.T) {
 }
 
 func TestSimRunAndTimeout(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	c1, err := c.Run(ctx, 1000)
 	require.NoError(t, err)
@@ -316,8 +350,8 @@ func TestSimRunAndTimeout(t *testing.T) {
 }
 
 func TestSimDeadlock(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "waiter"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "waiter"})
 	ctx := ctxT(t, 30*time.Second)
 	start := time.Now()
 	_, err := c.WaitIRQ(ctx, 0x80, 0)
@@ -338,7 +372,7 @@ func TestSimDeadlock(t *testing.T) {
 }
 
 func TestSimTwoNodes(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
 	ctx := ctxT(t, 60*time.Second)
 	type node struct {
 		c   *cosim.Conn
@@ -346,7 +380,7 @@ func TestSimTwoNodes(t *testing.T) {
 	}
 	var nodes [2]node
 	for i := range nodes {
-		nodes[i].c, nodes[i].mem = cosimtest.Driver(t, s, i, memSize, cosim.Options{})
+		nodes[i].c, nodes[i].mem = simtest.Driver(t, s, i, memSize, cosim.Options{})
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -385,15 +419,15 @@ func TestSimTwoNodes(t *testing.T) {
 }
 
 func TestSimUserRole(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	const token = 0xfeed_0001
 	require.NoError(t, d.Grant(ctx, token, 2, 2))
 
 	var async []error
 	var mu sync.Mutex
-	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, Name: "user",
+	u := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, Name: "user",
 		OnAsyncError: func(err error) { mu.Lock(); async = append(async, err); mu.Unlock() }})
 	unpark := park(t, d)
 	require.NoError(t, u.Write32(ctx, hw.DoorbellOffset(2), 1))
@@ -440,7 +474,7 @@ func TestSimUserRole(t *testing.T) {
 
 	// After Revoke the page is refused, and FailOnAsyncError reports it.
 	require.NoError(t, d.Revoke(ctx, token))
-	u2 := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, FailOnAsyncError: true})
+	u2 := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: token, FailOnAsyncError: true})
 	unpark = park(t, d)
 	require.NoError(t, u2.Write32(ctx, hw.DoorbellOffset(2), 1))
 	_, err = u2.Run(ctx, 10)
@@ -454,9 +488,9 @@ func TestSimUserRole(t *testing.T) {
 
 func TestSimMonitor(t *testing.T) {
 	// 100 MB/s: a 1 MiB copy keeps the node busy for 2.6M cycles.
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
-		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
-	d, _ := cosimtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1,
+		DMA: &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	d, _ := simtest.Driver(t, s, 0, 4<<20, cosim.Options{Name: "driver"})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 77))
 	require.NoError(t, d.Write32(ctx, hw.RegIrqEnable, 1))
@@ -465,7 +499,7 @@ func TestSimMonitor(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint32(1), hw.DiagStatusBusy.Get(v), "status 0x%x", v)
 
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
 	v, err = m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(77), v)
@@ -487,7 +521,9 @@ func TestSimMonitor(t *testing.T) {
 	assert.ErrorIs(t, m.Reset(ctx), cosim.ErrRefused, "a monitor may not reset")
 	assert.ErrorIs(t, m.Err(), cosim.ErrClosed, "... and is disconnected for trying")
 
-	require.NoError(t, d.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlAbort.Val(1)))
+	nic, err := diagNIC(ctx, d)
+	require.NoError(t, err)
+	require.NoError(t, nic.DiagAbort(ctx))
 	_, err = d.WaitIRQ(ctx, 1, 0)
 	require.NoError(t, err)
 	v, err = d.Read32(ctx, hw.RegDiagStatus)
@@ -498,21 +534,21 @@ func TestSimMonitor(t *testing.T) {
 // A monitor (a tool such as `vianic regs`) reads while a lockstep driver is
 // idle, i.e. while time is frozen.
 func TestSimMonitorWhileDriverIdle(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "idle driver"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "idle driver"})
 	ctx := ctxT(t, 5*time.Second)
 	require.NoError(t, d.Write32(ctx, hw.RegScratch, 78))
 	_, err := d.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err)
-	m := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
 	v, err := m.Read32(ctx, hw.RegScratch)
 	require.NoError(t, err, "a monitor read must not need the driver to block")
 	assert.Equal(t, uint32(78), v)
 }
 
 func TestSimReset(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, c.Write32(ctx, hw.RegDiagLen, 1234))
 	require.NoError(t, c.Reset(ctx))
@@ -568,8 +604,8 @@ func TestHelperDriverProcess(t *testing.T) {
 func TestSimDriverKilledMidDMA(t *testing.T) {
 	// 100 MB/s: the 2 MiB copy takes about 5M cycles, far longer than the
 	// helper lives.
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1,
-		DMA: &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1,
+		DMA: &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperDriverProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), helperEnv+"="+s.Addr())
 	out, err := cmd.StdoutPipe()
@@ -615,13 +651,13 @@ func TestSimDriverKilledMidDMA(t *testing.T) {
 
 // hold connects an idle user: in lockstep, time cannot advance while it
 // is attached, so every call of the other clients that needs time blocks.
-func hold(t *testing.T, s *cosim.Sim) *cosim.Conn {
-	return cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 1, Name: "idle user"})
+func hold(t *testing.T, s *simulator.Sim) *cosim.Conn {
+	return simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 1, Name: "idle user"})
 }
 
 func TestSimKilledWhileBlocked(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	hold(t, s)
 	const n = 30
 	errs := make(chan error, n)
@@ -670,8 +706,8 @@ func TestSimKilledWhileBlocked(t *testing.T) {
 }
 
 func TestSimContextCancel(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	u := hold(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
@@ -713,7 +749,7 @@ func TestSimContextCancel(t *testing.T) {
 // scenario runs a fixed lockstep scenario and returns the cycle after each
 // blocking step.
 func scenario(t *testing.T, trace string) []uint64 {
-	s, err := cosim.StartSimulator(ctxT(t, cosimtest.BuildTimeout), cosim.SimOptions{Nodes: 2, Trace: trace})
+	s, err := simulator.StartSimulator(ctxT(t, simtest.BuildTimeout), simulator.SimOptions{Nodes: 2, Trace: trace})
 	require.NoError(t, err)
 	defer s.Stop()
 	ctx := ctxT(t, 30*time.Second)
@@ -769,11 +805,11 @@ func stripDate(b []byte) []byte {
 }
 
 func TestSimLockstepDeterminism(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	w1 := cosimtest.WavePath(t, "run1.vcd")
-	w2 := cosimtest.WavePath(t, "run2.vcd")
-	cosimtest.KeepWaveOnFailure(t, w1)
-	cosimtest.KeepWaveOnFailure(t, w2)
+	simtest.RequireHDL(t)
+	w1 := simtest.WavePath(t, "run1.vcd")
+	w2 := simtest.WavePath(t, "run2.vcd")
+	simtest.KeepWaveOnFailure(t, w1)
+	simtest.KeepWaveOnFailure(t, w2)
 	c1 := scenario(t, w1)
 	c2 := scenario(t, w2)
 	assert.Equal(t, c1, c2, "same cycle counts")
@@ -791,8 +827,8 @@ func TestSimLockstepDeterminism(t *testing.T) {
 // ---------------------------------------------------------------- concurrency
 
 func TestSimConcurrentClients(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Interrupts: true})
 	ctx := ctxT(t, 60*time.Second)
 	regs := []uint32{hw.RegScratch, hw.RegDiagSrcLo, hw.RegDiagSrcHi, hw.RegDiagDstLo, hw.RegDiagDstHi}
 	var wg sync.WaitGroup
@@ -881,9 +917,9 @@ func TestSimConcurrentClients(t *testing.T) {
 // ---------------------------------------------------------------- control
 
 func TestSimTraceControl(t *testing.T) {
-	wave := cosimtest.WavePath(t, "vcd")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	wave := simtest.WavePath(t, "vcd")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	require.NoError(t, c.Trace(ctx, false))
 	_, err := c.Run(ctx, 100)
@@ -899,8 +935,8 @@ func TestSimTraceControl(t *testing.T) {
 	assert.Greater(t, fi.Size(), int64(1000))
 
 	// Without a trace file there is nothing to turn on.
-	s2 := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c2 := cosimtest.Dial(t, s2, cosim.Options{})
+	s2 := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c2 := simtest.Dial(t, s2, cosim.Options{})
 	var re *cosim.RemoteError
 	require.ErrorAs(t, c2.Trace(ctx, true), &re)
 	assert.Equal(t, cosim.CodeUnsupported, re.Code)
@@ -910,9 +946,9 @@ func TestSimFSTTrace(t *testing.T) {
 	if os.Getenv("VIANIC_SIM") != "" {
 		t.Skip("VIANIC_SIM names one build; the FST build is another")
 	}
-	wave := cosimtest.WavePath(t, "fst")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	wave := simtest.WavePath(t, "fst")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	fill(mem.Bytes()[:4096], 4)
 	st, err := copyAndWait(ctx, c, 0, 0x10000, 4096)
@@ -926,8 +962,8 @@ func TestSimFSTTrace(t *testing.T) {
 }
 
 func TestSimTerminate(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{})
 	ctx := ctxT(t, 20*time.Second)
 	require.NoError(t, c.Terminate(ctx))
 	select {
@@ -942,9 +978,9 @@ func TestSimTerminate(t *testing.T) {
 
 // A user's wait is aborted, with ErrDetached, when the node's driver goes.
 func TestSimWaitAbortedOnDetach(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "driver"})
-	u := cosimtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 5, Name: "user"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	d := simtest.Dial(t, s, cosim.Options{Name: "driver"})
+	u := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleUser, Token: 5, Name: "user"})
 	ctx := ctxT(t, 20*time.Second)
 	errc := make(chan error, 1)
 	go func() { _, err := u.WaitIRQ(ctx, 1, 0); errc <- err }()
@@ -963,7 +999,7 @@ func TestSimWaitAbortedOnDetach(t *testing.T) {
 }
 
 func TestSimTCP(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
 	require.NotEmpty(t, s.TCPAddr())
 	ctx := ctxT(t, 20*time.Second)
 	c, err := cosim.Dial(ctx, "tcp", s.TCPAddr(), cosim.Options{Name: "over tcp"})

@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // The worked example of docs/cosim-protocol.md replayed against a real
 // simulator over a raw socket, as a client in another language would.
@@ -18,16 +18,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 var docHexBlock = regexp.MustCompile("(?s)```hex ([A-Z_]+)\n(.*?)```")
 
 func docExample(t *testing.T) map[string][]byte {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join(cosimtest.Root(t), "docs", "cosim-protocol.md"))
+	doc, err := os.ReadFile(filepath.Join(simtest.Root(t), "docs", "cosim-protocol.md"))
 	require.NoError(t, err)
 	out := map[string][]byte{}
 	for _, m := range docHexBlock.FindAllSubmatch(doc, -1) {
@@ -59,7 +59,7 @@ func readFrame(t *testing.T, nc net.Conn) []byte {
 
 func TestSimProtocolDocExample(t *testing.T) {
 	ex := docExample(t)
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
 	nc, err := net.Dial("unix", s.Addr())
 	require.NoError(t, err)
 	defer nc.Close()

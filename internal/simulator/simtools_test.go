@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // The simulator's modes and tools against the real simulator: free-run
 // mode, the trace window and TRACE, the transaction log, SIGUSR1, the
@@ -26,9 +26,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // cpuNS returns the CPU time (user and system) a process has used, in ns,
@@ -49,8 +50,8 @@ func cpuNS(t *testing.T, pid int) int64 {
 // complete. An idle free-run simulator with a connected client uses next to
 // no CPU.
 func TestSimFreeRun(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "free-run"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "free-run"})
 	require.Equal(t, cosim.ModeFreeRun, c.Device().Mode)
 	ctx := ctxT(t, 60*time.Second)
 	b := mem.Bytes()
@@ -114,22 +115,22 @@ func vcdTimes(t *testing.T, path string) []uint64 {
 
 // slowCopy starts a DMA copy that keeps the node busy (and so evaluated
 // and dumped every cycle) for a long time at 100 MB/s.
-func slowCopy(t *testing.T, s *cosim.Sim) *cosim.Conn {
+func slowCopy(t *testing.T, s *simulator.Sim) *cosim.Conn {
 	t.Helper()
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "tracer"})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "tracer"})
 	fill(mem.Bytes()[:256<<10], 5)
 	require.NoError(t, startCopy(ctxT(t, 10*time.Second), c, 0, 512<<10, 256<<10))
 	return c
 }
 
-var slowDMA = &cosim.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}
+var slowDMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 100}
 
 // --trace-start/--trace-end limit the dump to a window of cycles; TRACE
 // off/on leaves a gap.
 func TestSimTraceWindow(t *testing.T) {
 	const start, end = 2000, 6000
-	wave := cosimtest.WavePath(t, "vcd")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave, TraceStart: start, TraceEnd: end, DMA: slowDMA})
+	wave := simtest.WavePath(t, "vcd")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave, TraceStart: start, TraceEnd: end, DMA: slowDMA})
 	c := slowCopy(t, s)
 	ctx := ctxT(t, 30*time.Second)
 	_, err := c.Run(ctx, 10_000)
@@ -148,8 +149,8 @@ func TestSimTraceWindow(t *testing.T) {
 	assert.GreaterOrEqual(t, last, (end-1)*ps, "the node is busy up to the end of the window")
 
 	// TRACE off, 1000 cycles, TRACE on: no timestamp in between.
-	wave2 := cosimtest.WavePath(t, "gap.vcd")
-	s2 := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave2, DMA: slowDMA})
+	wave2 := simtest.WavePath(t, "gap.vcd")
+	s2 := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave2, DMA: slowDMA})
 	c2 := slowCopy(t, s2)
 	off, err := c2.Run(ctx, 500)
 	require.NoError(t, err)
@@ -185,8 +186,8 @@ var txlogLine = regexp.MustCompile(`^(\d+) node(\d+) (mmio|dma|note) (.*)$`)
 // cycle and the node.
 func TestSimTxLog(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "tx.log")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2, TxLog: logPath})
-	c, mem := cosimtest.Driver(t, s, 1, memSize, cosim.Options{Name: "txlog"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, TxLog: logPath})
+	c, mem := simtest.Driver(t, s, 1, memSize, cosim.Options{Name: "txlog"})
 	ctx := ctxT(t, 30*time.Second)
 	require.NoError(t, c.Write32(ctx, hw.RegScratch, 0x1234abcd))
 	v, err := c.Read32(ctx, hw.RegScratch)
@@ -288,8 +289,8 @@ func (s *syncBuffer) String() string {
 // SIGUSR1 prints the simulated time and the per-node counters to stderr.
 func TestSimSIGUSR1(t *testing.T) {
 	var errOut syncBuffer
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2, Stderr: &errOut})
-	c := cosimtest.Dial(t, s, cosim.Options{Node: 1, Name: "usr1"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, Stderr: &errOut})
+	c := simtest.Dial(t, s, cosim.Options{Node: 1, Name: "usr1"})
 	ctx := ctxT(t, 20*time.Second)
 	for i := range 5 {
 		require.NoError(t, c.Write32(ctx, hw.RegScratch, uint32(i)))
@@ -331,7 +332,7 @@ func TestSimSIGUSR1(t *testing.T) {
 
 // --tcp: a second listener; its line follows the Unix one.
 func TestSimTCPListener(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Args: []string{"--tcp", "127.0.0.1:0"}})
 	host, port, ok := strings.Cut(s.TCPAddr(), ":")
 	require.True(t, ok, "TCP address %q", s.TCPAddr())
 	assert.Equal(t, "127.0.0.1", host)
@@ -339,7 +340,7 @@ func TestSimTCPListener(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, p, 0, "port 0 picks a port")
 	ctx := ctxT(t, 20*time.Second)
-	d := cosimtest.Dial(t, s, cosim.Options{Name: "unix driver"})
+	d := simtest.Dial(t, s, cosim.Options{Name: "unix driver"})
 	m, err := cosim.Dial(ctx, "tcp", s.TCPAddr(), cosim.Options{Role: cosim.RoleMonitor, Name: "tcp monitor"})
 	require.NoError(t, err)
 	defer m.Close()
@@ -353,7 +354,7 @@ func TestSimTCPListener(t *testing.T) {
 
 // The command line's error paths: a clear message and exit status 2.
 func TestSimOptionErrors(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1}) // builds the simulator
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1}) // builds the simulator
 	bin := s.Binary()
 	own, other, otherBin := ".vcd", ".fst", "build/sim/fst/vianic-sim"
 	if out, _ := exec.Command(bin, "--help").Output(); bytes.Contains(out, []byte("writes FST")) {
@@ -405,9 +406,9 @@ func TestHelperFailingWithWave(t *testing.T) {
 	if os.Getenv(failDemoEnv) != "1" {
 		t.Skip("helper: runs only in TestSimFailureKeepsWave's subprocess")
 	}
-	wave := cosimtest.WavePath(t, "vcd")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Trace: wave})
-	c := cosimtest.Dial(t, s, cosim.Options{Name: "doomed"})
+	wave := simtest.WavePath(t, "vcd")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Trace: wave})
+	c := simtest.Dial(t, s, cosim.Options{Name: "doomed"})
 	_, err := c.Read32(ctxT(t, 10*time.Second), hw.RegMagic)
 	require.NoError(t, err)
 	t.Error("deliberate failure: the waveform must be kept")
@@ -415,8 +416,8 @@ func TestHelperFailingWithWave(t *testing.T) {
 
 // A failing co-simulation test keeps its waveform and says how to open it.
 func TestSimFailureKeepsWave(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	root := cosimtest.Root(t)
+	simtest.RequireHDL(t)
+	root := simtest.Root(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperFailingWithWave$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), failDemoEnv+"=1")
 	out, err := cmd.CombinedOutput()
@@ -432,17 +433,17 @@ func TestSimFailureKeepsWave(t *testing.T) {
 	require.NoError(t, err, "the kept waveform exists")
 	assert.Greater(t, fi.Size(), int64(1000))
 	assert.Contains(t, text, "gtkwave -a "+filepath.Join(root, "sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
-	assert.Equal(t, cosimtest.GTKWaveCommand(root, wave),
+	assert.Equal(t, simtest.GTKWaveCommand(root, wave),
 		"gtkwave -a "+filepath.Join(root, "sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
 }
 
 // sim-scripts/gtkwave/cosim.gtkw is vcd.GTKWaveSave's output for a fresh
 // 2-node dump, after a 3-line header comment: every signal it names exists.
 func TestSimGTKWaveSaveFile(t *testing.T) {
-	root := cosimtest.Root(t)
-	wave := cosimtest.WavePath(t, "gtkw.vcd")
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2, Trace: wave})
-	c := cosimtest.Dial(t, s, cosim.Options{Name: "gtkw"})
+	root := simtest.Root(t)
+	wave := simtest.WavePath(t, "gtkw.vcd")
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, Trace: wave})
+	c := simtest.Dial(t, s, cosim.Options{Name: "gtkw"})
 	_, err := c.Run(ctxT(t, 10*time.Second), 10)
 	require.NoError(t, err)
 	c.Close()

@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // FuzzReader feeds arbitrary bytes to the Reader: it must never panic or

@@ -1,4 +1,13 @@
-package cosim
+// Package bench is the bridge benchmark suite behind `vianic bench bridge`:
+// posted-write rate, MMIO read round trip against a raw C++ echo baseline,
+// the host-memory DMA model (through the driver's diagnostic copy), and
+// simulated cycles per second busy and idle with and without tracing.
+//
+// Layer: internal tooling at the top of the host stack. It imports cosim,
+// internal/simulator (to start simulators and the echo server), driver and
+// driver/simbus (the diagnostic copy), internal/hw (the registers it times)
+// and the standard library; only cmd/vianic and tests import it.
+package bench
 
 import (
 	"bufio"
@@ -6,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -14,20 +24,25 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 // BenchOptions configure BenchBridge. Zero fields take the defaults shown.
 type BenchOptions struct {
 	// Sim is the base of every simulator started (Root, Binary, NoBuild,
 	// Stderr); the benchmark sets nodes, mode, trace and DMA itself.
-	Sim SimOptions
-	// Echo is the raw echo server; default EchoBinary(root).
+	Sim simulator.SimOptions
+	// Echo is the raw echo server; default simulator.EchoBinary(root).
 	Echo string
 
 	Writes   int // posted writes timed (2,000,000)
@@ -149,15 +164,15 @@ func BenchBridge(ctx context.Context, o BenchOptions) (BridgeFigures, error) {
 	root := o.Sim.Root
 	if root == "" {
 		var err error
-		if root, err = FindRoot(); err != nil {
+		if root, err = simulator.FindRoot(); err != nil {
 			return f, err
 		}
 	}
 	o.Sim.Root = root
 	if o.Echo == "" {
-		o.Echo = EchoBinary(root)
+		o.Echo = simulator.EchoBinary(root)
 		if !o.Sim.NoBuild {
-			if err := BuildSimulator(ctx, root, o.Sim.Stderr, "echo"); err != nil {
+			if err := simulator.BuildSimulator(ctx, root, o.Sim.Stderr, "echo"); err != nil {
 				return f, err
 			}
 		}
@@ -184,10 +199,10 @@ func BenchBridge(ctx context.Context, o BenchOptions) (BridgeFigures, error) {
 	return f, nil
 }
 
-func startBenchSim(ctx context.Context, o BenchOptions, nodes int, trace string, dma *DMAModel) (*Sim, error) {
+func startBenchSim(ctx context.Context, o BenchOptions, nodes int, trace string, dma *simulator.DMAModel) (*simulator.Sim, error) {
 	so := o.Sim
-	so.Nodes, so.Mode, so.Trace, so.DMA = nodes, ModeLockstep, trace, dma
-	return StartSimulator(ctx, so)
+	so.Nodes, so.Mode, so.Trace, so.DMA = nodes, cosim.ModeLockstep, trace, dma
+	return simulator.StartSimulator(ctx, so)
 }
 
 func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
@@ -196,7 +211,7 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 		return err
 	}
 	defer s.Stop()
-	c, err := s.Dial(ctx, Options{Name: "bench"})
+	c, err := s.Dial(ctx, cosim.Options{Name: "bench"})
 	if err != nil {
 		return err
 	}
@@ -253,8 +268,8 @@ func benchMMIO(ctx context.Context, o BenchOptions, f *BridgeFigures, progress f
 	}
 	defer ec.Close()
 	// The same bytes an MMIO_READ and its READ_DATA carry.
-	req := appendMMIORead(nil, 1, hw.RegMagic, 4)
-	resp := make([]byte, headerSize+readDataSize)
+	req := cosim.AppendMMIORead(nil, 1, hw.RegMagic, 4)
+	resp := make([]byte, len(req))
 	for range 200 { // warm up both
 		if err := echoOnce(ec, req, resp); err != nil {
 			return err
@@ -460,7 +475,7 @@ func (e *echoServer) stop() {
 
 func benchDMA(ctx context.Context, o BenchOptions, f *BridgeFigures, progress func(string, ...any)) error {
 	n := o.DMABytes
-	model := &DMAModel{ReadLatencyNS: o.DMALatencyNS, WriteLatencyNS: o.DMALatencyNS, BandwidthMBps: o.DMAMBps}
+	model := &simulator.DMAModel{ReadLatencyNS: o.DMALatencyNS, WriteLatencyNS: o.DMALatencyNS, BandwidthMBps: o.DMAMBps}
 	cyc, wall, clockPS, err := timeCopy(ctx, o, model, n)
 	if err != nil {
 		return err
@@ -488,23 +503,28 @@ func benchDMA(ctx context.Context, o BenchOptions, f *BridgeFigures, progress fu
 // timeCopy runs one diagnostic copy of n bytes in a simulator with the
 // given DMA model (nil: the simulator's default) and returns DIAG_CYCLES,
 // the wall time and the clock period in ps.
-func timeCopy(ctx context.Context, o BenchOptions, model *DMAModel, n int) (uint64, time.Duration, float64, error) {
+func timeCopy(ctx context.Context, o BenchOptions, model *simulator.DMAModel, n int) (uint64, time.Duration, float64, error) {
 	s, err := startBenchSim(ctx, o, 1, "", model)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer s.Stop()
-	c, err := s.Dial(ctx, Options{Name: "bench dma"})
+	c, err := s.Dial(ctx, cosim.Options{Name: "bench dma"})
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer c.Close()
-	mem, err := NewMemory(2 * n)
+	nic, err := diagNIC(ctx, c)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer nic.Close()
+	mem, err := cosim.NewMemory(2 * n)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	defer mem.Close()
-	if err := c.AttachMemory(ctx, mem); err != nil {
+	if err := nic.AttachMemory(ctx, mem); err != nil {
 		return 0, 0, 0, err
 	}
 	b := mem.Bytes()
@@ -512,46 +532,51 @@ func timeCopy(ctx context.Context, o BenchOptions, model *DMAModel, n int) (uint
 		b[i] = byte(i * 7)
 	}
 	start := time.Now()
-	st, err := benchCopy(ctx, c, 0, uint64(n), uint32(n))
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(n), Len: n})
 	wall := time.Since(start)
 	if err != nil {
-		return 0, 0, 0, err
-	}
-	if hw.DiagStatusError.Get(st) != 0 {
-		return 0, 0, 0, fmt.Errorf("bench: DMA copy failed: DIAG_STATUS 0x%x", st)
+		return 0, 0, 0, fmt.Errorf("bench: DMA copy: %w", err)
 	}
 	for i := range n {
 		if b[n+i] != byte(i*7) {
 			return 0, 0, 0, fmt.Errorf("bench: DMA copy differs at byte %d", i)
 		}
 	}
-	cyc, err := c.Read32(ctx, hw.RegDiagCycles)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return uint64(cyc), wall, float64(c.Device().ClockPS), nil
+	return r.Cycles, wall, float64(c.Device().ClockPS), nil
 }
 
-// benchCopy runs one diagnostic copy to its interrupt and returns
-// DIAG_STATUS.
-func benchCopy(ctx context.Context, c *Conn, src, dst uint64, n uint32) (uint32, error) {
-	err := errors.Join(
-		c.Write32(ctx, hw.RegIrqEnable, 1),
-		c.Write64(ctx, hw.RegDiagSrcLo, src),
-		c.Write64(ctx, hw.RegDiagDstLo, dst),
-		c.Write32(ctx, hw.RegDiagLen, n),
-		c.Write32(ctx, hw.RegDiagCtrl, hw.DiagCtrlStart.Val(1)))
+// diagNIC opens the NIC behind the driver connection c for its DMA
+// diagnostic engine, without booting the firmware (the benchmark neither
+// needs nor times it).
+func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
+	b, err := simbus.New(c)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if _, err := c.WaitIRQ(ctx, 1, 0); err != nil {
-		return 0, err
+	return driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
+}
+
+// together runs fn(i) for every connection at once. In lockstep mode time
+// runs only while every client is blocked, so a connection whose fn is done
+// stays blocked in a long Run until the last fn is done, which cancels it
+// (the simulator withdraws a canceled Run).
+func together(ctx context.Context, conns []*cosim.Conn, fn func(i int)) {
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	var left atomic.Int32
+	left.Store(int32(len(conns)))
+	for i := range conns {
+		wg.Go(func() {
+			fn(i)
+			if left.Add(-1) == 0 {
+				stop()
+				return
+			}
+			conns[i].Run(rctx, 1<<40) //nolint:errcheck // ends canceled by the last fn
+		})
 	}
-	st, err := c.Read32(ctx, hw.RegDiagStatus)
-	if err != nil {
-		return 0, err
-	}
-	return st, c.Write32(ctx, hw.RegIrqStatus, 1)
+	wg.Wait()
 }
 
 func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progress func(string, ...any)) (CycleRate, error) {
@@ -567,15 +592,15 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 		return r, err
 	}
 	defer s.Stop()
-	var conns [2]*Conn
-	var mems [2]*Memory
+	var conns [2]*cosim.Conn
+	var nics [2]*driver.NIC
 	for i := range conns {
-		c, err := s.Dial(ctx, Options{Node: i, Name: "bench cycles"})
+		c, err := s.Dial(ctx, cosim.Options{Node: i, Name: "bench cycles"})
 		if err != nil {
 			return r, err
 		}
 		defer c.Close()
-		m, err := NewMemory(2 * o.BusyBytes)
+		m, err := cosim.NewMemory(2 * o.BusyBytes)
 		if err != nil {
 			return r, err
 		}
@@ -583,7 +608,17 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 		if err := c.AttachMemory(ctx, m); err != nil {
 			return r, err
 		}
-		conns[i], mems[i] = c, m
+		conns[i] = c
+	}
+	// Opening a NIC reads registers, which takes simulated time: in
+	// lockstep both clients must be blocked for it to pass.
+	errs := make([]error, 2)
+	together(ctx, conns[:], func(i int) { nics[i], errs[i] = diagNIC(ctx, conns[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	for _, n := range nics {
+		defer n.Close()
 	}
 	// Busy: copies back to back on both nodes (both clients blocked, so
 	// lockstep time runs).
@@ -591,16 +626,12 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	c0 := max(conns[0].LastCycle(), conns[1].LastCycle())
 	start := time.Now()
 	var wg sync.WaitGroup
-	errs := make([]error, 2)
 	for i, c := range conns {
 		wg.Go(func() {
 			for range o.BusyCopies {
-				st, err := benchCopy(ctx, c, 0, uint64(o.BusyBytes), uint32(o.BusyBytes))
-				if err == nil && hw.DiagStatusError.Get(st) != 0 {
-					err = fmt.Errorf("bench: copy failed: DIAG_STATUS 0x%x", st)
-				}
+				_, err := nics[i].DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(o.BusyBytes), Len: o.BusyBytes})
 				if err != nil {
-					errs[i] = err
+					errs[i] = fmt.Errorf("bench: copy: %w", err)
 					return
 				}
 			}

@@ -1,4 +1,19 @@
-package cosim
+// Package simulator launches and builds the vianic simulator (the Verilated
+// NIC with its C++ co-simulation harness, built by sim-scripts/build-sim.sh
+// from rtl/ and cosim/harness/) and knows where the repository keeps it:
+// FindRoot, SimBinary, EchoBinary, GTKWaveSaveFile, TraceFormat.
+//
+// Layer: tooling above the bridge client. It imports cosim (to dial the
+// simulator it started), the standard library and golang.org/x/sys/unix;
+// never driver or internal/hw. It is internal: tests, benchmarks and
+// cmd/vianic use it, a driver for real hardware never does.
+//
+// Its tests are the end-to-end tests of the simulator behind the bridge
+// (roles, lockstep, tracing, the transaction log, robustness, the DMA
+// model): they know the NIC, so they use internal/hw and run the DMA
+// diagnostic engine through the driver (driver/simbus); cosim's own tests
+// need no simulator and no register map.
+package simulator
 
 import (
 	"bufio"
@@ -18,6 +33,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vianic/vianic/cosim"
 )
 
 // DMAModel is the host-memory timing model of the simulator.
@@ -40,9 +57,9 @@ type SimOptions struct {
 	// NoBuild uses the existing binary without running the build script.
 	NoBuild bool
 
-	Nodes    int     // nodes, 1..16
-	Mode     Mode    // ModeLockstep or ModeFreeRun
-	ClockMHz float64 // NIC clock
+	Nodes    int        // nodes, 1..16
+	Mode     cosim.Mode // cosim.ModeLockstep or cosim.ModeFreeRun
+	ClockMHz float64    // NIC clock
 	// Trace is the waveform file; its extension (.vcd or .fst) picks the
 	// simulator build. Empty: no tracing.
 	Trace string
@@ -106,7 +123,7 @@ func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
 	sock := opts.Socket
 	if sock == "" {
 		if s.tmpDir, err = os.MkdirTemp("", "vianic-sim-"); err != nil {
-			return nil, fmt.Errorf("cosim: simulator run directory: %w", err)
+			return nil, fmt.Errorf("simulator: simulator run directory: %w", err)
 		}
 		sock = filepath.Join(s.tmpDir, "sim.sock")
 	}
@@ -122,11 +139,11 @@ func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		s.cleanup()
-		return nil, fmt.Errorf("cosim: simulator stdout: %w", err)
+		return nil, fmt.Errorf("simulator: simulator stdout: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
 		s.cleanup()
-		return nil, fmt.Errorf("cosim: starting simulator: %w", err)
+		return nil, fmt.Errorf("simulator: starting simulator: %w", err)
 	}
 	s.cmd = cmd
 
@@ -177,22 +194,22 @@ func StartSimulator(ctx context.Context, opts SimOptions) (*Sim, error) {
 				s.tcpAddr = addr
 			default:
 				s.Stop()
-				return nil, fmt.Errorf("cosim: simulator printed an address I cannot parse: %q", where)
+				return nil, fmt.Errorf("simulator: simulator printed an address I cannot parse: %q", where)
 			}
 			if got++; got < wantLines {
 				continue
 			}
 			if s.addr == "" {
 				s.Stop()
-				return nil, fmt.Errorf("cosim: simulator did not say where it listens on a Unix socket")
+				return nil, fmt.Errorf("simulator: simulator did not say where it listens on a Unix socket")
 			}
 			return s, nil
 		case <-s.done:
 			s.cleanup()
-			return nil, fmt.Errorf("cosim: simulator %s exited before listening (%v); its output:\n%s", s.binary, s.waitErr, s.tail.String())
+			return nil, fmt.Errorf("simulator: simulator %s exited before listening (%v); its output:\n%s", s.binary, s.waitErr, s.tail.String())
 		case <-ctx.Done():
 			s.Stop()
-			return nil, fmt.Errorf("cosim: simulator did not listen in time (%w); its output:\n%s", ctx.Err(), s.tail.String())
+			return nil, fmt.Errorf("simulator: simulator did not listen in time (%w); its output:\n%s", ctx.Err(), s.tail.String())
 		}
 	}
 }
@@ -252,16 +269,16 @@ func (s *Sim) Root() string { return s.root }
 // Pid returns the simulator's process id.
 func (s *Sim) Pid() int { return s.cmd.Process.Pid }
 
-// Dial connects to the simulator (see Dial).
-func (s *Sim) Dial(ctx context.Context, opts Options) (*Conn, error) {
-	return Dial(ctx, s.network, s.addr, opts)
+// Dial connects to the simulator (see cosim.Dial).
+func (s *Sim) Dial(ctx context.Context, opts cosim.Options) (*cosim.Conn, error) {
+	return cosim.Dial(ctx, s.network, s.addr, opts)
 }
 
 // Signal sends sig to the simulator (e.g. syscall.SIGUSR1).
 func (s *Sim) Signal(sig os.Signal) error {
 	select {
 	case <-s.done:
-		return fmt.Errorf("cosim: simulator has exited")
+		return fmt.Errorf("simulator: simulator has exited")
 	default:
 	}
 	if err := s.cmd.Process.Signal(sig); err != nil {
@@ -285,7 +302,7 @@ func (s *Sim) Wait() error {
 	<-s.done
 	s.cleanup()
 	if s.waitErr != nil {
-		return fmt.Errorf("cosim: simulator: %w", s.waitErr)
+		return fmt.Errorf("simulator: simulator: %w", s.waitErr)
 	}
 	return nil
 }
@@ -311,7 +328,7 @@ func (s *Sim) Stop() error {
 		case <-time.After(s.opts.Grace):
 			s.cmd.Process.Kill()
 			<-s.done
-			s.stopErr = fmt.Errorf("cosim: simulator ignored SIGTERM for %v and was killed; its output:\n%s", s.opts.Grace, s.tail.String())
+			s.stopErr = fmt.Errorf("simulator: simulator ignored SIGTERM for %v and was killed; its output:\n%s", s.opts.Grace, s.tail.String())
 		}
 		s.cleanup()
 	})
@@ -328,7 +345,7 @@ func (s *Sim) exitError(termSent bool) error {
 			return nil // ended by our signal
 		}
 	}
-	return fmt.Errorf("cosim: simulator exited: %v; its output:\n%s", s.waitErr, s.tail.String())
+	return fmt.Errorf("simulator: simulator exited: %v; its output:\n%s", s.waitErr, s.tail.String())
 }
 
 func (s *Sim) cleanup() {
@@ -362,7 +379,7 @@ func FindRoot() (string, error) {
 			dir = parent
 		}
 	}
-	return "", errors.New("cosim: no go.mod of github.com/vianic/vianic above the working directory or the executable; set SimOptions.Root")
+	return "", errors.New("simulator: no go.mod of github.com/vianic/vianic above the working directory or the executable; set SimOptions.Root")
 }
 
 // GTKWaveSaveFile returns the project's GTKWave save file for the simulator's
@@ -386,7 +403,7 @@ func SimBinary(root, format string) string {
 }
 
 // EchoBinary returns the path of the raw socket echo server built with the
-// simulator (the baseline of BenchBridge).
+// simulator (the baseline of the bridge benchmark, internal/bench).
 func EchoBinary(root string) string {
 	return filepath.Join(root, "build", "sim", "vianic-echo")
 }
@@ -412,7 +429,7 @@ func findBinary(ctx context.Context, o SimOptions) (bin, root string, err error)
 		}
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return "", "", fmt.Errorf("cosim: simulator binary: %w (build it with sim-scripts/build-sim.sh)", err)
+		return "", "", fmt.Errorf("simulator: simulator binary: %w (build it with sim-scripts/build-sim.sh)", err)
 	}
 	return bin, root, nil
 }
@@ -447,18 +464,18 @@ func BuildSimulator(ctx context.Context, root string, progress io.Writer, varian
 	}
 	script := filepath.Join(root, "sim-scripts", "build-sim.sh")
 	if _, err := os.Stat(script); err != nil {
-		return fmt.Errorf("cosim: cannot build the simulator: %w", err)
+		return fmt.Errorf("simulator: cannot build the simulator: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, "build", "sim"), 0o755); err != nil {
-		return fmt.Errorf("cosim: build directory: %w", err)
+		return fmt.Errorf("simulator: build directory: %w", err)
 	}
 	lock, err := os.OpenFile(filepath.Join(root, "build", "sim", ".build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return fmt.Errorf("cosim: build lock: %w", err)
+		return fmt.Errorf("simulator: build lock: %w", err)
 	}
 	defer lock.Close()
 	if err := flockContext(ctx, int(lock.Fd())); err != nil {
-		return fmt.Errorf("cosim: waiting for another build of the simulator: %w", err)
+		return fmt.Errorf("simulator: waiting for another build of the simulator: %w", err)
 	}
 	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
 
@@ -467,10 +484,10 @@ func BuildSimulator(ctx context.Context, root string, progress io.Writer, varian
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = progress, progress
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("cosim: %s %s failed (%w); run it by hand to see why", script, strings.Join(todo, " "), err)
+		return fmt.Errorf("simulator: %s %s failed (%w); run it by hand to see why", script, strings.Join(todo, " "), err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
-		fmt.Fprintf(progress, "cosim: simulator build took %.1f s\n", d.Seconds())
+		fmt.Fprintf(progress, "simulator: simulator build took %.1f s\n", d.Seconds())
 	}
 	for _, v := range todo {
 		buildDone[root+"\x00"+v] = true

@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // Lockstep time control against the real simulator: CANCEL withdraws a
 // wait or a read so that its client stops counting as blocked, and flow
@@ -16,8 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 // lateReplies waits until c has dropped n answers of canceled calls: the
@@ -46,7 +47,7 @@ func notBlocked(t *testing.T, ctx context.Context, c2 *cosim.Conn, why string) {
 // each step. Cancellations happen while time is frozen (the other client
 // is not blocked), so the run is deterministic.
 func cancelScenario(t *testing.T, trace string) []uint64 {
-	s, err := cosim.StartSimulator(ctxT(t, cosimtest.BuildTimeout), cosim.SimOptions{Nodes: 1, Trace: trace})
+	s, err := simulator.StartSimulator(ctxT(t, simtest.BuildTimeout), simulator.SimOptions{Nodes: 1, Trace: trace})
 	require.NoError(t, err)
 	defer s.Stop()
 	ctx := ctxT(t, 60*time.Second)
@@ -125,11 +126,11 @@ func cancelScenario(t *testing.T, trace string) []uint64 {
 // A canceled WaitIRQ, WaitMem, Run or read no longer counts as blocked in
 // lockstep, and runs with cancellations stay deterministic.
 func TestSimCancel(t *testing.T) {
-	cosimtest.RequireHDL(t)
-	w1 := cosimtest.WavePath(t, "run1.vcd")
-	w2 := cosimtest.WavePath(t, "run2.vcd")
-	cosimtest.KeepWaveOnFailure(t, w1)
-	cosimtest.KeepWaveOnFailure(t, w2)
+	simtest.RequireHDL(t)
+	w1 := simtest.WavePath(t, "run1.vcd")
+	w2 := simtest.WavePath(t, "run2.vcd")
+	simtest.KeepWaveOnFailure(t, w1)
+	simtest.KeepWaveOnFailure(t, w2)
 	c1 := cancelScenario(t, w1)
 	c2 := cancelScenario(t, w2)
 	assert.Equal(t, c1, c2, "same cycle counts")
@@ -148,8 +149,8 @@ func TestSimCancel(t *testing.T) {
 func TestSimCancelMem(t *testing.T) {
 	// Free-run: a lone lockstep client's wait would end at once in a
 	// deadlock report.
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Mode: cosim.ModeFreeRun})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 60*time.Second)
 	wctx, wcancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -177,8 +178,8 @@ func TestSimCancelMem(t *testing.T) {
 // writes are all queued (time is frozen while the client posts them) when
 // the read arrives, so the read certainly waits behind them.
 func TestSimCancelQueuedRead(t *testing.T) {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c, _ := cosimtest.Driver(t, s, 0, memSize, cosim.Options{})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{})
 	ctx := ctxT(t, 60*time.Second)
 	var err error
 	// Reads behind 200,000 writes (about 600,000 cycles): canceled before
@@ -238,8 +239,8 @@ func TestSimLockstepWriteFlood(t *testing.T) {
 // writeFlood posts 3M writes in lockstep, then reads; it returns the
 // cycle of that read.
 func writeFlood(t *testing.T, log bool) uint64 {
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 1})
-	c := cosimtest.Dial(t, s, cosim.Options{Name: "writer"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	c := simtest.Dial(t, s, cosim.Options{Name: "writer"})
 	ctx := ctxT(t, 2*time.Minute)
 	st, err := c.Stats(ctx)
 	require.NoError(t, err)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // The hot paths, setting values and reading events, must not allocate.

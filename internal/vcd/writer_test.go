@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 func TestWriterOutput(t *testing.T) {

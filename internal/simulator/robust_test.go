@@ -1,4 +1,4 @@
-package cosim_test
+package simulator_test
 
 // A robustness fuzz test of the simulator: while a well-behaved driver keeps
 // doing MMIO and DMA and checks every result, other connections throw random
@@ -27,8 +27,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/vianic/vianic/cosim"
-	"github.com/vianic/vianic/cosim/cosimtest"
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 )
 
 var fuzzTime = flag.Duration("cosim.fuzztime", 0,
@@ -250,8 +251,8 @@ func attack(r *rand.Rand, addr string, mem *cosim.Memory) {
 
 func TestSimRobustness(t *testing.T) {
 	dur := robustnessDuration()
-	s := cosimtest.StartSim(t, cosim.SimOptions{Nodes: 2})
-	c, mem := cosimtest.Driver(t, s, 0, memSize, cosim.Options{Name: "good client"})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
+	c, mem := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "good client"})
 
 	// Node 1's memory for the attackers; it shrinks and grows under the
 	// simulator's mapping.

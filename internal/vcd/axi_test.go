@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vianic/vianic/vcd"
+	"github.com/vianic/vianic/internal/vcd"
 )
 
 // axiDump simulates, cycle by cycle, a master that issues addresses on an

@@ -1,11 +1,12 @@
-// Package cosimtest helps tests run the real simulator: it skips or fails
+// Package simtest helps tests run the real simulator: it skips or fails
 // clearly when the HDL tools are missing, builds and starts the simulator
 // for one test and stops it afterwards, and keeps the waveform of a
 // failing test, printing the GTKWave command that opens it.
 //
-// Layer: test support on top of cosim; it imports cosim, the standard
-// library and testing. Only _test.go files should import it.
-package cosimtest
+// Layer: test support on top of internal/simulator; it imports
+// internal/simulator, cosim, the standard library and testing (never driver
+// or internal/hw). Only _test.go files should import it.
+package simtest
 
 import (
 	"context"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/simulator"
 )
 
 // BuildTimeout bounds building the simulator (the first test of a run
@@ -41,7 +43,7 @@ func RequireHDL(t testing.TB) {
 // Root returns the repository root or fails the test.
 func Root(t testing.TB) string {
 	t.Helper()
-	root, err := cosim.FindRoot()
+	root, err := simulator.FindRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func WavePath(t testing.TB, ext string) string {
 // GTKWaveCommand returns the shell command that opens a waveform with the
 // project's save file.
 func GTKWaveCommand(root, wave string) string {
-	return "gtkwave -a " + cosim.GTKWaveSaveFile(root) + " " + wave
+	return "gtkwave -a " + simulator.GTKWaveSaveFile(root) + " " + wave
 }
 
 // KeepWaveOnFailure arranges that when the test fails, the waveform at
@@ -95,7 +97,7 @@ func KeepWaveOnFailure(t testing.TB, path string) {
 // waveform is kept if the test fails (see KeepWaveOnFailure). The last
 // 16 KiB of the simulator's stderr go to the test log when the test fails;
 // with VIANIC_SIM_LOG=1 all of it goes to os.Stderr as it comes.
-func StartSim(t testing.TB, opts cosim.SimOptions) *cosim.Sim {
+func StartSim(t testing.TB, opts simulator.SimOptions) *simulator.Sim {
 	t.Helper()
 	RequireHDL(t)
 	if opts.Trace != "" {
@@ -106,7 +108,7 @@ func StartSim(t testing.TB, opts cosim.SimOptions) *cosim.Sim {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), BuildTimeout)
 	defer cancel()
-	s, err := cosim.StartSimulator(ctx, opts)
+	s, err := simulator.StartSimulator(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func StartSim(t testing.TB, opts cosim.SimOptions) *cosim.Sim {
 }
 
 // Dial connects to s and closes the connection when the test ends.
-func Dial(t testing.TB, s *cosim.Sim, opts cosim.Options) *cosim.Conn {
+func Dial(t testing.TB, s *simulator.Sim, opts cosim.Options) *cosim.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -139,7 +141,7 @@ func Dial(t testing.TB, s *cosim.Sim, opts cosim.Options) *cosim.Conn {
 
 // Driver connects as the driver of node with size bytes of host memory
 // attached; both are released when the test ends.
-func Driver(t testing.TB, s *cosim.Sim, node, size int, opts cosim.Options) (*cosim.Conn, *cosim.Memory) {
+func Driver(t testing.TB, s *simulator.Sim, node, size int, opts cosim.Options) (*cosim.Conn, *cosim.Memory) {
 	t.Helper()
 	opts.Role = cosim.RoleDriver
 	opts.Node = node
