@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the tb_via_nic test programs: every NAME.S here (C preprocessor,
-# fw.h) becomes NAME.hex, one 32-bit little-endian word per entry with
+# the generated firmware/include/via_*.h) becomes NAME.hex, one 32-bit little-endian word per entry with
 # @word-address lines ($readmemh into a word array). The images are committed
 # so that the bench runs without the RISC-V toolchain.
 #
@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 if [ $check -eq 1 ]; then out=$work/hex; mkdir -p "$out"; else out=$here; fi
 
 common=(-march=rv32i_zicsr -mabi=ilp32 -nostdlib -nostartfiles -static
-        -Wl,--no-relax -T "$here/link.ld" -I "$here")
+        -Wl,--no-relax -T "$here/link.ld" -I "$here" -I "$here/../../../firmware/include")
 
 shopt -s nullglob
 n=0
