@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -18,6 +19,7 @@ import (
 // declares the constant OP_NOP; BITS (1..64) is the width of the values.
 type Enum struct {
 	Name   string
+	Type   string // type=NAME: the Go type of a package-local emitter (GoLocal), exported
 	Bits   int
 	Doc    string
 	Values []*Const // the constants, named ENUM_VALUE, in layout order
@@ -47,13 +49,23 @@ func cutEnumAttr(args []string) ([]string, string) {
 	return args, ""
 }
 
+var goTypeRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+
 // parseEnumLine handles the enum and value directives; cur is the enum the
 // previous line opened (nil if none). It returns the enum value lines may
 // continue.
 func (l *Layout) parseEnumLine(dir string, args []string, doc string, cur *Enum, lineNo int, fail failFunc, declare func(int, string, string) error) (*Enum, error) {
+	var goType string
+	if dir == "enum" && len(args) == 3 {
+		t, ok := strings.CutPrefix(args[2], "type=")
+		if !ok || !goTypeRE.MatchString(t) {
+			return nil, fail(lineNo, "enum: third argument must be type=GoTypeName")
+		}
+		goType, args = t, args[:2]
+	}
 	if len(args) != 2 {
 		if dir == "enum" {
-			return nil, fail(lineNo, `enum takes NAME BITS "doc"`)
+			return nil, fail(lineNo, `enum takes NAME BITS [type=GoType] "doc"`)
 		}
 		return nil, fail(lineNo, `value takes NAME VALUE "doc"`)
 	}
@@ -68,7 +80,7 @@ func (l *Layout) parseEnumLine(dir string, args []string, doc string, cur *Enum,
 		if err != nil || bits == 0 || bits > 64 {
 			return nil, fail(lineNo, "enum %s: width %q must be 1..64 bits", args[0], args[1])
 		}
-		e := &Enum{Name: args[0], Bits: int(bits), Doc: doc, Line: lineNo}
+		e := &Enum{Name: args[0], Type: goType, Bits: int(bits), Doc: doc, Line: lineNo}
 		l.Enums = append(l.Enums, e)
 		return e, nil
 	}

@@ -84,3 +84,40 @@ func TestParseEnumErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestGoLocalName(t *testing.T) {
+	for in, want := range map[string]string{
+		"MSG_MMIO_READ": "msgMMIORead", "HELLO_OK_SIZE": "helloOKSize", "IRQ_SIZE": "irqSize",
+		"WAIT_KIND_IRQ": "waitKindIRQ", "READ_SLVERR": "readSLVERR", "HEADER_SIZE": "headerSize",
+	} {
+		assert.Equal(t, want, goLocalName(in, false), in)
+	}
+	assert.Equal(t, "CodeBusError", goLocalName("CODE_BUS_ERROR", true))
+	assert.Equal(t, "ModeFreeRun", goLocalName("MODE_FREE_RUN", true))
+}
+
+// TestProtocolViews: the protocol layout gives Go (package-local names,
+// exported typed enums) and C++ (kCamelCase, name functions) views.
+func TestProtocolViews(t *testing.T) {
+	l, err := Parse("p.layout", strings.NewReader(`layout p struct "p"
+const HEADER_SIZE 12 "h"
+const MAGIC 0x534F4356 "m"
+enum MSG 16 "types"
+  value MMIO_READ 3 "read"
+enum ROLE 8 type=Role "roles"
+  value DRIVER 1 "driver"
+`))
+	require.NoError(t, err)
+	src, err := l.GoLocal("cosim")
+	require.NoError(t, err)
+	for _, want := range []string{"headerSize = 12", "magic = 0x534F4356", "msgMMIORead uint16 = 0x03", "type Role uint8", "RoleDriver Role = 0x01", "var roleNames = map[Role]string{", "msgMMIORead: \"MMIO_READ\""} {
+		assert.Contains(t, string(src), want)
+	}
+	cpp := string(l.Cpp("vianic::proto"))
+	for _, want := range []string{"constexpr uint32_t kHeaderSize = 12;", "kMsgMmioRead = 0x03,", "case kRoleDriver: return \"DRIVER\";", "inline const char* msg_value_name(uint16_t v)", "}  // namespace vianic"} {
+		assert.Contains(t, cpp, want)
+	}
+	_, err = Parse("p.layout", strings.NewReader("layout p struct \"p\"\nenum E 8 type=lower \"e\"\nvalue A 1 \"a\""))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "type=GoTypeName")
+}

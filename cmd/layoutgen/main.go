@@ -72,7 +72,40 @@ func Generate(root string) ([]Output, error) {
 		}
 		outs = append(outs, Output{doc, l.Markdown()})
 	}
-	return outs, nil
+	protoOuts, err := generateProtocol(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, protoOuts...), nil
+}
+
+// generateProtocol turns cosim/protocol.layout, the bridge protocol's
+// constants, into the Go client's cosim/proto_gen.go, the harness's
+// cosim/harness/protocol_gen.h and docs/cosim-protocol-constants.md. It is
+// not RTL, so it is not in rtl/layouts and not in package hw.
+func generateProtocol(root string) ([]Output, error) {
+	const src = "cosim/protocol.layout"
+	f, err := os.Open(filepath.Join(root, src))
+	if os.IsNotExist(err) {
+		return nil, nil // a tree without the bridge (the generator's tests)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	l, err := Parse(src, f)
+	if err != nil {
+		return nil, err
+	}
+	goSrc, err := l.GoLocal("cosim")
+	if err != nil {
+		return nil, err
+	}
+	return []Output{
+		{"cosim/proto_gen.go", goSrc},
+		{"cosim/harness/protocol_gen.h", l.Cpp("vianic::proto")},
+		{"docs/cosim-protocol-constants.md", l.Markdown()},
+	}, nil
 }
 
 // Stale returns the generated files whose content on disk differs.

@@ -457,7 +457,7 @@ void Server::read_conn(Conn* c) {
         if (c->stalled) return;  // queue full: the rest stays in the socket
         if (!err.empty() && !c->closing) {  // descriptors sent wrongly
             proto::Header h;
-            fatal(c, h, proto::kErrMalformed, err);
+            fatal(c, h, proto::kCodeMalformed, err);
             return;
         }
         if (r == Conn::kEof) {
@@ -476,7 +476,7 @@ void Server::parse_input(Conn* c) {
     c->stalled = false;
     while (!c->closing) {
         size_t avail = c->in_size();
-        if (avail < proto::kHeaderBytes) break;
+        if (avail < proto::kHeaderSize) break;
         if (backpressured(c)) {
             // the cut is after the message that filled the queue, so it is
             // at the same place in every run
@@ -487,12 +487,12 @@ void Server::parse_input(Conn* c) {
         proto::Header h;
         std::string why;
         if (!proto::parse_header(p, &h, &why)) {
-            fatal(c, h, proto::kErrMalformed, why);
+            fatal(c, h, proto::kCodeMalformed, why);
             break;
         }
-        size_t total = proto::kHeaderBytes + h.len;
+        size_t total = proto::kHeaderSize + h.len;
         if (avail < total) break;
-        handle_message(c, h, p + proto::kHeaderBytes);
+        handle_message(c, h, p + proto::kHeaderSize);
         c->consume(total);
     }
     update_flow(c);
@@ -560,7 +560,7 @@ void Server::detach_node(Node& n) {
              n.idx, (unsigned long long)cycle_);
     n.detach(cycle_);
     for (Wait& w : waits_.all()) {
-        if (w.node == n.idx && !w.done && w.req.kind != proto::kWaitCycles)
+        if (w.node == n.idx && !w.done && w.req.kind != proto::kWaitKindCycles)
             finish_wait(w, proto::kWaitAborted, wait_value(w),
                         "node " + std::to_string(n.idx) + " detached: its driver disconnected");
     }
