@@ -1,7 +1,8 @@
 // Command layoutgen generates the Verilog, Go, C and Markdown views of the
-// project's layout files (rtl/layouts/*.layout). Run it from the repository
-// root, or through `make generate`; with -check it writes nothing and fails
-// when a generated file differs from what it would write.
+// project's layout files (rtl/layouts/*.layout) and the Go and C++ views of
+// the bridge protocol (cosim/protocol.layout). Run it from the repository
+// root, or through `make generate`; `make check-generated` checks that the
+// committed files are what it (and the rest of `make generate`) writes.
 package main
 
 import (
@@ -108,35 +109,13 @@ func generateProtocol(root string) ([]Output, error) {
 	}, nil
 }
 
-// Stale returns the generated files whose content on disk differs.
-func Stale(root string, outs []Output) []string {
-	var stale []string
-	for _, o := range outs {
-		have, err := os.ReadFile(filepath.Join(root, o.Path))
-		if err != nil || !bytes.Equal(have, o.Data) {
-			stale = append(stale, o.Path)
-		}
-	}
-	return stale
-}
-
 func main() {
 	root := flag.String("root", ".", "repository root")
-	check := flag.Bool("check", false, "write nothing; exit 1 if a generated file is out of date")
 	flag.Parse()
 	outs, err := Generate(*root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "layoutgen:", err)
 		os.Exit(1)
-	}
-	if *check {
-		if stale := Stale(*root, outs); len(stale) > 0 {
-			for _, p := range stale {
-				fmt.Fprintf(os.Stderr, "layoutgen: %s is out of date; run `make generate`\n", p)
-			}
-			os.Exit(1)
-		}
-		return
 	}
 	for _, o := range outs {
 		p := filepath.Join(*root, o.Path)
