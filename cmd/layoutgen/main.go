@@ -35,6 +35,7 @@ func Generate(root string) ([]Output, error) {
 	sort.Strings(files)
 	var outs []Output
 	goNames := map[string]string{} // Go identifier -> layout file, across the shared package
+	var layouts []*Layout
 	for _, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		f, err := os.Open(path)
@@ -46,6 +47,7 @@ func Generate(root string) ([]Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		layouts = append(layouts, l)
 		goSrc, err := l.Go("hw")
 		if err != nil {
 			return nil, err
@@ -77,7 +79,11 @@ func Generate(root string) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(outs, protoOuts...), nil
+	waveOuts, err := generateWaves(root, layouts)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(outs, protoOuts...), waveOuts...), nil
 }
 
 // generateProtocol turns cosim/protocol.layout, the bridge protocol's
