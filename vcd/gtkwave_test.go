@@ -18,7 +18,6 @@ import (
 	"github.com/vianic/vianic/vcd"
 )
 
-
 func TestGTKWaveSave(t *testing.T) {
 	src := `$timescale 1ps $end
 $scope module TOP $end
