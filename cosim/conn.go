@@ -7,51 +7,29 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// Role is what a connection may do (see the protocol's role table).
-type Role uint8
-
-// Connection roles.
-const (
-	RoleDriver  Role = 1 // the whole BAR0 of its node, host memory, grants, reset
-	RoleUser    Role = 2 // only the doorbell pages granted to its token
-	RoleMonitor Role = 3 // reads only; outside lockstep: never holds up time
-)
+// Role (what a connection may do, see the protocol's role table) and Mode
+// (how the simulator advances time) and their constants are generated from
+// cosim/protocol.layout into proto_gen.go.
 
 // String returns "driver", "user" or "monitor".
 func (r Role) String() string {
-	switch r {
-	case RoleDriver:
-		return "driver"
-	case RoleUser:
-		return "user"
-	case RoleMonitor:
-		return "monitor"
+	if name, ok := roleNames[r]; ok {
+		return strings.ToLower(name)
 	}
 	return fmt.Sprintf("Role(%d)", uint8(r))
 }
 
-// Mode is how the simulator advances time.
-type Mode uint8
-
-// Time modes.
-const (
-	ModeLockstep Mode = 1 // time advances only while every client is blocked
-	ModeFreeRun  Mode = 2 // time advances on its own
-)
-
 // String returns "lockstep" or "freerun", the simulator's option values.
 func (m Mode) String() string {
-	switch m {
-	case ModeLockstep:
-		return "lockstep"
-	case ModeFreeRun:
-		return "freerun"
+	if name, ok := modeNames[m]; ok {
+		return strings.ToLower(strings.ReplaceAll(name, "_", ""))
 	}
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }

@@ -33,46 +33,13 @@ var (
 	ErrBusy = errors.New("cosim: node busy")
 )
 
-// ErrorCode is the code of an ERROR message (or the status of an ACK).
-type ErrorCode uint16
-
-// Error codes of the protocol.
-const (
-	CodeMalformed   ErrorCode = 1
-	CodeVersion     ErrorCode = 2
-	CodeRole        ErrorCode = 3
-	CodeRefused     ErrorCode = 4
-	CodeBusError    ErrorCode = 5
-	CodeBusy        ErrorCode = 6
-	CodeNoNode      ErrorCode = 7
-	CodeNoMemory    ErrorCode = 8
-	CodeUnsupported ErrorCode = 9
-	CodeInternal    ErrorCode = 10
-)
+// ErrorCode (the code of an ERROR message, or the status of an ACK) and
+// its constants CodeMalformed... are generated into proto_gen.go.
 
 // String returns the protocol's name of the code.
 func (c ErrorCode) String() string {
-	switch c {
-	case CodeMalformed:
-		return "MALFORMED"
-	case CodeVersion:
-		return "VERSION"
-	case CodeRole:
-		return "ROLE"
-	case CodeRefused:
-		return "REFUSED"
-	case CodeBusError:
-		return "BUS_ERROR"
-	case CodeBusy:
-		return "BUSY"
-	case CodeNoNode:
-		return "NO_NODE"
-	case CodeNoMemory:
-		return "NO_MEMORY"
-	case CodeUnsupported:
-		return "UNSUPPORTED"
-	case CodeInternal:
-		return "INTERNAL"
+	if name, ok := codeNames[c]; ok {
+		return name
 	}
 	return fmt.Sprintf("code %d", uint16(c))
 }

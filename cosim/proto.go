@@ -11,100 +11,15 @@ import (
 	"unicode/utf8"
 )
 
-// Protocol version this package speaks.
+// Protocol version this package speaks. The protocol's constants (message
+// types, sizes, codes) are generated from cosim/protocol.layout into
+// proto_gen.go, which the harness's protocol_gen.h shares.
 const (
-	ProtocolMajor = 1 // a simulator with another major version is refused
+	ProtocolMajor = protocolMajor // a simulator with another major version is refused
 	// ProtocolMinor is the minor version this package speaks and the
 	// least it accepts: it relies on 1.1's CANCEL and lockstep flow
 	// control, so a 1.0 simulator is refused with ErrVersion.
-	ProtocolMinor = 1
-)
-
-const (
-	helloMagic = 0x534F4356 // "VCOS"
-
-	headerSize = 12
-	// maxPayload is the largest payload either side may send.
-	maxPayload = 65536
-	// maxWriteEntries is the most entries one MMIO_WRITE may carry.
-	maxWriteEntries = 4095
-	writeEntrySize  = 16
-	nameSize        = 32
-)
-
-// Message types.
-const (
-	msgHello     uint16 = 0x01
-	msgAttachMem uint16 = 0x02
-	msgMMIORead  uint16 = 0x03
-	msgMMIOWrite uint16 = 0x04
-	msgWait      uint16 = 0x05
-	msgTrace     uint16 = 0x06
-	msgReset     uint16 = 0x07
-	msgGrant     uint16 = 0x08
-	msgRevoke    uint16 = 0x09
-	msgTerminate uint16 = 0x0A
-	msgStats     uint16 = 0x0B
-	msgCancel    uint16 = 0x0C
-
-	msgHelloOK   uint16 = 0x81
-	msgAck       uint16 = 0x82
-	msgReadData  uint16 = 0x83
-	msgWaitDone  uint16 = 0x85
-	msgStatsData uint16 = 0x8B
-	msgIRQ       uint16 = 0x8C
-	msgError     uint16 = 0x8F
-)
-
-// Fixed payload sizes (client to simulator).
-const (
-	helloSize     = 4 + 2 + 2 + 1 + 1 + 2 + 8 + nameSize // 52
-	attachMemSize = 16
-	mmioReadSize  = 8
-	waitBaseSize  = 12
-	waitIRQSize   = waitBaseSize + 8
-	waitMemSize   = waitBaseSize + 24
-	waitCycSize   = waitBaseSize + 8
-	traceSize     = 8
-	grantSize     = 16
-	revokeSize    = 8
-	cancelSize    = 8
-)
-
-// Fixed payload sizes (simulator to client); WAIT_DONE and ERROR may be
-// followed by text, STATS_DATA is all text.
-const (
-	helloOKSize  = 48
-	ackSize      = 8
-	readDataSize = 24
-	waitDoneSize = 24
-	irqSize      = 16
-	errorSize    = 16
-)
-
-// WAIT kinds.
-const (
-	waitKindIRQ    uint8 = 1
-	waitKindMem    uint8 = 2
-	waitKindCycles uint8 = 3
-)
-
-// WAIT_DONE status values.
-const (
-	waitSatisfied uint16 = 0
-	waitTimeout   uint16 = 1
-	waitDeadlock  uint16 = 2
-	waitAborted   uint16 = 3
-)
-
-// READ_DATA status values.
-const (
-	readOK       uint16 = 0
-	readSLVERR   uint16 = 2
-	readDECERR   uint16 = 3
-	readRefused  uint16 = 16
-	readDetached uint16 = 17
-	readCanceled uint16 = 18
+	ProtocolMinor = protocolMinor
 )
 
 var le = binary.LittleEndian
@@ -437,45 +352,8 @@ func nextMsg(b []byte) (m msg, n int, err error) {
 
 // msgName names a message type for errors and logs.
 func msgName(t uint16) string {
-	switch t {
-	case msgHello:
-		return "HELLO"
-	case msgAttachMem:
-		return "ATTACH_MEM"
-	case msgMMIORead:
-		return "MMIO_READ"
-	case msgMMIOWrite:
-		return "MMIO_WRITE"
-	case msgWait:
-		return "WAIT"
-	case msgTrace:
-		return "TRACE"
-	case msgReset:
-		return "RESET"
-	case msgGrant:
-		return "GRANT"
-	case msgRevoke:
-		return "REVOKE"
-	case msgTerminate:
-		return "TERMINATE"
-	case msgStats:
-		return "STATS"
-	case msgCancel:
-		return "CANCEL"
-	case msgHelloOK:
-		return "HELLO_OK"
-	case msgAck:
-		return "ACK"
-	case msgReadData:
-		return "READ_DATA"
-	case msgWaitDone:
-		return "WAIT_DONE"
-	case msgStatsData:
-		return "STATS_DATA"
-	case msgIRQ:
-		return "IRQ"
-	case msgError:
-		return "ERROR"
+	if name, ok := msgNames[t]; ok {
+		return name
 	}
 	return fmt.Sprintf("type 0x%02x", t)
 }

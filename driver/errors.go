@@ -84,31 +84,21 @@ func (e *StatusError) Is(target error) bool {
 }
 
 // OpcodeName returns the layout's name of an admin opcode ("NOP",
-// "QUERY_NIC", "ECHO") or "opcode 0xNNNN".
+// "QUERY_NIC", "ECHO") or "opcode 0xNNNN". The names come from the
+// generated table hw.AdminOpNames.
 func OpcodeName(op uint16) string {
-	switch op {
-	case hw.AdminOpNop:
-		return "NOP"
-	case hw.AdminOpQueryNic:
-		return "QUERY_NIC"
-	case hw.AdminOpEcho:
-		return "ECHO"
+	if name, ok := hw.AdminOpNames[hw.AdminOp(op)]; ok {
+		return name
 	}
 	return fmt.Sprintf("opcode 0x%04x", op)
 }
 
 // StatusName returns the layout's name of an admin status ("OK",
-// "UNKNOWN_CMD", "BAD_PARAM", "BUSY") or "status N".
+// "UNKNOWN_CMD", "BAD_PARAM", "BUSY") or "status N". The names come from
+// the generated table hw.AdminStNames.
 func StatusName(st uint16) string {
-	switch st {
-	case hw.AdminStOk:
-		return "OK"
-	case hw.AdminStUnknownCmd:
-		return "UNKNOWN_CMD"
-	case hw.AdminStBadParam:
-		return "BAD_PARAM"
-	case hw.AdminStBusy:
-		return "BUSY"
+	if name, ok := hw.AdminStNames[hw.AdminSt(st)]; ok {
+		return name
 	}
 	return fmt.Sprintf("status %d", st)
 }

@@ -43,21 +43,23 @@
 
 `include "via_bar0.vh"
 
+// The parameters are verilator public_flat: the co-simulation harness reads
+// the values a model was built with (cosim/harness/dut_params.h).
 module via_nic #(
-    parameter DATA_WIDTH          = `VIA_DEFAULT_DATA_WIDTH,          // DMA and AXI-Stream datapath bits
-    parameter NUM_VI              = `VIA_DEFAULT_NUM_VI,              // VIs, one doorbell page each
-    parameter AXIL_ADDR_WIDTH     = `VIA_DEFAULT_AXIL_ADDR_WIDTH,     // BAR0 address bits (17..32)
-    parameter DMA_ADDR_WIDTH      = `VIA_DEFAULT_DMA_ADDR_WIDTH,      // host address bits of the DMA master
-    parameter DMA_ID_WIDTH        = `VIA_DEFAULT_DMA_ID_WIDTH,        // AXI4 ID bits of the DMA master
-    parameter DMA_MAX_BURST       = `VIA_DEFAULT_DMA_MAX_BURST,       // longest DMA burst in beats
-    parameter DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING, // DMA read bursts in flight at most
-    parameter NUM_IRQ             = `VIA_DEFAULT_NUM_IRQ,             // interrupt outputs (1..32)
-    parameter NET_FIFO_DEPTH      = `VIA_DEFAULT_NET_FIFO_DEPTH,      // network loopback FIFO beats
-    parameter SOFT_RESET_CYCLES   = `VIA_DEFAULT_SOFT_RESET_CYCLES,   // cycles a soft reset holds the blocks
-    parameter CPU_IMEM_BYTES      = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor instruction memory bytes
-    parameter CPU_DMEM_BYTES      = `VIA_DEFAULT_CPU_DMEM_BYTES,      // control processor data memory bytes
-    parameter FW_LOG_DEPTH        = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words
-    parameter FW_EVENT_DEPTH      = `VIA_DEFAULT_FW_EVENT_DEPTH       // control processor event FIFO entries
+    parameter DATA_WIDTH          /*verilator public_flat*/ = `VIA_DEFAULT_DATA_WIDTH,          // DMA and AXI-Stream datapath bits
+    parameter NUM_VI              /*verilator public_flat*/ = `VIA_DEFAULT_NUM_VI,              // VIs, one doorbell page each
+    parameter AXIL_ADDR_WIDTH     /*verilator public_flat*/ = `VIA_DEFAULT_AXIL_ADDR_WIDTH,     // BAR0 address bits (17..32)
+    parameter DMA_ADDR_WIDTH      /*verilator public_flat*/ = `VIA_DEFAULT_DMA_ADDR_WIDTH,      // host address bits of the DMA master
+    parameter DMA_ID_WIDTH        /*verilator public_flat*/ = `VIA_DEFAULT_DMA_ID_WIDTH,        // AXI4 ID bits of the DMA master
+    parameter DMA_MAX_BURST       /*verilator public_flat*/ = `VIA_DEFAULT_DMA_MAX_BURST,       // longest DMA burst in beats
+    parameter DMA_MAX_OUTSTANDING /*verilator public_flat*/ = `VIA_DEFAULT_DMA_MAX_OUTSTANDING, // DMA read bursts in flight at most
+    parameter NUM_IRQ             /*verilator public_flat*/ = `VIA_DEFAULT_NUM_IRQ,             // interrupt outputs (1..32)
+    parameter NET_FIFO_DEPTH      /*verilator public_flat*/ = `VIA_DEFAULT_NET_FIFO_DEPTH,      // network loopback FIFO beats
+    parameter SOFT_RESET_CYCLES   /*verilator public_flat*/ = `VIA_DEFAULT_SOFT_RESET_CYCLES,   // cycles a soft reset holds the blocks
+    parameter CPU_IMEM_BYTES      /*verilator public_flat*/ = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor instruction memory bytes
+    parameter CPU_DMEM_BYTES      /*verilator public_flat*/ = `VIA_DEFAULT_CPU_DMEM_BYTES,      // control processor data memory bytes
+    parameter FW_LOG_DEPTH        /*verilator public_flat*/ = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words
+    parameter FW_EVENT_DEPTH      /*verilator public_flat*/ = `VIA_DEFAULT_FW_EVENT_DEPTH       // control processor event FIFO entries
 ) (
     input  wire                       clk,
     input  wire                       rst,

@@ -49,9 +49,12 @@ trap 'rm -rf "$tmp"' EXIT
 sed '/\$enddefinitions/q' "$vcd" >"$tmp/header"
 grep -q '\$enddefinitions' "$tmp/header" || die "$vcd: no \$enddefinitions: not a VCD file?"
 
-# Adapt the save file to the dump (see the top of this file).
-awk '
-function issig(l) { return l != "" && l !~ /^[\[@*#-]/ }
+# Adapt the save file to the dump (see the top of this file). Translate
+# filters named under /vianic-gtkwave/ (the directory generated save files
+# claim to live in) are taken from the save file's real directory.
+savedir=$(cd "$(dirname "$save")" && pwd)
+awk -v savedir="$savedir" '
+function issig(l) { return l != "" && l !~ /^[\[@*#^-]/ }
 function gtkwrange(r,   a) {
   # GTKWave writes a one-bit range [n:n] as [n]
   if (match(r, /^\[[0-9-]+:[0-9-]+\]$/)) {
@@ -124,6 +127,7 @@ pass == 3 && FNR == 1 {
 pass == 3 {
   if ($0 ~ /^\[(dumpfile|dumpfile_mtime|dumpfile_size|savefile|treeopen|size)\]/) next
   if ($0 ~ /^\[\*\] prefix /) { print "[*] prefix " best; next }
+  if ($0 ~ /^\^[0-9]+ \/vianic-gtkwave\//) { sub(/ \/vianic-gtkwave\//, " " savedir "/"); print; next }
   if (issig($0)) {
     k++; f = best leaf[k]
     if (f in vrange) print f vrange[f]

@@ -12,8 +12,15 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 	var b bytes.Buffer
 	G := l.gpre()
 	fmt.Fprintf(&b, "// "+banner+"\n\npackage %s\n\n", l.File, pkg)
+	var imports []string
 	if len(l.Structs) > 0 {
-		b.WriteString("import \"encoding/binary\"\n\n")
+		imports = append(imports, "\"encoding/binary\"")
+	}
+	if len(l.Enums) > 0 {
+		imports = append(imports, "\"strconv\"")
+	}
+	if len(imports) > 0 {
+		b.WriteString("import (\n\t" + strings.Join(imports, "\n\t") + "\n)\n\n")
 	}
 	mapVar := goName(l.Name)
 	fmt.Fprintf(&b, "// %sHash is the hash of the %s layout.\nconst %sHash uint64 = 0x%016x\n\n", mapVar, l.Name, mapVar, l.Hash)
@@ -24,6 +31,7 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 		}
 		b.WriteString(")\n\n")
 	}
+	l.goEnums(&b)
 	if len(l.Params) > 0 {
 		b.WriteString("// Defaults of the NIC's build parameters; the NIC reports its actual values in the CAP_* registers.\nconst (\n")
 		for _, c := range l.Params {
@@ -50,6 +58,7 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 		}
 		b.WriteString(")\n\n")
 	}
+	l.goFieldMasks(&b)
 	var fieldVars []string
 	for _, r := range l.Regs {
 		for _, f := range r.Fields {

@@ -41,6 +41,7 @@ func (l *Layout) Markdown() []byte {
 		}
 		b.WriteString("\n")
 	}
+	l.mdEnums(&b)
 	fieldTable := func(fs []*Field) {
 		b.WriteString("| bits | field | access | reset | description |\n|---|---|---|---|---|\n")
 		for _, f := range fs {

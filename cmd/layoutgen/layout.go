@@ -31,6 +31,7 @@ var directiveKinds = map[string]string{
 	"const": "regmap struct", "field": "regmap struct",
 	"param": "regmap", "region": "regmap", "array": "regmap", "reg": "regmap",
 	"struct": "struct", "member": "struct",
+	"enum": "regmap struct", "value": "regmap struct",
 }
 
 var accesses = map[string]Access{"ro": RO, "rw": RW, "wo": WO, "w1c": W1C, "w1s": W1S}
@@ -48,6 +49,7 @@ type Layout struct {
 	Regions []*Region
 	Arrays  []*Array
 	Regs    []*Reg
+	Enums   []*Enum
 	Hash    uint64
 }
 
@@ -105,6 +107,7 @@ type Member struct {
 	Size   int
 	Doc    string
 	Fields []*Field // bit fields of an integer member of at most 4 bytes
+	Enum   string   // enum=NAME: the member holds values of that enum
 	Line   int
 }
 
@@ -118,6 +121,7 @@ type Field struct {
 	Access   Access
 	Reset    *uint64 // nil: no fixed reset value given
 	ResetSym string  // const name the reset value came from, if any
+	Enum     string  // enum=NAME: the field holds values of that enum
 	Doc      string
 	Line     int
 }
@@ -211,7 +215,7 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 	// names -> line, for duplicates; consts and params share one space,
 	// regions and arrays another, registers a third
 	spaces := map[string]map[string]int{}
-	space := map[string]string{"const": "const", "param": "const", "region": "window", "array": "window", "reg": "reg", "struct": "reg"}
+	space := map[string]string{"const": "const", "param": "const", "region": "window", "array": "window", "reg": "reg", "struct": "reg", "enum": "enum"}
 	declare := func(line int, what, name string) error {
 		if !nameRE.MatchString(name) {
 			return fail(line, "%s name %q must be UPPER_SNAKE_CASE", what, name)
@@ -230,6 +234,7 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 	var cur *Reg
 	var curMember *Member
 	var curStruct *Struct
+	var curEnum *Enum
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	lineNo := 0
@@ -269,6 +274,9 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 		}
 		if toks[0] != "field" && toks[0] != "member" {
 			curStruct = nil
+		}
+		if toks[0] != "value" {
+			curEnum = nil
 		}
 		if l.Name != "" {
 			if kinds, known := directiveKinds[toks[0]]; known && !strings.Contains(kinds, l.Kind) {
@@ -385,10 +393,18 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 			}
 			curStruct = &Struct{Name: args[0], Bytes: int(n), Doc: doc, Line: lineNo}
 			l.Structs = append(l.Structs, curStruct)
+		case "enum", "value":
+			e, err := l.parseEnumLine(toks[0], args, doc, curEnum, lineNo, fail, declare)
+			if err != nil {
+				return nil, err
+			}
+			curEnum = e
 		case "member":
 			if curStruct == nil {
 				return nil, fail(lineNo, "member outside a struct")
 			}
+			var memberEnum string
+			args, memberEnum = cutEnumAttr(args)
 			if err := need(3, `NAME OFFSET SIZE "doc"`); err != nil {
 				return nil, err
 			}
@@ -400,7 +416,7 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 			if err1 != nil || err2 != nil || size == 0 {
 				return nil, fail(lineNo, "member %s: offset and size must be numbers, size > 0", args[0])
 			}
-			m := &Member{Name: args[0], Offset: int(off), Size: int(size), Doc: doc, Line: lineNo}
+			m := &Member{Name: args[0], Offset: int(off), Size: int(size), Doc: doc, Enum: memberEnum, Line: lineNo}
 			if off+size > uint64(curStruct.Bytes) {
 				return nil, fail(lineNo, "member %s.%s: bytes %d..%d lie outside the %d-byte struct", curStruct.Name, m.Name, off, off+size-1, curStruct.Bytes)
 			}
@@ -442,7 +458,7 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 				return nil, err
 			}
 		default:
-			return nil, fail(lineNo, "unknown directive %q (known: layout const param region array reg struct member field)", toks[0])
+			return nil, fail(lineNo, "unknown directive %q (known: layout const param region array reg struct member field enum value)", toks[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -483,6 +499,10 @@ func parseField(args []string, doc string, acc Access, bits, lineNo int, fail fa
 	for _, a := range args[2:] {
 		if acc, ok := accesses[a]; ok {
 			f.Access = acc
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "enum="); ok {
+			f.Enum = v
 			continue
 		}
 		if v, ok := strings.CutPrefix(a, "reset="); ok {
@@ -601,6 +621,9 @@ func (l *Layout) check() error {
 				return fail(f.Line, "field %s.%s: ro field in a %s register", r.Name, f.Name, r.Access)
 			}
 		}
+	}
+	if err := l.checkEnums(); err != nil {
+		return err
 	}
 	// every emitted name must be unique (fields expand to REG_FIELD)
 	emitted := map[string]int{}

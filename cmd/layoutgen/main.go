@@ -1,7 +1,8 @@
 // Command layoutgen generates the Verilog, Go, C and Markdown views of the
-// project's layout files (rtl/layouts/*.layout). Run it from the repository
-// root, or through `make generate`; with -check it writes nothing and fails
-// when a generated file differs from what it would write.
+// project's layout files (rtl/layouts/*.layout) and the Go and C++ views of
+// the bridge protocol (cosim/protocol.layout). Run it from the repository
+// root, or through `make generate`; `make check-generated` checks that the
+// committed files are what it (and the rest of `make generate`) writes.
 package main
 
 import (
@@ -34,6 +35,7 @@ func Generate(root string) ([]Output, error) {
 	sort.Strings(files)
 	var outs []Output
 	goNames := map[string]string{} // Go identifier -> layout file, across the shared package
+	var layouts []*Layout
 	for _, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		f, err := os.Open(path)
@@ -45,6 +47,7 @@ func Generate(root string) ([]Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		layouts = append(layouts, l)
 		goSrc, err := l.Go("hw")
 		if err != nil {
 			return nil, err
@@ -72,38 +75,53 @@ func Generate(root string) ([]Output, error) {
 		}
 		outs = append(outs, Output{doc, l.Markdown()})
 	}
-	return outs, nil
+	protoOuts, err := generateProtocol(root)
+	if err != nil {
+		return nil, err
+	}
+	waveOuts, err := generateWaves(root, layouts)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(outs, protoOuts...), waveOuts...), nil
 }
 
-// Stale returns the generated files whose content on disk differs.
-func Stale(root string, outs []Output) []string {
-	var stale []string
-	for _, o := range outs {
-		have, err := os.ReadFile(filepath.Join(root, o.Path))
-		if err != nil || !bytes.Equal(have, o.Data) {
-			stale = append(stale, o.Path)
-		}
+// generateProtocol turns cosim/protocol.layout, the bridge protocol's
+// constants, into the Go client's cosim/proto_gen.go, the harness's
+// cosim/harness/protocol_gen.h and docs/cosim-protocol-constants.md. It is
+// not RTL, so it is not in rtl/layouts and not in package hw.
+func generateProtocol(root string) ([]Output, error) {
+	const src = "cosim/protocol.layout"
+	f, err := os.Open(filepath.Join(root, src))
+	if os.IsNotExist(err) {
+		return nil, nil // a tree without the bridge (the generator's tests)
 	}
-	return stale
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	l, err := Parse(src, f)
+	if err != nil {
+		return nil, err
+	}
+	goSrc, err := l.GoLocal("cosim")
+	if err != nil {
+		return nil, err
+	}
+	return []Output{
+		{"cosim/proto_gen.go", goSrc},
+		{"cosim/harness/protocol_gen.h", l.Cpp("vianic::proto")},
+		{"docs/cosim-protocol-constants.md", l.Markdown()},
+	}, nil
 }
 
 func main() {
 	root := flag.String("root", ".", "repository root")
-	check := flag.Bool("check", false, "write nothing; exit 1 if a generated file is out of date")
 	flag.Parse()
 	outs, err := Generate(*root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "layoutgen:", err)
 		os.Exit(1)
-	}
-	if *check {
-		if stale := Stale(*root, outs); len(stale) > 0 {
-			for _, p := range stale {
-				fmt.Fprintf(os.Stderr, "layoutgen: %s is out of date; run `make generate`\n", p)
-			}
-			os.Exit(1)
-		}
-		return
 	}
 	for _, o := range outs {
 		p := filepath.Join(*root, o.Path)

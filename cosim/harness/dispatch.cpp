@@ -33,11 +33,11 @@ bool type_allowed(uint8_t role, uint16_t type) {
         case proto::kRoleDriver:
             return true;
         case proto::kRoleUser:
-            return type == proto::kMmioRead || type == proto::kMmioWrite || type == proto::kWait ||
-                   type == proto::kTrace || type == proto::kStats || type == proto::kCancel;
+            return type == proto::kMsgMmioRead || type == proto::kMsgMmioWrite || type == proto::kMsgWait ||
+                   type == proto::kMsgTrace || type == proto::kMsgStats || type == proto::kMsgCancel;
         case proto::kRoleMonitor:
-            return type == proto::kMmioRead || type == proto::kMmioWrite || type == proto::kStats ||
-                   type == proto::kCancel;
+            return type == proto::kMsgMmioRead || type == proto::kMsgMmioWrite || type == proto::kMsgStats ||
+                   type == proto::kMsgCancel;
         default:
             return false;
     }
@@ -56,31 +56,31 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
         return;
     }
     if (!c->hello_done) {
-        if (h.type != proto::kHello) {
-            fatal(c, h, proto::kErrMalformed,
+        if (h.type != proto::kMsgHello) {
+            fatal(c, h, proto::kCodeMalformed,
                   std::string("the first message must be HELLO, not ") + proto::type_name(h.type));
             return;
         }
         do_hello(c, m);
         return;
     }
-    if (h.type == proto::kHello) {
-        fatal(c, h, proto::kErrMalformed, "HELLO sent twice");
+    if (h.type == proto::kMsgHello) {
+        fatal(c, h, proto::kCodeMalformed, "HELLO sent twice");
         return;
     }
     if (!type_allowed(c->role, h.type)) {
-        fatal(c, h, proto::kErrRole,
+        fatal(c, h, proto::kCodeRole,
               std::string(proto::type_name(h.type)) + " is not allowed for a " + proto::role_name(c->role) +
                   " connection");
         return;
     }
     if (proto::expects_answer(h.type)) {
         if (h.tag == 0) {
-            fatal(c, h, proto::kErrMalformed, std::string(proto::type_name(h.type)) + " needs a non-zero tag");
+            fatal(c, h, proto::kCodeMalformed, std::string(proto::type_name(h.type)) + " needs a non-zero tag");
             return;
         }
         if (c->has_tag(h.tag)) {
-            fatal(c, h, proto::kErrMalformed,
+            fatal(c, h, proto::kCodeMalformed,
                   std::string(proto::type_name(h.type)) + ": tag " + std::to_string(h.tag) +
                       " is already used by an outstanding request");
             return;
@@ -88,16 +88,16 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
     }
     Node& n = *nodes_[c->node];
     switch (h.type) {
-        case proto::kAttachMem:
+        case proto::kMsgAttachMem:
             do_attach(c, m);
             return;
-        case proto::kMmioRead:
+        case proto::kMsgMmioRead:
             do_read(c, m);
             return;
-        case proto::kMmioWrite:
+        case proto::kMsgMmioWrite:
             do_write(c, m);
             return;
-        case proto::kWait: {
+        case proto::kMsgWait: {
             add_tag(c, h.tag);
             Action a{};
             a.kind = Action::kWait;
@@ -106,9 +106,9 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
             submit(c, a);
             return;
         }
-        case proto::kTrace:
+        case proto::kMsgTrace:
             if (!trace_.enabled()) {
-                send_ack(c, h.tag, proto::kErrUnsupported);
+                send_ack(c, h.tag, proto::kCodeUnsupported);
                 return;
             }
             trace_.set_on(m.trace_on != 0);
@@ -117,7 +117,7 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
             if (!m.trace_on) trace_.flush();
             send_ack(c, h.tag, 0);
             return;
-        case proto::kReset: {
+        case proto::kMsgReset: {
             add_tag(c, h.tag);
             Action a{};
             a.kind = Action::kMmio;
@@ -126,26 +126,26 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
             submit(c, a);
             return;
         }
-        case proto::kGrant:
+        case proto::kMsgGrant:
             do_grant(c, m);
             return;
-        case proto::kRevoke:
+        case proto::kMsgRevoke:
             n.revoke(m.revoke_token);
             log_verbose("%s: revoked token %s", who(c).c_str(), hex(m.revoke_token).c_str());
             send_ack(c, h.tag, 0);
             return;
-        case proto::kTerminate:
+        case proto::kMsgTerminate:
             send_ack(c, h.tag, 0);
             terminate_ = true;
             return;
-        case proto::kStats:
+        case proto::kMsgStats:
             do_stats(c, h.tag);
             return;
-        case proto::kCancel:
+        case proto::kMsgCancel:
             do_cancel(c, m.cancel_tag);
             return;
         default:
-            fatal(c, h, proto::kErrMalformed, "unexpected message");  // unreachable: parse checked
+            fatal(c, h, proto::kCodeMalformed, "unexpected message");  // unreachable: parse checked
             return;
     }
 }
@@ -155,18 +155,18 @@ void Server::do_hello(Conn* c, const proto::Message& m) {
     const proto::Header& h = m.h;
     c->name = x.name;
     if (x.role < proto::kRoleDriver || x.role > proto::kRoleMonitor) {
-        fatal(c, h, proto::kErrRole, "HELLO: unknown role " + std::to_string(x.role));
+        fatal(c, h, proto::kCodeRole, "HELLO: unknown role " + std::to_string(x.role));
         return;
     }
     if (x.node >= nodes_.size()) {
-        fatal(c, h, proto::kErrNoNode,
+        fatal(c, h, proto::kCodeNoNode,
               "HELLO: node " + std::to_string(x.node) + " does not exist (the simulator has " +
                   std::to_string(nodes_.size()) + " nodes)");
         return;
     }
     Node& n = *nodes_[x.node];
     if (x.role == proto::kRoleDriver && n.driver != 0) {
-        fatal(c, h, proto::kErrBusy,
+        fatal(c, h, proto::kCodeBusy,
               "HELLO: node " + std::to_string(x.node) + " already has a driver (client " + std::to_string(n.driver) +
                   ")");
         return;
@@ -199,13 +199,13 @@ void Server::do_hello(Conn* c, const proto::Message& m) {
 void Server::do_attach(Conn* c, const proto::Message& m) {
     uint32_t tag = m.h.tag;
     if (!c->is_unix) {
-        send_ack(c, tag, proto::kErrUnsupported);
+        send_ack(c, tag, proto::kCodeUnsupported);
         log_info("%s: ATTACH_MEM over TCP is not supported (host memory needs a Unix socket)", who(c).c_str());
         return;
     }
     int fd = c->take_fd();
     if (fd < 0) {
-        send_ack(c, tag, proto::kErrNoMemory);
+        send_ack(c, tag, proto::kCodeNoMemory);
         log_error("%s: ATTACH_MEM came without a file descriptor", who(c).c_str());
         return;
     }
@@ -222,7 +222,7 @@ void Server::do_attach(Conn* c, const proto::Message& m) {
     send_ack(c, tag, 0);
     // the word a memory wait looks at may differ in the new memory
     for (Wait& w : waits_.all()) {
-        if (w.done || w.node != n.idx || w.req.kind != proto::kWaitMem) continue;
+        if (w.done || w.node != n.idx || w.req.kind != proto::kWaitKindMem) continue;
         uint64_t v;
         if (read_word(n, w.req.addr, w.req.size, &v) && (v & w.req.mask) == w.req.value)
             finish_wait(w, proto::kWaitSatisfied, v, "");
@@ -313,7 +313,7 @@ void Server::do_write(Conn* c, const proto::Message& m) {
         std::string text = std::to_string(refused) + " of " + std::to_string(m.write_count) +
                            " writes refused; first: " + first_why;
         note_refused(c, "write: " + text);
-        send_error(c, m.h.tag, proto::kErrRefused, false, proto::kMmioWrite, first_off, text);
+        send_error(c, m.h.tag, proto::kCodeRefused, false, proto::kMsgMmioWrite, first_off, text);
     }
 }
 
@@ -323,7 +323,7 @@ void Server::do_grant(Conn* c, const proto::Message& m) {
         log_error("%s: GRANT of VIs %u..+%u to token %s refused: %s", who(c).c_str(), g.first, g.count,
                   hex(g.token).c_str(),
                   g.token == 0 ? "token 0 is reserved" : ("the NIC has " + std::to_string(num_vi_) + " VIs").c_str());
-        send_ack(c, m.h.tag, proto::kErrRefused);
+        send_ack(c, m.h.tag, proto::kCodeRefused);
         return;
     }
     nodes_[c->node]->grant(g.token, g.first, g.count);

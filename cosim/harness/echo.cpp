@@ -29,10 +29,13 @@
 #include <string>
 #include <vector>
 
+#include "backlog.h"
+#include "protocol_gen.h"
+
 namespace {
 
-constexpr size_t kHeader = 12;
-constexpr uint32_t kMaxPayload = 65536;
+using vianic::proto::kMaxPayload;
+constexpr size_t kHeader = vianic::proto::kHeaderSize;
 constexpr size_t kBuf = 256 * 1024;
 
 volatile sig_atomic_t g_stop = 0;
@@ -110,7 +113,7 @@ int listen_unix(const std::string& path) {
     struct stat st;
     if (lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) unlink(path.c_str());
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, 64) != 0) {
+    if (fd < 0 || bind(fd, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, vianic::listen_backlog()) != 0) {
         fprintf(stderr, "vianic-echo: cannot listen on unix:%s: %s\n", path.c_str(), strerror(errno));
         return -1;
     }
@@ -132,7 +135,7 @@ int listen_tcp(const std::string& hp, std::string* shown) {
         fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         int one = 1;
         if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (fd >= 0 && (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, 64) != 0)) {
+        if (fd >= 0 && (bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, vianic::listen_backlog()) != 0)) {
             close(fd);
             fd = -1;
         }

@@ -50,30 +50,30 @@ void HostMemory::install_fault_handler() {
 uint16_t HostMemory::attach(int fd, uint64_t base, uint64_t size, std::string* why) {
     if (base != 0) {
         *why = "ATTACH_MEM: base must be 0 in protocol version 1";
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     if (size == 0 || size > kMaxSize) {
         *why = "ATTACH_MEM: size must be 1 .. 2^48 bytes";
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         *why = std::string("ATTACH_MEM: fstat of the descriptor failed: ") + strerror(errno);
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     if (!S_ISREG(st.st_mode)) {
         *why = "ATTACH_MEM: the descriptor is not a memfd (not a regular file)";
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     if (uint64_t(st.st_size) < size) {
         *why = "ATTACH_MEM: the memfd is " + std::to_string(st.st_size) + " bytes, smaller than the size " +
                std::to_string(size);
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     void* p = mmap(nullptr, size_t(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         *why = std::string("ATTACH_MEM: mmap failed: ") + strerror(errno);
-        return proto::kErrNoMemory;
+        return proto::kCodeNoMemory;
     }
     detach();
     base_ = static_cast<uint8_t*>(p);

@@ -19,7 +19,7 @@ void Server::on_irq(unsigned node, uint32_t old_vec, uint32_t new_vec, uint64_t 
     if (!new_vec || waits_.empty()) return;
     bool any = false;
     for (Wait& w : waits_.all()) {
-        if (w.done || w.node != node || w.req.kind != proto::kWaitIrq) continue;
+        if (w.done || w.node != node || w.req.kind != proto::kWaitKindIrq) continue;
         if (new_vec & w.req.irq_mask) {
             finish_wait(w, proto::kWaitSatisfied, new_vec, "");
             any = true;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "Vvia_nic.h"
+#include "dut_params.h"
 #include "events.h"
 #include "txlog.h"
 #include "verilated.h"
@@ -15,32 +16,13 @@ namespace vianic {
 
 namespace {
 
-// via_nic's `idle` output is new; until the RTL has it, the harness still
-// builds and runs, only without idle skip (every cycle is evaluated).
-template <class T>
-auto idle_of(const T* t, int) -> decltype(bool(t->idle)) {
-    return t->idle;
-}
-template <class T>
-bool idle_of(const T*, long) {
-    return false;
-}
-template <class T>
-constexpr auto has_idle(int) -> decltype(std::declval<T&>().idle, bool()) {
-    return true;
-}
-template <class T>
-constexpr bool has_idle(long) {
-    return false;
-}
-
 using DataPort = std::remove_reference_t<decltype(std::declval<Vvia_nic&>().m_axi_wdata)>;
 static_assert(sizeof(DataPort) >= 8 && sizeof(DataPort) <= DmaMemory::kMaxBusBytes,
               "DMA data width must be 64..512 bits");
+static_assert(sizeof(DataPort) * 8 == dut::kDataWidth, "the DMA data port is not DATA_WIDTH bits wide");
 
 }  // namespace
 
-bool Node::has_idle_output() { return has_idle<Vvia_nic>(0); }
 unsigned Node::bus_bytes() { return unsigned(sizeof(DataPort)); }
 
 Node::Node(unsigned idx_, VerilatedContext* ctx, const Options& o, NodeEvents* ev, TxLog* txlog)
@@ -55,7 +37,7 @@ Node::~Node() {
     if (top_) top_->final();
 }
 
-bool Node::dut_idle() const { return idle_of(top_.get(), 0); }
+bool Node::dut_idle() const { return top_->idle; }
 
 void Node::initial_eval() {
     Vvia_nic* t = top_.get();

@@ -72,7 +72,6 @@ public:
     static constexpr size_t kFwLogKeep = 64;
     const std::deque<FwLogLine>& fw_log() const { return fw_log_; }
     Vvia_nic* model() { return top_.get(); }
-    static bool has_idle_output();
     static unsigned bus_bytes();
 
     // doorbell page grants: token -> one bit per VI

@@ -51,7 +51,7 @@ void usage(FILE* f) {
             "\n"
             "Signals: SIGUSR1 prints time and activity counters to stderr; SIGINT and SIGTERM\n"
             "close the waveform properly and exit.\n",
-            proto::kMajor, proto::kMinor, VIANIC_TRACE_FST ? "FST" : "VCD", VIANIC_TRACE_FST ? "FST" : "VCD");
+            proto::kProtocolMajor, proto::kProtocolMinor, VIANIC_TRACE_FST ? "FST" : "VCD", VIANIC_TRACE_FST ? "FST" : "VCD");
 }
 
 [[noreturn]] void bad(const char* fmt, const char* a, const char* b = "") {

@@ -1,5 +1,5 @@
 // protocol.h: the co-simulation wire protocol of docs/cosim-protocol.md as
-// C++: message types and codes, little-endian field access, the validating
+// C++: the generated message types and codes, little-endian field access, the validating
 // parser of client messages and the encoders of the simulator's messages.
 // Pure C++17 without Verilator, so the parser can be fuzzed on its own
 // (cosim/harness/fuzz/) and reused by tools.
@@ -11,75 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "protocol_gen.h"
+
 namespace vianic {
 namespace proto {
 
-constexpr uint32_t kHeaderBytes = 12;
-constexpr uint32_t kMaxPayload = 65536;
-constexpr uint32_t kHelloMagic = 0x534F4356;  // "VCOS"
-constexpr uint16_t kMajor = 1;
-constexpr uint16_t kMinor = 1;  // 1.1: CANCEL, lockstep flow control
-constexpr uint32_t kMaxWriteEntries = 4095;
-constexpr uint32_t kWriteEntryBytes = 16;
-constexpr size_t kNameBytes = 32;
-
-// message types
-enum : uint16_t {
-    kHello = 0x01,
-    kAttachMem = 0x02,
-    kMmioRead = 0x03,
-    kMmioWrite = 0x04,
-    kWait = 0x05,
-    kTrace = 0x06,
-    kReset = 0x07,
-    kGrant = 0x08,
-    kRevoke = 0x09,
-    kTerminate = 0x0A,
-    kStats = 0x0B,
-    kCancel = 0x0C,
-
-    kHelloOk = 0x81,
-    kAck = 0x82,
-    kReadData = 0x83,
-    kWaitDone = 0x85,
-    kStatsData = 0x8B,
-    kIrq = 0x8C,
-    kError = 0x8F,
-};
-
-enum : uint8_t { kRoleDriver = 1, kRoleUser = 2, kRoleMonitor = 3 };
-
-// ERROR codes (also used as ACK status)
-enum : uint16_t {
-    kErrMalformed = 1,
-    kErrVersion = 2,
-    kErrRole = 3,
-    kErrRefused = 4,
-    kErrBusError = 5,
-    kErrBusy = 6,
-    kErrNoNode = 7,
-    kErrNoMemory = 8,
-    kErrUnsupported = 9,
-    kErrInternal = 10,
-};
-
-// READ_DATA status
-enum : uint16_t {
-    kReadOkay = 0,
-    kReadSlvErr = 2,
-    kReadDecErr = 3,
-    kReadRefused = 16,
-    kReadDetached = 17,
-    kReadCanceled = 18,
-};
-
-// WAIT_DONE status
-enum : uint16_t { kWaitSatisfied = 0, kWaitTimeout = 1, kWaitDeadlock = 2, kWaitAborted = 3 };
-
-// WAIT kinds
-enum : uint8_t { kWaitIrq = 1, kWaitMem = 2, kWaitCycles = 3 };
-
-enum : uint8_t { kModeLockstep = 1, kModeFreeRun = 2 };
+// The protocol's constants (sizes, versions, message types, roles, modes,
+// codes and statuses) are generated from cosim/protocol.layout into
+// protocol_gen.h, which the Go client's proto_gen.go shares.
 
 // ---------------------------------------------------------------- LE access
 inline uint16_t get16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
@@ -119,7 +58,7 @@ struct Hello {
     uint8_t role, node;
     uint16_t flags;
     uint64_t token;
-    char name[kNameBytes + 1];  // NUL terminated, non-printable bytes replaced
+    char name[kNameSize + 1];  // NUL terminated, non-printable bytes replaced
 };
 struct AttachMem {
     uint64_t base, size;
@@ -165,13 +104,13 @@ struct Message {
 };
 
 inline WriteEntry write_entry(const Message& m, uint32_t i) {
-    const uint8_t* e = m.payload + 4 + size_t(i) * kWriteEntryBytes;
+    const uint8_t* e = m.payload + 4 + size_t(i) * kWriteEntrySize;
     return WriteEntry{get32(e), e[4], get64(e + 8)};
 }
 
 // Validates the payload of a client message whose header h was accepted by
-// parse_header and fills *m. Returns 0, or an error code (kErrMalformed,
-// kErrVersion) with a reason. Checks only what the message itself says
+// parse_header and fills *m. Returns 0, or an error code (kCodeMalformed,
+// kCodeVersion) with a reason. Checks only what the message itself says
 // (lengths, types, field values); state and role are the caller's business.
 uint16_t parse_client_message(const Header& h, const uint8_t* payload, Message* m, std::string* why);
 
@@ -183,10 +122,10 @@ const char* role_name(uint8_t role);
 
 // ----------------------------------------------------------------- encoding
 // Fixed-size messages are built in caller-provided buffers of these sizes.
-constexpr size_t kAckBytes = kHeaderBytes + 8;
-constexpr size_t kReadDataBytes = kHeaderBytes + 24;
-constexpr size_t kIrqBytes = kHeaderBytes + 16;
-constexpr size_t kHelloOkBytes = kHeaderBytes + 48;
+constexpr size_t kAckBytes = kHeaderSize + kAckSize;
+constexpr size_t kReadDataBytes = kHeaderSize + kReadDataSize;
+constexpr size_t kIrqBytes = kHeaderSize + kIrqSize;
+constexpr size_t kHelloOkBytes = kHeaderSize + kHelloOkSize;
 
 inline void put_header(uint8_t* p, uint32_t len, uint16_t type, uint32_t tag) {
     put32(p, len);

@@ -18,9 +18,10 @@
 #include <cstring>
 
 #include "Vvia_nic.h"
+#include "backlog.h"
+#include "dut_params.h"
 #include "log.h"
 #include "verilated.h"
-#include "via_bar0.h"
 
 namespace vianic {
 
@@ -74,9 +75,10 @@ bool make_dirs(const std::string& dir, std::string* why) {
 }  // namespace
 
 Server::Server(const Options& o) : o_(o) {
-    bar_bytes_ = uint32_t(1) << VIA_DEFAULT_AXIL_ADDR_WIDTH;
-    num_irq_ = VIA_DEFAULT_NUM_IRQ;
-    num_vi_ = VIA_DEFAULT_NUM_VI;
+    // the built model's parameters, not the layout's defaults
+    bar_bytes_ = uint32_t(1) << (dut::kAxilAddrWidth & 31);
+    num_irq_ = dut::kNumIrq;
+    num_vi_ = dut::kNumVi;
 }
 
 Server::~Server() { shutdown(); }
@@ -89,11 +91,6 @@ bool Server::start() {
         return false;
     }
     HostMemory::install_fault_handler();
-    if (Node::bus_bytes() * 8 != VIA_DEFAULT_DATA_WIDTH) {
-        log_error("via_nic's DMA data port is %u bits but bar0.layout says DATA_WIDTH %u; rebuild the simulator",
-                  Node::bus_bytes() * 8, unsigned(VIA_DEFAULT_DATA_WIDTH));
-        return false;
-    }
 
     ctx_.reset(new VerilatedContext);
     // random initial values (the build uses --x-initial unique), repeatable
@@ -122,9 +119,6 @@ bool Server::start() {
     for (auto& n : nodes_) n->initial_eval();
     trace_.dump(0, 0);
     for (unsigned i = 0; i < 256 && (i < Node::kStartupResetCycles + 2 || any_awake()); i++) step();
-    if (!Node::has_idle_output())
-        log_info("warning: this via_nic has no 'idle' output: idle skip is off (every cycle is simulated, "
-                 "an idle simulator spins, no deadlock report)");
 
     if (!o_.tcp.empty() && !listen_tcp()) return false;
     if (!listen_unix()) return false;
@@ -176,7 +170,7 @@ bool Server::listen_unix() {
         unlink(path.c_str());  // stale, left by a simulator that died
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0 || bind(fd, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, 64) != 0) {
+    if (fd < 0 || bind(fd, reinterpret_cast<struct sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, listen_backlog()) != 0) {
         log_error("cannot listen on unix:%s: %s", path.c_str(), strerror(errno));
         if (fd >= 0) close(fd);
         return false;
@@ -209,7 +203,7 @@ bool Server::listen_tcp() {
         if (fd < 0) continue;
         int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 64) == 0) break;
+        if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, listen_backlog()) == 0) break;
         err = strerror(errno);
         close(fd);
         fd = -1;
@@ -276,10 +270,6 @@ int Server::run() {
             if (unblocked_ == 0) apply_deferred();
         }
         bool can_advance = time_may_advance();
-        // without via_nic's idle output nothing ever sleeps: at least do not
-        // spin in lockstep while no client is there to need time
-        if (can_advance && o_.lockstep && !Node::has_idle_output() && !any_client() && monitor_pending_ == 0)
-            can_advance = false;
         if (can_advance && any_awake()) {
             // a chunk that stopped early changed the state (an answer, all
             // idle): the loop decides again at once, without a poll syscall,
@@ -291,7 +281,7 @@ int Server::run() {
         }
         // skipping ahead or declaring a deadlock needs every (non-monitor)
         // client blocked, not just a monitor waiting
-        if ((!o_.lockstep || unblocked_ == 0) && Node::has_idle_output()) {
+        if (!o_.lockstep || unblocked_ == 0) {
             if (waits_.next_deadline() != kNever) {
                 jump_to(waits_.next_deadline());
                 continue;
@@ -457,7 +447,7 @@ void Server::read_conn(Conn* c) {
         if (c->stalled) return;  // queue full: the rest stays in the socket
         if (!err.empty() && !c->closing) {  // descriptors sent wrongly
             proto::Header h;
-            fatal(c, h, proto::kErrMalformed, err);
+            fatal(c, h, proto::kCodeMalformed, err);
             return;
         }
         if (r == Conn::kEof) {
@@ -476,7 +466,7 @@ void Server::parse_input(Conn* c) {
     c->stalled = false;
     while (!c->closing) {
         size_t avail = c->in_size();
-        if (avail < proto::kHeaderBytes) break;
+        if (avail < proto::kHeaderSize) break;
         if (backpressured(c)) {
             // the cut is after the message that filled the queue, so it is
             // at the same place in every run
@@ -487,12 +477,12 @@ void Server::parse_input(Conn* c) {
         proto::Header h;
         std::string why;
         if (!proto::parse_header(p, &h, &why)) {
-            fatal(c, h, proto::kErrMalformed, why);
+            fatal(c, h, proto::kCodeMalformed, why);
             break;
         }
-        size_t total = proto::kHeaderBytes + h.len;
+        size_t total = proto::kHeaderSize + h.len;
         if (avail < total) break;
-        handle_message(c, h, p + proto::kHeaderBytes);
+        handle_message(c, h, p + proto::kHeaderSize);
         c->consume(total);
     }
     update_flow(c);
@@ -560,7 +550,7 @@ void Server::detach_node(Node& n) {
              n.idx, (unsigned long long)cycle_);
     n.detach(cycle_);
     for (Wait& w : waits_.all()) {
-        if (w.node == n.idx && !w.done && w.req.kind != proto::kWaitCycles)
+        if (w.node == n.idx && !w.done && w.req.kind != proto::kWaitKindCycles)
             finish_wait(w, proto::kWaitAborted, wait_value(w),
                         "node " + std::to_string(n.idx) + " detached: its driver disconnected");
     }
@@ -573,12 +563,6 @@ void Server::detach_node(Node& n) {
 Conn* Server::find(uint32_t id) const {
     auto it = by_id_.find(id);
     return it == by_id_.end() ? nullptr : it->second;
-}
-
-bool Server::any_client() const {
-    for (const auto& c : conns_)
-        if (counts(c.get())) return true;
-    return false;
 }
 
 bool Server::counts(const Conn* c) const {

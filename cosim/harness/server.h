@@ -125,7 +125,6 @@ private:
     void set_flow(Conn* c, bool on);
     void update_flow(Conn* c);
     void update_flow_all();
-    bool any_client() const;
     // lockstep: time may advance (every client blocked, or a monitor waits)
     bool time_may_advance() const {
         return !o_.lockstep || unblocked_ == 0 || monitor_pending_ > 0;

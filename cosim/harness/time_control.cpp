@@ -136,9 +136,9 @@ bool Server::read_word(Node& n, uint64_t addr, unsigned size, uint64_t* v) {
 uint64_t Server::wait_value(const Wait& w) {
     Node& n = *nodes_[w.node];
     switch (w.req.kind) {
-        case proto::kWaitIrq:
+        case proto::kWaitKindIrq:
             return n.irq();
-        case proto::kWaitMem: {
+        case proto::kWaitKindMem: {
             uint64_t v = 0;
             read_word(n, w.req.addr, w.req.size, &v);
             return v;
@@ -160,13 +160,13 @@ void Server::start_wait(Conn* c, uint32_t tag, const proto::WaitReq& req) {
     w.deadline = req.timeout ? sat_add(cycle_, req.timeout) : kNever;
     w.done = false;
     switch (req.kind) {
-        case proto::kWaitIrq:
+        case proto::kWaitKindIrq:
             if (n.irq() & req.irq_mask) {
                 finish_wait(w, proto::kWaitSatisfied, n.irq(), "");
                 return;
             }
             break;
-        case proto::kWaitMem: {
+        case proto::kWaitKindMem: {
             uint64_t v;
             if (req.addr % req.size != 0) {
                 finish_wait(w, proto::kWaitAborted, 0, "the word's address is not a multiple of its size");
@@ -231,7 +231,7 @@ void Server::on_write_error(unsigned node, uint32_t client, uint32_t tag, uint32
     char text[128];
     snprintf(text, sizeof text, "posted write to offset 0x%x got %s at cycle %llu", offset, r,
              (unsigned long long)cycle);
-    send_error(c, tag, proto::kErrBusError, false, proto::kMmioWrite, offset, text);
+    send_error(c, tag, proto::kCodeBusError, false, proto::kMsgMmioWrite, offset, text);
 }
 
 void Server::on_reset_done(unsigned node, uint32_t client, uint32_t tag, uint64_t cycle) {
@@ -266,7 +266,7 @@ void Server::on_dma_write(unsigned node, uint64_t addr, uint64_t len) {
     if (waits_.empty()) return;
     bool any = false;
     for (Wait& w : waits_.all()) {
-        if (w.done || w.node != node || w.req.kind != proto::kWaitMem) continue;
+        if (w.done || w.node != node || w.req.kind != proto::kWaitKindMem) continue;
         // the written bytes touch the word?
         if (addr >= w.req.addr + w.req.size || w.req.addr >= addr + len) continue;
         uint64_t v;

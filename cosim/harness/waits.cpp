@@ -9,10 +9,10 @@ namespace vianic {
 std::string describe_wait(const Wait& w) {
     char buf[160];
     switch (w.req.kind) {
-        case proto::kWaitIrq:
+        case proto::kWaitKindIrq:
             snprintf(buf, sizeof buf, "wait irq mask 0x%x", w.req.irq_mask);
             break;
-        case proto::kWaitMem:
+        case proto::kWaitKindMem:
             snprintf(buf, sizeof buf, "wait mem 0x%llx & 0x%llx == 0x%llx", (unsigned long long)w.req.addr,
                      (unsigned long long)w.req.mask, (unsigned long long)w.req.value);
             break;

@@ -4,22 +4,73 @@
 #ifndef VIA_ADMIN_H
 #define VIA_ADMIN_H
 
+#ifndef VIA_U
+#ifdef __ASSEMBLER__
+#define VIA_U(x) x
+#define VIA_ULL(x) x
+#else
+#define VIA_U(x) x##u
+#define VIA_ULL(x) x##ull
+#endif
+#endif
+
+#define VIA_ADMIN_HASH VIA_ULL(0x0805c66e76d5361d)
+
+#define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
+#define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
+#define VIA_ADMIN_OP_ECHO VIA_U(0x2) /* Answers the command's payload unchanged (diagnostics). */
+#define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
+#define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
+#define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
+#define VIA_ADMIN_ST_BUSY VIA_U(0x3) /* The firmware cannot take the command now; retry later. */
+#define VIA_ADMIN_PAYLOAD_MAX VIA_U(0xf0) /* Largest payload of a command or response, in bytes. */
+
+/* CMD: An admin command, in BAR0's ADMIN_CMD window. */
+#define VIA_ADMIN_CMD_BYTES VIA_U(256)
+#define VIA_ADMIN_CMD_OPCODE_OFFSET VIA_U(0)
+#define VIA_ADMIN_CMD_FLAGS_OFFSET VIA_U(2)
+#define VIA_ADMIN_CMD_SEQ_OFFSET VIA_U(4)
+#define VIA_ADMIN_CMD_LEN_OFFSET VIA_U(8)
+#define VIA_ADMIN_CMD_PAYLOAD_OFFSET VIA_U(16)
+
+/* RSP: An admin response, in BAR0's ADMIN_RSP window. */
+#define VIA_ADMIN_RSP_BYTES VIA_U(256)
+#define VIA_ADMIN_RSP_OPCODE_OFFSET VIA_U(0)
+#define VIA_ADMIN_RSP_STATUS_OFFSET VIA_U(2)
+#define VIA_ADMIN_RSP_SEQ_OFFSET VIA_U(4)
+#define VIA_ADMIN_RSP_LEN_OFFSET VIA_U(8)
+#define VIA_ADMIN_RSP_PAYLOAD_OFFSET VIA_U(16)
+
+/* NIC_ATTRS: QUERY_NIC response payload: the VIPL NIC attributes (VipQueryNic). */
+#define VIA_ADMIN_NIC_ATTRS_BYTES VIA_U(240)
+#define VIA_ADMIN_NIC_ATTRS_NAME_OFFSET VIA_U(0)
+#define VIA_ADMIN_NIC_ATTRS_HARDWARE_VERSION_OFFSET VIA_U(64)
+#define VIA_ADMIN_NIC_ATTRS_PROVIDER_VERSION_OFFSET VIA_U(68)
+#define VIA_ADMIN_NIC_ATTRS_NIC_ADDRESS_LEN_OFFSET VIA_U(72)
+#define VIA_ADMIN_NIC_ATTRS_THREAD_SAFE_OFFSET VIA_U(76)
+#define VIA_ADMIN_NIC_ATTRS_LOCAL_NIC_ADDRESS_OFFSET VIA_U(80)
+#define VIA_ADMIN_NIC_ATTRS_MAX_DISCRIMINATOR_LEN_OFFSET VIA_U(96)
+#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BYTES_OFFSET VIA_U(100)
+#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_REGIONS_OFFSET VIA_U(104)
+#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BLOCK_BYTES_OFFSET VIA_U(108)
+#define VIA_ADMIN_NIC_ATTRS_MAX_VI_OFFSET VIA_U(112)
+#define VIA_ADMIN_NIC_ATTRS_MAX_DESCRIPTORS_PER_QUEUE_OFFSET VIA_U(116)
+#define VIA_ADMIN_NIC_ATTRS_MAX_SEGMENTS_PER_DESC_OFFSET VIA_U(120)
+#define VIA_ADMIN_NIC_ATTRS_MAX_CQ_OFFSET VIA_U(124)
+#define VIA_ADMIN_NIC_ATTRS_MAX_CQ_ENTRIES_OFFSET VIA_U(128)
+#define VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_OFFSET VIA_U(132)
+#define VIA_ADMIN_NIC_ATTRS_NATIVE_MTU_OFFSET VIA_U(136)
+#define VIA_ADMIN_NIC_ATTRS_MAX_PTAGS_OFFSET VIA_U(140)
+#define VIA_ADMIN_NIC_ATTRS_RELIABILITY_LEVEL_SUPPORT_OFFSET VIA_U(144)
+#define VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_OFFSET VIA_U(148)
+
+#ifndef __ASSEMBLER__
+
 #include <stdint.h>
 #include <stddef.h>
 
-#define VIA_ADMIN_HASH 0x0805c66e76d5361dull
-
-#define VIA_ADMIN_OP_NOP 0x0u /* Does nothing; answers ST_OK. Used as a liveness check. */
-#define VIA_ADMIN_OP_QUERY_NIC 0x1u /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
-#define VIA_ADMIN_OP_ECHO 0x2u /* Answers the command's payload unchanged (diagnostics). */
-#define VIA_ADMIN_ST_OK 0x0u /* Success. */
-#define VIA_ADMIN_ST_UNKNOWN_CMD 0x1u /* The opcode is not known. */
-#define VIA_ADMIN_ST_BAD_PARAM 0x2u /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
-#define VIA_ADMIN_ST_BUSY 0x3u /* The firmware cannot take the command now; retry later. */
-#define VIA_ADMIN_PAYLOAD_MAX 0xf0u /* Largest payload of a command or response, in bytes. */
 
 /* CMD: An admin command, in BAR0's ADMIN_CMD window. */
-#define VIA_ADMIN_CMD_BYTES 256u
 typedef struct __attribute__((packed, aligned(4))) {
     uint16_t opcode; /* Command code (OP_*). */
     uint16_t flags; /* Must be zero. */
@@ -34,14 +85,8 @@ _Static_assert(offsetof(via_admin_cmd_t, flags) == 2, "CMD.FLAGS offset");
 _Static_assert(offsetof(via_admin_cmd_t, seq) == 4, "CMD.SEQ offset");
 _Static_assert(offsetof(via_admin_cmd_t, len) == 8, "CMD.LEN offset");
 _Static_assert(offsetof(via_admin_cmd_t, payload) == 16, "CMD.PAYLOAD offset");
-#define VIA_ADMIN_CMD_OPCODE_OFFSET 0u
-#define VIA_ADMIN_CMD_FLAGS_OFFSET 2u
-#define VIA_ADMIN_CMD_SEQ_OFFSET 4u
-#define VIA_ADMIN_CMD_LEN_OFFSET 8u
-#define VIA_ADMIN_CMD_PAYLOAD_OFFSET 16u
 
 /* RSP: An admin response, in BAR0's ADMIN_RSP window. */
-#define VIA_ADMIN_RSP_BYTES 256u
 typedef struct __attribute__((packed, aligned(4))) {
     uint16_t opcode; /* The command's opcode. */
     uint16_t status; /* Result (ST_*). */
@@ -56,14 +101,8 @@ _Static_assert(offsetof(via_admin_rsp_t, status) == 2, "RSP.STATUS offset");
 _Static_assert(offsetof(via_admin_rsp_t, seq) == 4, "RSP.SEQ offset");
 _Static_assert(offsetof(via_admin_rsp_t, len) == 8, "RSP.LEN offset");
 _Static_assert(offsetof(via_admin_rsp_t, payload) == 16, "RSP.PAYLOAD offset");
-#define VIA_ADMIN_RSP_OPCODE_OFFSET 0u
-#define VIA_ADMIN_RSP_STATUS_OFFSET 2u
-#define VIA_ADMIN_RSP_SEQ_OFFSET 4u
-#define VIA_ADMIN_RSP_LEN_OFFSET 8u
-#define VIA_ADMIN_RSP_PAYLOAD_OFFSET 16u
 
 /* NIC_ATTRS: QUERY_NIC response payload: the VIPL NIC attributes (VipQueryNic). */
-#define VIA_ADMIN_NIC_ATTRS_BYTES 240u
 typedef struct __attribute__((packed, aligned(4))) {
     uint8_t name[64]; /* NIC name, NUL terminated. */
     uint32_t hardware_version; /* HW_VERSION register value. */
@@ -108,25 +147,7 @@ _Static_assert(offsetof(via_admin_nic_attrs_t, native_mtu) == 136, "NIC_ATTRS.NA
 _Static_assert(offsetof(via_admin_nic_attrs_t, max_ptags) == 140, "NIC_ATTRS.MAX_PTAGS offset");
 _Static_assert(offsetof(via_admin_nic_attrs_t, reliability_level_support) == 144, "NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT offset");
 _Static_assert(offsetof(via_admin_nic_attrs_t, rdma_read_support) == 148, "NIC_ATTRS.RDMA_READ_SUPPORT offset");
-#define VIA_ADMIN_NIC_ATTRS_NAME_OFFSET 0u
-#define VIA_ADMIN_NIC_ATTRS_HARDWARE_VERSION_OFFSET 64u
-#define VIA_ADMIN_NIC_ATTRS_PROVIDER_VERSION_OFFSET 68u
-#define VIA_ADMIN_NIC_ATTRS_NIC_ADDRESS_LEN_OFFSET 72u
-#define VIA_ADMIN_NIC_ATTRS_THREAD_SAFE_OFFSET 76u
-#define VIA_ADMIN_NIC_ATTRS_LOCAL_NIC_ADDRESS_OFFSET 80u
-#define VIA_ADMIN_NIC_ATTRS_MAX_DISCRIMINATOR_LEN_OFFSET 96u
-#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BYTES_OFFSET 100u
-#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_REGIONS_OFFSET 104u
-#define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BLOCK_BYTES_OFFSET 108u
-#define VIA_ADMIN_NIC_ATTRS_MAX_VI_OFFSET 112u
-#define VIA_ADMIN_NIC_ATTRS_MAX_DESCRIPTORS_PER_QUEUE_OFFSET 116u
-#define VIA_ADMIN_NIC_ATTRS_MAX_SEGMENTS_PER_DESC_OFFSET 120u
-#define VIA_ADMIN_NIC_ATTRS_MAX_CQ_OFFSET 124u
-#define VIA_ADMIN_NIC_ATTRS_MAX_CQ_ENTRIES_OFFSET 128u
-#define VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_OFFSET 132u
-#define VIA_ADMIN_NIC_ATTRS_NATIVE_MTU_OFFSET 136u
-#define VIA_ADMIN_NIC_ATTRS_MAX_PTAGS_OFFSET 140u
-#define VIA_ADMIN_NIC_ATTRS_RELIABILITY_LEVEL_SUPPORT_OFFSET 144u
-#define VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_OFFSET 148u
+
+#endif /* __ASSEMBLER__ */
 
 #endif /* VIA_ADMIN_H */

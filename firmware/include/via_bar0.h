@@ -4,393 +4,408 @@
 #ifndef VIA_BAR0_H
 #define VIA_BAR0_H
 
-#include <stdint.h>
+#ifndef VIA_U
+#ifdef __ASSEMBLER__
+#define VIA_U(x) x
+#define VIA_ULL(x) x
+#else
+#define VIA_U(x) x##u
+#define VIA_ULL(x) x##ull
+#endif
+#endif
 
-#define VIA_BAR0_HASH 0xb02fb9f28ffe9a00ull
+#define VIA_BAR0_HASH VIA_ULL(0xb02fb9f28ffe9a00)
 
-#define VIA_MAGIC 0x5649414eu /* Value of MAGIC: ASCII 'VIAN'. */
-#define VIA_VERSION_MAJOR 0x0u /* Hardware major version. */
-#define VIA_VERSION_MINOR 0x1u /* Hardware minor version. */
-#define VIA_VERSION_PATCH 0x0u /* Hardware patch level. */
+#define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
+#define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
+#define VIA_VERSION_MINOR VIA_U(0x1) /* Hardware minor version. */
+#define VIA_VERSION_PATCH VIA_U(0x0) /* Hardware patch level. */
 
-#define VIA_DEFAULT_DATA_WIDTH 64u /* AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512). */
-#define VIA_DEFAULT_NUM_VI 16u /* Number of virtual interfaces, each with one doorbell page. */
-#define VIA_DEFAULT_AXIL_ADDR_WIDTH 20u /* BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes. */
-#define VIA_DEFAULT_DMA_ADDR_WIDTH 48u /* Host physical address bits of the AXI4 DMA master. */
-#define VIA_DEFAULT_DMA_ID_WIDTH 4u /* AXI4 ID bits of the DMA master. */
-#define VIA_DEFAULT_DMA_MAX_BURST 16u /* Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256). */
-#define VIA_DEFAULT_DMA_MAX_OUTSTANDING 4u /* Read bursts the DMA diagnostic engine keeps in flight at most (1..15). */
-#define VIA_DEFAULT_NUM_IRQ 8u /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i]. */
-#define VIA_DEFAULT_NET_FIFO_DEPTH 64u /* Depth in beats of the network loopback FIFO. */
-#define VIA_DEFAULT_SOFT_RESET_CYCLES 16u /* Cycles a soft reset holds the NIC's blocks in reset. */
-#define VIA_DEFAULT_CPU_IMEM_BYTES 16384u /* Control processor instruction memory in bytes (power of two, at most 256 KiB). */
-#define VIA_DEFAULT_CPU_DMEM_BYTES 8192u /* Control processor data memory in bytes (power of two, at most 256 KiB). */
-#define VIA_DEFAULT_FW_LOG_DEPTH 64u /* Depth in 32-bit words of the firmware log FIFO. */
-#define VIA_DEFAULT_FW_EVENT_DEPTH 16u /* Depth of the control processor's hardware event FIFO. */
+#define VIA_DEFAULT_DATA_WIDTH VIA_U(64) /* AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512). */
+#define VIA_DEFAULT_NUM_VI VIA_U(16) /* Number of virtual interfaces, each with one doorbell page. */
+#define VIA_DEFAULT_AXIL_ADDR_WIDTH VIA_U(20) /* BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes. */
+#define VIA_DEFAULT_DMA_ADDR_WIDTH VIA_U(48) /* Host physical address bits of the AXI4 DMA master. */
+#define VIA_DEFAULT_DMA_ID_WIDTH VIA_U(4) /* AXI4 ID bits of the DMA master. */
+#define VIA_DEFAULT_DMA_MAX_BURST VIA_U(16) /* Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256). */
+#define VIA_DEFAULT_DMA_MAX_OUTSTANDING VIA_U(4) /* Read bursts the DMA diagnostic engine keeps in flight at most (1..15). */
+#define VIA_DEFAULT_NUM_IRQ VIA_U(8) /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i]. */
+#define VIA_DEFAULT_NET_FIFO_DEPTH VIA_U(64) /* Depth in beats of the network loopback FIFO. */
+#define VIA_DEFAULT_SOFT_RESET_CYCLES VIA_U(16) /* Cycles a soft reset holds the NIC's blocks in reset. */
+#define VIA_DEFAULT_CPU_IMEM_BYTES VIA_U(16384) /* Control processor instruction memory in bytes (power of two, at most 256 KiB). */
+#define VIA_DEFAULT_CPU_DMEM_BYTES VIA_U(8192) /* Control processor data memory in bytes (power of two, at most 256 KiB). */
+#define VIA_DEFAULT_FW_LOG_DEPTH VIA_U(64) /* Depth in 32-bit words of the firmware log FIFO. */
+#define VIA_DEFAULT_FW_EVENT_DEPTH VIA_U(16) /* Depth of the control processor's hardware event FIFO. */
 
-#define VIA_GLOBAL_BASE 0x0u
-#define VIA_GLOBAL_BYTES 0x400u
-#define VIA_ADMIN_CMD_WIN_BASE 0x400u
-#define VIA_ADMIN_CMD_WIN_BYTES 0x100u
-#define VIA_ADMIN_RSP_WIN_BASE 0x500u
-#define VIA_ADMIN_RSP_WIN_BYTES 0x100u
-#define VIA_DOORBELL_BASE 0x10000u
-#define VIA_DOORBELL_STRIDE 0x1000u
+#define VIA_GLOBAL_BASE VIA_U(0x0)
+#define VIA_GLOBAL_BYTES VIA_U(0x400)
+#define VIA_ADMIN_CMD_WIN_BASE VIA_U(0x400)
+#define VIA_ADMIN_CMD_WIN_BYTES VIA_U(0x100)
+#define VIA_ADMIN_RSP_WIN_BASE VIA_U(0x500)
+#define VIA_ADMIN_RSP_WIN_BYTES VIA_U(0x100)
+#define VIA_DOORBELL_BASE VIA_U(0x10000)
+#define VIA_DOORBELL_STRIDE VIA_U(0x1000)
 
 /* MAGIC (ro): Identifies a vianic NIC. */
-#define VIA_REG_MAGIC 0x000u
-#define VIA_MAGIC_VALUE_SHIFT 0u
-#define VIA_MAGIC_VALUE_MASK 0xffffffffu
-#define VIA_MAGIC_VALUE_RESET 0x5649414eu
-static inline uint32_t via_magic_value_get(uint32_t v) { return (uint32_t)((v & VIA_MAGIC_VALUE_MASK) >> VIA_MAGIC_VALUE_SHIFT); }
-static inline uint32_t via_magic_value_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_MAGIC_VALUE_MASK) | ((x << VIA_MAGIC_VALUE_SHIFT) & VIA_MAGIC_VALUE_MASK)); }
+#define VIA_REG_MAGIC VIA_U(0x000)
+#define VIA_MAGIC_VALUE_SHIFT VIA_U(0)
+#define VIA_MAGIC_VALUE_MASK VIA_U(0xffffffff)
+#define VIA_MAGIC_VALUE_RESET VIA_U(0x5649414e)
 
 /* HW_VERSION (ro): Hardware version. */
-#define VIA_REG_HW_VERSION 0x004u
-#define VIA_HW_VERSION_MAJOR_SHIFT 16u
-#define VIA_HW_VERSION_MAJOR_MASK 0xffff0000u
-#define VIA_HW_VERSION_MAJOR_RESET 0x0u
-static inline uint32_t via_hw_version_major_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MAJOR_MASK) >> VIA_HW_VERSION_MAJOR_SHIFT); }
-static inline uint32_t via_hw_version_major_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MAJOR_MASK) | ((x << VIA_HW_VERSION_MAJOR_SHIFT) & VIA_HW_VERSION_MAJOR_MASK)); }
-#define VIA_HW_VERSION_MINOR_SHIFT 8u
-#define VIA_HW_VERSION_MINOR_MASK 0x0000ff00u
-#define VIA_HW_VERSION_MINOR_RESET 0x1u
-static inline uint32_t via_hw_version_minor_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MINOR_MASK) >> VIA_HW_VERSION_MINOR_SHIFT); }
-static inline uint32_t via_hw_version_minor_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MINOR_MASK) | ((x << VIA_HW_VERSION_MINOR_SHIFT) & VIA_HW_VERSION_MINOR_MASK)); }
-#define VIA_HW_VERSION_PATCH_SHIFT 0u
-#define VIA_HW_VERSION_PATCH_MASK 0x000000ffu
-#define VIA_HW_VERSION_PATCH_RESET 0x0u
-static inline uint32_t via_hw_version_patch_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_PATCH_MASK) >> VIA_HW_VERSION_PATCH_SHIFT); }
-static inline uint32_t via_hw_version_patch_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_PATCH_MASK) | ((x << VIA_HW_VERSION_PATCH_SHIFT) & VIA_HW_VERSION_PATCH_MASK)); }
+#define VIA_REG_HW_VERSION VIA_U(0x004)
+#define VIA_HW_VERSION_MAJOR_SHIFT VIA_U(16)
+#define VIA_HW_VERSION_MAJOR_MASK VIA_U(0xffff0000)
+#define VIA_HW_VERSION_MAJOR_RESET VIA_U(0x0)
+#define VIA_HW_VERSION_MINOR_SHIFT VIA_U(8)
+#define VIA_HW_VERSION_MINOR_MASK VIA_U(0x0000ff00)
+#define VIA_HW_VERSION_MINOR_RESET VIA_U(0x1)
+#define VIA_HW_VERSION_PATCH_SHIFT VIA_U(0)
+#define VIA_HW_VERSION_PATCH_MASK VIA_U(0x000000ff)
+#define VIA_HW_VERSION_PATCH_RESET VIA_U(0x0)
 
 /* MAP_HASH_LO (ro): Low 32 bits of the register-map hash the RTL was generated from. */
-#define VIA_REG_MAP_HASH_LO 0x008u
+#define VIA_REG_MAP_HASH_LO VIA_U(0x008)
 
 /* MAP_HASH_HI (ro): High 32 bits of the register-map hash. */
-#define VIA_REG_MAP_HASH_HI 0x00cu
+#define VIA_REG_MAP_HASH_HI VIA_U(0x00c)
 
 /* SCRATCH (rw): Scratch register for software; no effect on the hardware. */
-#define VIA_REG_SCRATCH 0x010u
+#define VIA_REG_SCRATCH VIA_U(0x010)
 
 /* CAP_DATAPATH (ro): Datapath width. */
-#define VIA_REG_CAP_DATAPATH 0x040u
-#define VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT 0u
-#define VIA_CAP_DATAPATH_DATA_WIDTH_MASK 0x0000ffffu
-static inline uint32_t via_cap_datapath_data_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DATAPATH_DATA_WIDTH_MASK) >> VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT); }
-static inline uint32_t via_cap_datapath_data_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DATAPATH_DATA_WIDTH_MASK) | ((x << VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT) & VIA_CAP_DATAPATH_DATA_WIDTH_MASK)); }
+#define VIA_REG_CAP_DATAPATH VIA_U(0x040)
+#define VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT VIA_U(0)
+#define VIA_CAP_DATAPATH_DATA_WIDTH_MASK VIA_U(0x0000ffff)
 
 /* CAP_VI (ro): Virtual interfaces. */
-#define VIA_REG_CAP_VI 0x044u
-#define VIA_CAP_VI_NUM_VI_SHIFT 0u
-#define VIA_CAP_VI_NUM_VI_MASK 0x0000ffffu
-static inline uint32_t via_cap_vi_num_vi_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_VI_NUM_VI_MASK) >> VIA_CAP_VI_NUM_VI_SHIFT); }
-static inline uint32_t via_cap_vi_num_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_VI_NUM_VI_MASK) | ((x << VIA_CAP_VI_NUM_VI_SHIFT) & VIA_CAP_VI_NUM_VI_MASK)); }
+#define VIA_REG_CAP_VI VIA_U(0x044)
+#define VIA_CAP_VI_NUM_VI_SHIFT VIA_U(0)
+#define VIA_CAP_VI_NUM_VI_MASK VIA_U(0x0000ffff)
 
 /* CAP_DB_BASE (ro): Byte offset in BAR0 of VI 0's doorbell page. */
-#define VIA_REG_CAP_DB_BASE 0x048u
+#define VIA_REG_CAP_DB_BASE VIA_U(0x048)
 
 /* CAP_DB_STRIDE (ro): Bytes between consecutive VIs' doorbell pages. */
-#define VIA_REG_CAP_DB_STRIDE 0x04cu
+#define VIA_REG_CAP_DB_STRIDE VIA_U(0x04c)
 
 /* CAP_BAR (ro): BAR0 size. */
-#define VIA_REG_CAP_BAR 0x050u
-#define VIA_CAP_BAR_ADDR_WIDTH_SHIFT 0u
-#define VIA_CAP_BAR_ADDR_WIDTH_MASK 0x000000ffu
-static inline uint32_t via_cap_bar_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_BAR_ADDR_WIDTH_MASK) >> VIA_CAP_BAR_ADDR_WIDTH_SHIFT); }
-static inline uint32_t via_cap_bar_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_BAR_ADDR_WIDTH_MASK) | ((x << VIA_CAP_BAR_ADDR_WIDTH_SHIFT) & VIA_CAP_BAR_ADDR_WIDTH_MASK)); }
+#define VIA_REG_CAP_BAR VIA_U(0x050)
+#define VIA_CAP_BAR_ADDR_WIDTH_SHIFT VIA_U(0)
+#define VIA_CAP_BAR_ADDR_WIDTH_MASK VIA_U(0x000000ff)
 
 /* CAP_DMA (ro): DMA master. */
-#define VIA_REG_CAP_DMA 0x054u
-#define VIA_CAP_DMA_ADDR_WIDTH_SHIFT 0u
-#define VIA_CAP_DMA_ADDR_WIDTH_MASK 0x000000ffu
-static inline uint32_t via_cap_dma_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ADDR_WIDTH_MASK) >> VIA_CAP_DMA_ADDR_WIDTH_SHIFT); }
-static inline uint32_t via_cap_dma_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ADDR_WIDTH_MASK) | ((x << VIA_CAP_DMA_ADDR_WIDTH_SHIFT) & VIA_CAP_DMA_ADDR_WIDTH_MASK)); }
-#define VIA_CAP_DMA_ID_WIDTH_SHIFT 8u
-#define VIA_CAP_DMA_ID_WIDTH_MASK 0x0000ff00u
-static inline uint32_t via_cap_dma_id_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ID_WIDTH_MASK) >> VIA_CAP_DMA_ID_WIDTH_SHIFT); }
-static inline uint32_t via_cap_dma_id_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ID_WIDTH_MASK) | ((x << VIA_CAP_DMA_ID_WIDTH_SHIFT) & VIA_CAP_DMA_ID_WIDTH_MASK)); }
-#define VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT 16u
-#define VIA_CAP_DMA_MAX_OUTSTANDING_MASK 0x00ff0000u
-static inline uint32_t via_cap_dma_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_MAX_OUTSTANDING_MASK) >> VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT); }
-static inline uint32_t via_cap_dma_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_MAX_OUTSTANDING_MASK) | ((x << VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT) & VIA_CAP_DMA_MAX_OUTSTANDING_MASK)); }
+#define VIA_REG_CAP_DMA VIA_U(0x054)
+#define VIA_CAP_DMA_ADDR_WIDTH_SHIFT VIA_U(0)
+#define VIA_CAP_DMA_ADDR_WIDTH_MASK VIA_U(0x000000ff)
+#define VIA_CAP_DMA_ID_WIDTH_SHIFT VIA_U(8)
+#define VIA_CAP_DMA_ID_WIDTH_MASK VIA_U(0x0000ff00)
+#define VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT VIA_U(16)
+#define VIA_CAP_DMA_MAX_OUTSTANDING_MASK VIA_U(0x00ff0000)
 
 /* CAP_DMA_BURST (ro): DMA bursts. */
-#define VIA_REG_CAP_DMA_BURST 0x058u
-#define VIA_CAP_DMA_BURST_MAX_BURST_SHIFT 0u
-#define VIA_CAP_DMA_BURST_MAX_BURST_MASK 0x0000ffffu
-static inline uint32_t via_cap_dma_burst_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_BURST_MAX_BURST_MASK) >> VIA_CAP_DMA_BURST_MAX_BURST_SHIFT); }
-static inline uint32_t via_cap_dma_burst_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_BURST_MAX_BURST_MASK) | ((x << VIA_CAP_DMA_BURST_MAX_BURST_SHIFT) & VIA_CAP_DMA_BURST_MAX_BURST_MASK)); }
+#define VIA_REG_CAP_DMA_BURST VIA_U(0x058)
+#define VIA_CAP_DMA_BURST_MAX_BURST_SHIFT VIA_U(0)
+#define VIA_CAP_DMA_BURST_MAX_BURST_MASK VIA_U(0x0000ffff)
 
 /* CAP_IRQ (ro): Interrupts. */
-#define VIA_REG_CAP_IRQ 0x05cu
-#define VIA_CAP_IRQ_NUM_IRQ_SHIFT 0u
-#define VIA_CAP_IRQ_NUM_IRQ_MASK 0x000000ffu
-static inline uint32_t via_cap_irq_num_irq_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_IRQ_NUM_IRQ_MASK) >> VIA_CAP_IRQ_NUM_IRQ_SHIFT); }
-static inline uint32_t via_cap_irq_num_irq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_IRQ_NUM_IRQ_MASK) | ((x << VIA_CAP_IRQ_NUM_IRQ_SHIFT) & VIA_CAP_IRQ_NUM_IRQ_MASK)); }
+#define VIA_REG_CAP_IRQ VIA_U(0x05c)
+#define VIA_CAP_IRQ_NUM_IRQ_SHIFT VIA_U(0)
+#define VIA_CAP_IRQ_NUM_IRQ_MASK VIA_U(0x000000ff)
 
 /* CAP_NET (ro): Network port. */
-#define VIA_REG_CAP_NET 0x060u
-#define VIA_CAP_NET_FIFO_DEPTH_SHIFT 0u
-#define VIA_CAP_NET_FIFO_DEPTH_MASK 0x0000ffffu
-static inline uint32_t via_cap_net_fifo_depth_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_NET_FIFO_DEPTH_MASK) >> VIA_CAP_NET_FIFO_DEPTH_SHIFT); }
-static inline uint32_t via_cap_net_fifo_depth_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_NET_FIFO_DEPTH_MASK) | ((x << VIA_CAP_NET_FIFO_DEPTH_SHIFT) & VIA_CAP_NET_FIFO_DEPTH_MASK)); }
+#define VIA_REG_CAP_NET VIA_U(0x060)
+#define VIA_CAP_NET_FIFO_DEPTH_SHIFT VIA_U(0)
+#define VIA_CAP_NET_FIFO_DEPTH_MASK VIA_U(0x0000ffff)
 
 /* CAP_RESET (ro): Soft reset. */
-#define VIA_REG_CAP_RESET 0x064u
-#define VIA_CAP_RESET_CYCLES_SHIFT 0u
-#define VIA_CAP_RESET_CYCLES_MASK 0x0000ffffu
-static inline uint32_t via_cap_reset_cycles_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT); }
-static inline uint32_t via_cap_reset_cycles_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_RESET_CYCLES_MASK) | ((x << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK)); }
+#define VIA_REG_CAP_RESET VIA_U(0x064)
+#define VIA_CAP_RESET_CYCLES_SHIFT VIA_U(0)
+#define VIA_CAP_RESET_CYCLES_MASK VIA_U(0x0000ffff)
 
 /* CAP_CPU (ro): Control processor memories. */
-#define VIA_REG_CAP_CPU 0x068u
-#define VIA_CAP_CPU_IMEM_KB_SHIFT 0u
-#define VIA_CAP_CPU_IMEM_KB_MASK 0x0000ffffu
-static inline uint32_t via_cap_cpu_imem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_IMEM_KB_MASK) >> VIA_CAP_CPU_IMEM_KB_SHIFT); }
-static inline uint32_t via_cap_cpu_imem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_IMEM_KB_MASK) | ((x << VIA_CAP_CPU_IMEM_KB_SHIFT) & VIA_CAP_CPU_IMEM_KB_MASK)); }
-#define VIA_CAP_CPU_DMEM_KB_SHIFT 16u
-#define VIA_CAP_CPU_DMEM_KB_MASK 0xffff0000u
-static inline uint32_t via_cap_cpu_dmem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_DMEM_KB_MASK) >> VIA_CAP_CPU_DMEM_KB_SHIFT); }
-static inline uint32_t via_cap_cpu_dmem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_DMEM_KB_MASK) | ((x << VIA_CAP_CPU_DMEM_KB_SHIFT) & VIA_CAP_CPU_DMEM_KB_MASK)); }
+#define VIA_REG_CAP_CPU VIA_U(0x068)
+#define VIA_CAP_CPU_IMEM_KB_SHIFT VIA_U(0)
+#define VIA_CAP_CPU_IMEM_KB_MASK VIA_U(0x0000ffff)
+#define VIA_CAP_CPU_DMEM_KB_SHIFT VIA_U(16)
+#define VIA_CAP_CPU_DMEM_KB_MASK VIA_U(0xffff0000)
 
 /* CTRL (wo): Global control; reads as zero. */
-#define VIA_REG_CTRL 0x080u
-#define VIA_CTRL_SOFT_RESET_SHIFT 0u
-#define VIA_CTRL_SOFT_RESET_MASK 0x00000001u
-static inline uint32_t via_ctrl_soft_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT); }
-static inline uint32_t via_ctrl_soft_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CTRL_SOFT_RESET_MASK) | ((x << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK)); }
+#define VIA_REG_CTRL VIA_U(0x080)
+#define VIA_CTRL_SOFT_RESET_SHIFT VIA_U(0)
+#define VIA_CTRL_SOFT_RESET_MASK VIA_U(0x00000001)
 
 /* STATUS (ro): Global status. */
-#define VIA_REG_STATUS 0x084u
-#define VIA_STATUS_RESET_BUSY_SHIFT 0u
-#define VIA_STATUS_RESET_BUSY_MASK 0x00000001u
-static inline uint32_t via_status_reset_busy_get(uint32_t v) { return (uint32_t)((v & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT); }
-static inline uint32_t via_status_reset_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_STATUS_RESET_BUSY_MASK) | ((x << VIA_STATUS_RESET_BUSY_SHIFT) & VIA_STATUS_RESET_BUSY_MASK)); }
+#define VIA_REG_STATUS VIA_U(0x084)
+#define VIA_STATUS_RESET_BUSY_SHIFT VIA_U(0)
+#define VIA_STATUS_RESET_BUSY_MASK VIA_U(0x00000001)
 
 /* IRQ_STATUS (w1c): Latched interrupt causes; write 1 to clear. Bit i drives irq[i] when enabled; bits NUM_IRQ and up read as zero. */
-#define VIA_REG_IRQ_STATUS 0x0c0u
-#define VIA_IRQ_STATUS_DIAG_DONE_SHIFT 0u
-#define VIA_IRQ_STATUS_DIAG_DONE_MASK 0x00000001u
-static inline uint32_t via_irq_status_diag_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_DIAG_DONE_MASK) >> VIA_IRQ_STATUS_DIAG_DONE_SHIFT); }
-static inline uint32_t via_irq_status_diag_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_DIAG_DONE_MASK) | ((x << VIA_IRQ_STATUS_DIAG_DONE_SHIFT) & VIA_IRQ_STATUS_DIAG_DONE_MASK)); }
-#define VIA_IRQ_STATUS_FW_FAULT_SHIFT 1u
-#define VIA_IRQ_STATUS_FW_FAULT_MASK 0x00000002u
-static inline uint32_t via_irq_status_fw_fault_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_FAULT_MASK) >> VIA_IRQ_STATUS_FW_FAULT_SHIFT); }
-static inline uint32_t via_irq_status_fw_fault_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_FAULT_MASK) | ((x << VIA_IRQ_STATUS_FW_FAULT_SHIFT) & VIA_IRQ_STATUS_FW_FAULT_MASK)); }
-#define VIA_IRQ_STATUS_ADMIN_DONE_SHIFT 2u
-#define VIA_IRQ_STATUS_ADMIN_DONE_MASK 0x00000004u
-static inline uint32_t via_irq_status_admin_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_ADMIN_DONE_MASK) >> VIA_IRQ_STATUS_ADMIN_DONE_SHIFT); }
-static inline uint32_t via_irq_status_admin_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ADMIN_DONE_MASK) | ((x << VIA_IRQ_STATUS_ADMIN_DONE_SHIFT) & VIA_IRQ_STATUS_ADMIN_DONE_MASK)); }
-#define VIA_IRQ_STATUS_FW_LOG_SHIFT 3u
-#define VIA_IRQ_STATUS_FW_LOG_MASK 0x00000008u
-static inline uint32_t via_irq_status_fw_log_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_LOG_MASK) >> VIA_IRQ_STATUS_FW_LOG_SHIFT); }
-static inline uint32_t via_irq_status_fw_log_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_LOG_MASK) | ((x << VIA_IRQ_STATUS_FW_LOG_SHIFT) & VIA_IRQ_STATUS_FW_LOG_MASK)); }
-#define VIA_IRQ_STATUS_OTHER_SHIFT 4u
-#define VIA_IRQ_STATUS_OTHER_MASK 0xfffffff0u
-static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
-static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
+#define VIA_REG_IRQ_STATUS VIA_U(0x0c0)
+#define VIA_IRQ_STATUS_DIAG_DONE_SHIFT VIA_U(0)
+#define VIA_IRQ_STATUS_DIAG_DONE_MASK VIA_U(0x00000001)
+#define VIA_IRQ_STATUS_FW_FAULT_SHIFT VIA_U(1)
+#define VIA_IRQ_STATUS_FW_FAULT_MASK VIA_U(0x00000002)
+#define VIA_IRQ_STATUS_ADMIN_DONE_SHIFT VIA_U(2)
+#define VIA_IRQ_STATUS_ADMIN_DONE_MASK VIA_U(0x00000004)
+#define VIA_IRQ_STATUS_FW_LOG_SHIFT VIA_U(3)
+#define VIA_IRQ_STATUS_FW_LOG_MASK VIA_U(0x00000008)
+#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(4)
+#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xfffffff0)
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
-#define VIA_REG_IRQ_ENABLE 0x0c4u
+#define VIA_REG_IRQ_ENABLE VIA_U(0x0c4)
 
 /* IRQ_FORCE (w1s): Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero. */
-#define VIA_REG_IRQ_FORCE 0x0c8u
+#define VIA_REG_IRQ_FORCE VIA_U(0x0c8)
 
 /* IRQ_PENDING (ro): IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs. */
-#define VIA_REG_IRQ_PENDING 0x0ccu
+#define VIA_REG_IRQ_PENDING VIA_U(0x0cc)
 
 /* DIAG_SRC_LO (rw): Source host address, low 32 bits. */
-#define VIA_REG_DIAG_SRC_LO 0x100u
+#define VIA_REG_DIAG_SRC_LO VIA_U(0x100)
 
 /* DIAG_SRC_HI (rw): Source host address, high 32 bits. */
-#define VIA_REG_DIAG_SRC_HI 0x104u
+#define VIA_REG_DIAG_SRC_HI VIA_U(0x104)
 
 /* DIAG_DST_LO (rw): Destination host address, low 32 bits. */
-#define VIA_REG_DIAG_DST_LO 0x108u
+#define VIA_REG_DIAG_DST_LO VIA_U(0x108)
 
 /* DIAG_DST_HI (rw): Destination host address, high 32 bits. */
-#define VIA_REG_DIAG_DST_HI 0x10cu
+#define VIA_REG_DIAG_DST_HI VIA_U(0x10c)
 
 /* DIAG_LEN (rw): Bytes to copy. */
-#define VIA_REG_DIAG_LEN 0x110u
+#define VIA_REG_DIAG_LEN VIA_U(0x110)
 
 /* DIAG_CTRL (wo): Diagnostic engine control; reads as zero. */
-#define VIA_REG_DIAG_CTRL 0x114u
-#define VIA_DIAG_CTRL_START_SHIFT 0u
-#define VIA_DIAG_CTRL_START_MASK 0x00000001u
-static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }
-static inline uint32_t via_diag_ctrl_start_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_START_MASK) | ((x << VIA_DIAG_CTRL_START_SHIFT) & VIA_DIAG_CTRL_START_MASK)); }
-#define VIA_DIAG_CTRL_ABORT_SHIFT 1u
-#define VIA_DIAG_CTRL_ABORT_MASK 0x00000002u
-static inline uint32_t via_diag_ctrl_abort_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_ABORT_MASK) >> VIA_DIAG_CTRL_ABORT_SHIFT); }
-static inline uint32_t via_diag_ctrl_abort_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_ABORT_MASK) | ((x << VIA_DIAG_CTRL_ABORT_SHIFT) & VIA_DIAG_CTRL_ABORT_MASK)); }
+#define VIA_REG_DIAG_CTRL VIA_U(0x114)
+#define VIA_DIAG_CTRL_START_SHIFT VIA_U(0)
+#define VIA_DIAG_CTRL_START_MASK VIA_U(0x00000001)
+#define VIA_DIAG_CTRL_ABORT_SHIFT VIA_U(1)
+#define VIA_DIAG_CTRL_ABORT_MASK VIA_U(0x00000002)
 
 /* DIAG_CFG (rw): Limits for benchmarking the DMA path. */
-#define VIA_REG_DIAG_CFG 0x118u
-#define VIA_DIAG_CFG_MAX_BURST_SHIFT 0u
-#define VIA_DIAG_CFG_MAX_BURST_MASK 0x000001ffu
-static inline uint32_t via_diag_cfg_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_BURST_MASK) >> VIA_DIAG_CFG_MAX_BURST_SHIFT); }
-static inline uint32_t via_diag_cfg_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_BURST_MASK) | ((x << VIA_DIAG_CFG_MAX_BURST_SHIFT) & VIA_DIAG_CFG_MAX_BURST_MASK)); }
-#define VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT 16u
-#define VIA_DIAG_CFG_MAX_OUTSTANDING_MASK 0x000f0000u
-static inline uint32_t via_diag_cfg_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) >> VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT); }
-static inline uint32_t via_diag_cfg_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) | ((x << VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT) & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK)); }
+#define VIA_REG_DIAG_CFG VIA_U(0x118)
+#define VIA_DIAG_CFG_MAX_BURST_SHIFT VIA_U(0)
+#define VIA_DIAG_CFG_MAX_BURST_MASK VIA_U(0x000001ff)
+#define VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT VIA_U(16)
+#define VIA_DIAG_CFG_MAX_OUTSTANDING_MASK VIA_U(0x000f0000)
 
 /* DIAG_STATUS (ro): Diagnostic engine status; cleared by START. */
-#define VIA_REG_DIAG_STATUS 0x11cu
-#define VIA_DIAG_STATUS_BUSY_SHIFT 0u
-#define VIA_DIAG_STATUS_BUSY_MASK 0x00000001u
-static inline uint32_t via_diag_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BUSY_MASK) >> VIA_DIAG_STATUS_BUSY_SHIFT); }
-static inline uint32_t via_diag_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BUSY_MASK) | ((x << VIA_DIAG_STATUS_BUSY_SHIFT) & VIA_DIAG_STATUS_BUSY_MASK)); }
-#define VIA_DIAG_STATUS_DONE_SHIFT 1u
-#define VIA_DIAG_STATUS_DONE_MASK 0x00000002u
-static inline uint32_t via_diag_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_DONE_MASK) >> VIA_DIAG_STATUS_DONE_SHIFT); }
-static inline uint32_t via_diag_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_DONE_MASK) | ((x << VIA_DIAG_STATUS_DONE_SHIFT) & VIA_DIAG_STATUS_DONE_MASK)); }
-#define VIA_DIAG_STATUS_ERROR_SHIFT 2u
-#define VIA_DIAG_STATUS_ERROR_MASK 0x00000004u
-static inline uint32_t via_diag_status_error_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ERROR_MASK) >> VIA_DIAG_STATUS_ERROR_SHIFT); }
-static inline uint32_t via_diag_status_error_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ERROR_MASK) | ((x << VIA_DIAG_STATUS_ERROR_SHIFT) & VIA_DIAG_STATUS_ERROR_MASK)); }
-#define VIA_DIAG_STATUS_BAD_PARAM_SHIFT 3u
-#define VIA_DIAG_STATUS_BAD_PARAM_MASK 0x00000008u
-static inline uint32_t via_diag_status_bad_param_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BAD_PARAM_MASK) >> VIA_DIAG_STATUS_BAD_PARAM_SHIFT); }
-static inline uint32_t via_diag_status_bad_param_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BAD_PARAM_MASK) | ((x << VIA_DIAG_STATUS_BAD_PARAM_SHIFT) & VIA_DIAG_STATUS_BAD_PARAM_MASK)); }
-#define VIA_DIAG_STATUS_RD_ERR_SHIFT 4u
-#define VIA_DIAG_STATUS_RD_ERR_MASK 0x00000010u
-static inline uint32_t via_diag_status_rd_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RD_ERR_MASK) >> VIA_DIAG_STATUS_RD_ERR_SHIFT); }
-static inline uint32_t via_diag_status_rd_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RD_ERR_MASK) | ((x << VIA_DIAG_STATUS_RD_ERR_SHIFT) & VIA_DIAG_STATUS_RD_ERR_MASK)); }
-#define VIA_DIAG_STATUS_WR_ERR_SHIFT 5u
-#define VIA_DIAG_STATUS_WR_ERR_MASK 0x00000020u
-static inline uint32_t via_diag_status_wr_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_WR_ERR_MASK) >> VIA_DIAG_STATUS_WR_ERR_SHIFT); }
-static inline uint32_t via_diag_status_wr_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_WR_ERR_MASK) | ((x << VIA_DIAG_STATUS_WR_ERR_SHIFT) & VIA_DIAG_STATUS_WR_ERR_MASK)); }
-#define VIA_DIAG_STATUS_ABORTED_SHIFT 6u
-#define VIA_DIAG_STATUS_ABORTED_MASK 0x00000040u
-static inline uint32_t via_diag_status_aborted_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ABORTED_MASK) >> VIA_DIAG_STATUS_ABORTED_SHIFT); }
-static inline uint32_t via_diag_status_aborted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ABORTED_MASK) | ((x << VIA_DIAG_STATUS_ABORTED_SHIFT) & VIA_DIAG_STATUS_ABORTED_MASK)); }
-#define VIA_DIAG_STATUS_RESP_SHIFT 8u
-#define VIA_DIAG_STATUS_RESP_MASK 0x00000300u
-static inline uint32_t via_diag_status_resp_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RESP_MASK) >> VIA_DIAG_STATUS_RESP_SHIFT); }
-static inline uint32_t via_diag_status_resp_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RESP_MASK) | ((x << VIA_DIAG_STATUS_RESP_SHIFT) & VIA_DIAG_STATUS_RESP_MASK)); }
+#define VIA_REG_DIAG_STATUS VIA_U(0x11c)
+#define VIA_DIAG_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_DIAG_STATUS_BUSY_MASK VIA_U(0x00000001)
+#define VIA_DIAG_STATUS_DONE_SHIFT VIA_U(1)
+#define VIA_DIAG_STATUS_DONE_MASK VIA_U(0x00000002)
+#define VIA_DIAG_STATUS_ERROR_SHIFT VIA_U(2)
+#define VIA_DIAG_STATUS_ERROR_MASK VIA_U(0x00000004)
+#define VIA_DIAG_STATUS_BAD_PARAM_SHIFT VIA_U(3)
+#define VIA_DIAG_STATUS_BAD_PARAM_MASK VIA_U(0x00000008)
+#define VIA_DIAG_STATUS_RD_ERR_SHIFT VIA_U(4)
+#define VIA_DIAG_STATUS_RD_ERR_MASK VIA_U(0x00000010)
+#define VIA_DIAG_STATUS_WR_ERR_SHIFT VIA_U(5)
+#define VIA_DIAG_STATUS_WR_ERR_MASK VIA_U(0x00000020)
+#define VIA_DIAG_STATUS_ABORTED_SHIFT VIA_U(6)
+#define VIA_DIAG_STATUS_ABORTED_MASK VIA_U(0x00000040)
+#define VIA_DIAG_STATUS_RESP_SHIFT VIA_U(8)
+#define VIA_DIAG_STATUS_RESP_MASK VIA_U(0x00000300)
 
 /* DIAG_CYCLES (ro): Clock cycles from START to DONE of the last copy. */
-#define VIA_REG_DIAG_CYCLES 0x120u
+#define VIA_REG_DIAG_CYCLES VIA_U(0x120)
 
 /* DIAG_BYTES (ro): Bytes written and acknowledged by the last copy. */
-#define VIA_REG_DIAG_BYTES 0x124u
+#define VIA_REG_DIAG_BYTES VIA_U(0x124)
 
 /* DIAG_ERR_ADDR_LO (ro): Start address of the burst that got the first error, low 32 bits. */
-#define VIA_REG_DIAG_ERR_ADDR_LO 0x128u
+#define VIA_REG_DIAG_ERR_ADDR_LO VIA_U(0x128)
 
 /* DIAG_ERR_ADDR_HI (ro): Start address of the burst that got the first error, high 32 bits. */
-#define VIA_REG_DIAG_ERR_ADDR_HI 0x12cu
+#define VIA_REG_DIAG_ERR_ADDR_HI VIA_U(0x12c)
 
 /* DIAG_RD_BURSTS (ro): Read bursts issued by the last copy. */
-#define VIA_REG_DIAG_RD_BURSTS 0x130u
+#define VIA_REG_DIAG_RD_BURSTS VIA_U(0x130)
 
 /* DIAG_WR_BURSTS (ro): Write bursts issued by the last copy. */
-#define VIA_REG_DIAG_WR_BURSTS 0x134u
+#define VIA_REG_DIAG_WR_BURSTS VIA_U(0x134)
 
 /* DIAG_MAX_INFLIGHT (ro): Most read bursts in flight at once during the last copy. */
-#define VIA_REG_DIAG_MAX_INFLIGHT 0x138u
+#define VIA_REG_DIAG_MAX_INFLIGHT VIA_U(0x138)
 
 /* NET_RX_FRAMES (ro): Frames received on the network port (s_axis, counted at tlast). */
-#define VIA_REG_NET_RX_FRAMES 0x180u
+#define VIA_REG_NET_RX_FRAMES VIA_U(0x180)
 
 /* NET_TX_FRAMES (ro): Frames sent on the network port (m_axis, counted at tlast). */
-#define VIA_REG_NET_TX_FRAMES 0x184u
+#define VIA_REG_NET_TX_FRAMES VIA_U(0x184)
 
 /* CPU_CTRL (rw): Control processor control. */
-#define VIA_REG_CPU_CTRL 0x200u
-#define VIA_CPU_CTRL_RUN_SHIFT 0u
-#define VIA_CPU_CTRL_RUN_MASK 0x00000001u
-#define VIA_CPU_CTRL_RUN_RESET 0x0u
-static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
-static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
+#define VIA_REG_CPU_CTRL VIA_U(0x200)
+#define VIA_CPU_CTRL_RUN_SHIFT VIA_U(0)
+#define VIA_CPU_CTRL_RUN_MASK VIA_U(0x00000001)
+#define VIA_CPU_CTRL_RUN_RESET VIA_U(0x0)
 
 /* CPU_STATUS (ro): Control processor status. */
-#define VIA_REG_CPU_STATUS 0x204u
-#define VIA_CPU_STATUS_RUNNING_SHIFT 0u
-#define VIA_CPU_STATUS_RUNNING_MASK 0x00000001u
-static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }
-static inline uint32_t via_cpu_status_running_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_RUNNING_MASK) | ((x << VIA_CPU_STATUS_RUNNING_SHIFT) & VIA_CPU_STATUS_RUNNING_MASK)); }
-#define VIA_CPU_STATUS_HALTED_SHIFT 1u
-#define VIA_CPU_STATUS_HALTED_MASK 0x00000002u
-static inline uint32_t via_cpu_status_halted_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_HALTED_MASK) >> VIA_CPU_STATUS_HALTED_SHIFT); }
-static inline uint32_t via_cpu_status_halted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_HALTED_MASK) | ((x << VIA_CPU_STATUS_HALTED_SHIFT) & VIA_CPU_STATUS_HALTED_MASK)); }
-#define VIA_CPU_STATUS_WFI_SHIFT 2u
-#define VIA_CPU_STATUS_WFI_MASK 0x00000004u
-static inline uint32_t via_cpu_status_wfi_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_WFI_MASK) >> VIA_CPU_STATUS_WFI_SHIFT); }
-static inline uint32_t via_cpu_status_wfi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_WFI_MASK) | ((x << VIA_CPU_STATUS_WFI_SHIFT) & VIA_CPU_STATUS_WFI_MASK)); }
+#define VIA_REG_CPU_STATUS VIA_U(0x204)
+#define VIA_CPU_STATUS_RUNNING_SHIFT VIA_U(0)
+#define VIA_CPU_STATUS_RUNNING_MASK VIA_U(0x00000001)
+#define VIA_CPU_STATUS_HALTED_SHIFT VIA_U(1)
+#define VIA_CPU_STATUS_HALTED_MASK VIA_U(0x00000002)
+#define VIA_CPU_STATUS_WFI_SHIFT VIA_U(2)
+#define VIA_CPU_STATUS_WFI_MASK VIA_U(0x00000004)
 
 /* CPU_TRAP_CAUSE (ro): mcause of the trap that halted the core (2 illegal instruction, 0/4/6 misaligned fetch/load/store, 1/5/7 access fault, 3 EBREAK, 11 ECALL). */
-#define VIA_REG_CPU_TRAP_CAUSE 0x208u
+#define VIA_REG_CPU_TRAP_CAUSE VIA_U(0x208)
 
 /* CPU_TRAP_PC (ro): Address of the instruction that trapped (mepc). */
-#define VIA_REG_CPU_TRAP_PC 0x20cu
+#define VIA_REG_CPU_TRAP_PC VIA_U(0x20c)
 
 /* CPU_TRAP_VAL (ro): mtval of the trap: the faulting address or instruction bits. */
-#define VIA_REG_CPU_TRAP_VAL 0x210u
+#define VIA_REG_CPU_TRAP_VAL VIA_U(0x210)
 
 /* CPU_PC (ro): Program counter of the running core (for debugging). */
-#define VIA_REG_CPU_PC 0x214u
+#define VIA_REG_CPU_PC VIA_U(0x214)
 
 /* CPU_RETIRED (ro): Instructions retired since RUN was set (low 32 bits). */
-#define VIA_REG_CPU_RETIRED 0x218u
+#define VIA_REG_CPU_RETIRED VIA_U(0x218)
 
 /* CPU_MEM_ADDR (rw): Host access to the control processor's memories: the word the next CPU_MEM_DATA access touches. */
-#define VIA_REG_CPU_MEM_ADDR 0x220u
-#define VIA_CPU_MEM_ADDR_WORD_SHIFT 0u
-#define VIA_CPU_MEM_ADDR_WORD_MASK 0x0000ffffu
-static inline uint32_t via_cpu_mem_addr_word_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_WORD_MASK) >> VIA_CPU_MEM_ADDR_WORD_SHIFT); }
-static inline uint32_t via_cpu_mem_addr_word_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_WORD_MASK) | ((x << VIA_CPU_MEM_ADDR_WORD_SHIFT) & VIA_CPU_MEM_ADDR_WORD_MASK)); }
-#define VIA_CPU_MEM_ADDR_SEL_SHIFT 31u
-#define VIA_CPU_MEM_ADDR_SEL_MASK 0x80000000u
-static inline uint32_t via_cpu_mem_addr_sel_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_SEL_MASK) >> VIA_CPU_MEM_ADDR_SEL_SHIFT); }
-static inline uint32_t via_cpu_mem_addr_sel_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_SEL_MASK) | ((x << VIA_CPU_MEM_ADDR_SEL_SHIFT) & VIA_CPU_MEM_ADDR_SEL_MASK)); }
+#define VIA_REG_CPU_MEM_ADDR VIA_U(0x220)
+#define VIA_CPU_MEM_ADDR_WORD_SHIFT VIA_U(0)
+#define VIA_CPU_MEM_ADDR_WORD_MASK VIA_U(0x0000ffff)
+#define VIA_CPU_MEM_ADDR_SEL_SHIFT VIA_U(31)
+#define VIA_CPU_MEM_ADDR_SEL_MASK VIA_U(0x80000000)
 
 /* CPU_MEM_DATA (rw): Writing stores the word at CPU_MEM_ADDR; reading returns it; either increments CPU_MEM_ADDR.WORD. Words outside the memory are ignored and read as zero. The firmware's BAR0 view reads 0. */
-#define VIA_REG_CPU_MEM_DATA 0x224u
+#define VIA_REG_CPU_MEM_DATA VIA_U(0x224)
 
 /* FW_READY (ro): Written by the firmware when it is ready: FW_READY_MAGIC in bits 31:16, its version in bits 15:0. Zero while the core is held in reset. */
-#define VIA_REG_FW_READY 0x228u
-#define VIA_FW_READY_MAGIC_SHIFT 16u
-#define VIA_FW_READY_MAGIC_MASK 0xffff0000u
-static inline uint32_t via_fw_ready_magic_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_MAGIC_MASK) >> VIA_FW_READY_MAGIC_SHIFT); }
-static inline uint32_t via_fw_ready_magic_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_MAGIC_MASK) | ((x << VIA_FW_READY_MAGIC_SHIFT) & VIA_FW_READY_MAGIC_MASK)); }
-#define VIA_FW_READY_VERSION_SHIFT 0u
-#define VIA_FW_READY_VERSION_MASK 0x0000ffffu
-static inline uint32_t via_fw_ready_version_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_VERSION_MASK) >> VIA_FW_READY_VERSION_SHIFT); }
-static inline uint32_t via_fw_ready_version_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_VERSION_MASK) | ((x << VIA_FW_READY_VERSION_SHIFT) & VIA_FW_READY_VERSION_MASK)); }
+#define VIA_REG_FW_READY VIA_U(0x228)
+#define VIA_FW_READY_MAGIC_SHIFT VIA_U(16)
+#define VIA_FW_READY_MAGIC_MASK VIA_U(0xffff0000)
+#define VIA_FW_READY_VERSION_SHIFT VIA_U(0)
+#define VIA_FW_READY_VERSION_MASK VIA_U(0x0000ffff)
 
 /* FW_LOG (ro): Pops one word of the firmware log: up to four bytes of text, first byte in bits 7:0, unused bytes zero; zero when the log FIFO is empty. Through the firmware's BAR0 view: the head word, not popped. */
-#define VIA_REG_FW_LOG 0x22cu
+#define VIA_REG_FW_LOG VIA_U(0x22c)
 
 /* FW_LOG_LEVEL (ro): Words waiting in the firmware log FIFO. */
-#define VIA_REG_FW_LOG_LEVEL 0x230u
-#define VIA_FW_LOG_LEVEL_WORDS_SHIFT 0u
-#define VIA_FW_LOG_LEVEL_WORDS_MASK 0x0000ffffu
-static inline uint32_t via_fw_log_level_words_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_WORDS_MASK) >> VIA_FW_LOG_LEVEL_WORDS_SHIFT); }
-static inline uint32_t via_fw_log_level_words_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_WORDS_MASK) | ((x << VIA_FW_LOG_LEVEL_WORDS_SHIFT) & VIA_FW_LOG_LEVEL_WORDS_MASK)); }
-#define VIA_FW_LOG_LEVEL_DROPPED_SHIFT 16u
-#define VIA_FW_LOG_LEVEL_DROPPED_MASK 0xffff0000u
-static inline uint32_t via_fw_log_level_dropped_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_DROPPED_MASK) >> VIA_FW_LOG_LEVEL_DROPPED_SHIFT); }
-static inline uint32_t via_fw_log_level_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_DROPPED_MASK) | ((x << VIA_FW_LOG_LEVEL_DROPPED_SHIFT) & VIA_FW_LOG_LEVEL_DROPPED_MASK)); }
+#define VIA_REG_FW_LOG_LEVEL VIA_U(0x230)
+#define VIA_FW_LOG_LEVEL_WORDS_SHIFT VIA_U(0)
+#define VIA_FW_LOG_LEVEL_WORDS_MASK VIA_U(0x0000ffff)
+#define VIA_FW_LOG_LEVEL_DROPPED_SHIFT VIA_U(16)
+#define VIA_FW_LOG_LEVEL_DROPPED_MASK VIA_U(0xffff0000)
 
 /* ADMIN_DOORBELL (wo): Writing any value posts the command in ADMIN_CMD to the firmware (an ADMIN event). Ignored (REJECTED) while ADMIN_STATUS.BUSY or while the core is held in reset (CPU_CTRL.RUN=0). */
-#define VIA_REG_ADMIN_DOORBELL 0x300u
+#define VIA_REG_ADMIN_DOORBELL VIA_U(0x300)
 
 /* ADMIN_STATUS (ro): Admin mailbox status. */
-#define VIA_REG_ADMIN_STATUS 0x304u
-#define VIA_ADMIN_STATUS_BUSY_SHIFT 0u
-#define VIA_ADMIN_STATUS_BUSY_MASK 0x00000001u
+#define VIA_REG_ADMIN_STATUS VIA_U(0x304)
+#define VIA_ADMIN_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_ADMIN_STATUS_BUSY_MASK VIA_U(0x00000001)
+#define VIA_ADMIN_STATUS_DONE_SHIFT VIA_U(1)
+#define VIA_ADMIN_STATUS_DONE_MASK VIA_U(0x00000002)
+#define VIA_ADMIN_STATUS_REJECTED_SHIFT VIA_U(2)
+#define VIA_ADMIN_STATUS_REJECTED_MASK VIA_U(0x00000004)
+
+#ifndef __ASSEMBLER__
+
+#include <stdint.h>
+
+static inline uint32_t via_magic_value_get(uint32_t v) { return (uint32_t)((v & VIA_MAGIC_VALUE_MASK) >> VIA_MAGIC_VALUE_SHIFT); }
+static inline uint32_t via_magic_value_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_MAGIC_VALUE_MASK) | ((x << VIA_MAGIC_VALUE_SHIFT) & VIA_MAGIC_VALUE_MASK)); }
+static inline uint32_t via_hw_version_major_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MAJOR_MASK) >> VIA_HW_VERSION_MAJOR_SHIFT); }
+static inline uint32_t via_hw_version_major_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MAJOR_MASK) | ((x << VIA_HW_VERSION_MAJOR_SHIFT) & VIA_HW_VERSION_MAJOR_MASK)); }
+static inline uint32_t via_hw_version_minor_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_MINOR_MASK) >> VIA_HW_VERSION_MINOR_SHIFT); }
+static inline uint32_t via_hw_version_minor_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_MINOR_MASK) | ((x << VIA_HW_VERSION_MINOR_SHIFT) & VIA_HW_VERSION_MINOR_MASK)); }
+static inline uint32_t via_hw_version_patch_get(uint32_t v) { return (uint32_t)((v & VIA_HW_VERSION_PATCH_MASK) >> VIA_HW_VERSION_PATCH_SHIFT); }
+static inline uint32_t via_hw_version_patch_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_HW_VERSION_PATCH_MASK) | ((x << VIA_HW_VERSION_PATCH_SHIFT) & VIA_HW_VERSION_PATCH_MASK)); }
+static inline uint32_t via_cap_datapath_data_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DATAPATH_DATA_WIDTH_MASK) >> VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT); }
+static inline uint32_t via_cap_datapath_data_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DATAPATH_DATA_WIDTH_MASK) | ((x << VIA_CAP_DATAPATH_DATA_WIDTH_SHIFT) & VIA_CAP_DATAPATH_DATA_WIDTH_MASK)); }
+static inline uint32_t via_cap_vi_num_vi_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_VI_NUM_VI_MASK) >> VIA_CAP_VI_NUM_VI_SHIFT); }
+static inline uint32_t via_cap_vi_num_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_VI_NUM_VI_MASK) | ((x << VIA_CAP_VI_NUM_VI_SHIFT) & VIA_CAP_VI_NUM_VI_MASK)); }
+static inline uint32_t via_cap_bar_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_BAR_ADDR_WIDTH_MASK) >> VIA_CAP_BAR_ADDR_WIDTH_SHIFT); }
+static inline uint32_t via_cap_bar_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_BAR_ADDR_WIDTH_MASK) | ((x << VIA_CAP_BAR_ADDR_WIDTH_SHIFT) & VIA_CAP_BAR_ADDR_WIDTH_MASK)); }
+static inline uint32_t via_cap_dma_addr_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ADDR_WIDTH_MASK) >> VIA_CAP_DMA_ADDR_WIDTH_SHIFT); }
+static inline uint32_t via_cap_dma_addr_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ADDR_WIDTH_MASK) | ((x << VIA_CAP_DMA_ADDR_WIDTH_SHIFT) & VIA_CAP_DMA_ADDR_WIDTH_MASK)); }
+static inline uint32_t via_cap_dma_id_width_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_ID_WIDTH_MASK) >> VIA_CAP_DMA_ID_WIDTH_SHIFT); }
+static inline uint32_t via_cap_dma_id_width_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_ID_WIDTH_MASK) | ((x << VIA_CAP_DMA_ID_WIDTH_SHIFT) & VIA_CAP_DMA_ID_WIDTH_MASK)); }
+static inline uint32_t via_cap_dma_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_MAX_OUTSTANDING_MASK) >> VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT); }
+static inline uint32_t via_cap_dma_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_MAX_OUTSTANDING_MASK) | ((x << VIA_CAP_DMA_MAX_OUTSTANDING_SHIFT) & VIA_CAP_DMA_MAX_OUTSTANDING_MASK)); }
+static inline uint32_t via_cap_dma_burst_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_DMA_BURST_MAX_BURST_MASK) >> VIA_CAP_DMA_BURST_MAX_BURST_SHIFT); }
+static inline uint32_t via_cap_dma_burst_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_DMA_BURST_MAX_BURST_MASK) | ((x << VIA_CAP_DMA_BURST_MAX_BURST_SHIFT) & VIA_CAP_DMA_BURST_MAX_BURST_MASK)); }
+static inline uint32_t via_cap_irq_num_irq_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_IRQ_NUM_IRQ_MASK) >> VIA_CAP_IRQ_NUM_IRQ_SHIFT); }
+static inline uint32_t via_cap_irq_num_irq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_IRQ_NUM_IRQ_MASK) | ((x << VIA_CAP_IRQ_NUM_IRQ_SHIFT) & VIA_CAP_IRQ_NUM_IRQ_MASK)); }
+static inline uint32_t via_cap_net_fifo_depth_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_NET_FIFO_DEPTH_MASK) >> VIA_CAP_NET_FIFO_DEPTH_SHIFT); }
+static inline uint32_t via_cap_net_fifo_depth_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_NET_FIFO_DEPTH_MASK) | ((x << VIA_CAP_NET_FIFO_DEPTH_SHIFT) & VIA_CAP_NET_FIFO_DEPTH_MASK)); }
+static inline uint32_t via_cap_reset_cycles_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT); }
+static inline uint32_t via_cap_reset_cycles_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_RESET_CYCLES_MASK) | ((x << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK)); }
+static inline uint32_t via_cap_cpu_imem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_IMEM_KB_MASK) >> VIA_CAP_CPU_IMEM_KB_SHIFT); }
+static inline uint32_t via_cap_cpu_imem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_IMEM_KB_MASK) | ((x << VIA_CAP_CPU_IMEM_KB_SHIFT) & VIA_CAP_CPU_IMEM_KB_MASK)); }
+static inline uint32_t via_cap_cpu_dmem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_DMEM_KB_MASK) >> VIA_CAP_CPU_DMEM_KB_SHIFT); }
+static inline uint32_t via_cap_cpu_dmem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_DMEM_KB_MASK) | ((x << VIA_CAP_CPU_DMEM_KB_SHIFT) & VIA_CAP_CPU_DMEM_KB_MASK)); }
+static inline uint32_t via_ctrl_soft_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT); }
+static inline uint32_t via_ctrl_soft_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CTRL_SOFT_RESET_MASK) | ((x << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK)); }
+static inline uint32_t via_status_reset_busy_get(uint32_t v) { return (uint32_t)((v & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT); }
+static inline uint32_t via_status_reset_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_STATUS_RESET_BUSY_MASK) | ((x << VIA_STATUS_RESET_BUSY_SHIFT) & VIA_STATUS_RESET_BUSY_MASK)); }
+static inline uint32_t via_irq_status_diag_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_DIAG_DONE_MASK) >> VIA_IRQ_STATUS_DIAG_DONE_SHIFT); }
+static inline uint32_t via_irq_status_diag_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_DIAG_DONE_MASK) | ((x << VIA_IRQ_STATUS_DIAG_DONE_SHIFT) & VIA_IRQ_STATUS_DIAG_DONE_MASK)); }
+static inline uint32_t via_irq_status_fw_fault_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_FAULT_MASK) >> VIA_IRQ_STATUS_FW_FAULT_SHIFT); }
+static inline uint32_t via_irq_status_fw_fault_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_FAULT_MASK) | ((x << VIA_IRQ_STATUS_FW_FAULT_SHIFT) & VIA_IRQ_STATUS_FW_FAULT_MASK)); }
+static inline uint32_t via_irq_status_admin_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_ADMIN_DONE_MASK) >> VIA_IRQ_STATUS_ADMIN_DONE_SHIFT); }
+static inline uint32_t via_irq_status_admin_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ADMIN_DONE_MASK) | ((x << VIA_IRQ_STATUS_ADMIN_DONE_SHIFT) & VIA_IRQ_STATUS_ADMIN_DONE_MASK)); }
+static inline uint32_t via_irq_status_fw_log_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_LOG_MASK) >> VIA_IRQ_STATUS_FW_LOG_SHIFT); }
+static inline uint32_t via_irq_status_fw_log_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_LOG_MASK) | ((x << VIA_IRQ_STATUS_FW_LOG_SHIFT) & VIA_IRQ_STATUS_FW_LOG_MASK)); }
+static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
+static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
+static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }
+static inline uint32_t via_diag_ctrl_start_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_START_MASK) | ((x << VIA_DIAG_CTRL_START_SHIFT) & VIA_DIAG_CTRL_START_MASK)); }
+static inline uint32_t via_diag_ctrl_abort_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_ABORT_MASK) >> VIA_DIAG_CTRL_ABORT_SHIFT); }
+static inline uint32_t via_diag_ctrl_abort_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CTRL_ABORT_MASK) | ((x << VIA_DIAG_CTRL_ABORT_SHIFT) & VIA_DIAG_CTRL_ABORT_MASK)); }
+static inline uint32_t via_diag_cfg_max_burst_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_BURST_MASK) >> VIA_DIAG_CFG_MAX_BURST_SHIFT); }
+static inline uint32_t via_diag_cfg_max_burst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_BURST_MASK) | ((x << VIA_DIAG_CFG_MAX_BURST_SHIFT) & VIA_DIAG_CFG_MAX_BURST_MASK)); }
+static inline uint32_t via_diag_cfg_max_outstanding_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) >> VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT); }
+static inline uint32_t via_diag_cfg_max_outstanding_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_CFG_MAX_OUTSTANDING_MASK) | ((x << VIA_DIAG_CFG_MAX_OUTSTANDING_SHIFT) & VIA_DIAG_CFG_MAX_OUTSTANDING_MASK)); }
+static inline uint32_t via_diag_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BUSY_MASK) >> VIA_DIAG_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_diag_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BUSY_MASK) | ((x << VIA_DIAG_STATUS_BUSY_SHIFT) & VIA_DIAG_STATUS_BUSY_MASK)); }
+static inline uint32_t via_diag_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_DONE_MASK) >> VIA_DIAG_STATUS_DONE_SHIFT); }
+static inline uint32_t via_diag_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_DONE_MASK) | ((x << VIA_DIAG_STATUS_DONE_SHIFT) & VIA_DIAG_STATUS_DONE_MASK)); }
+static inline uint32_t via_diag_status_error_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ERROR_MASK) >> VIA_DIAG_STATUS_ERROR_SHIFT); }
+static inline uint32_t via_diag_status_error_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ERROR_MASK) | ((x << VIA_DIAG_STATUS_ERROR_SHIFT) & VIA_DIAG_STATUS_ERROR_MASK)); }
+static inline uint32_t via_diag_status_bad_param_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_BAD_PARAM_MASK) >> VIA_DIAG_STATUS_BAD_PARAM_SHIFT); }
+static inline uint32_t via_diag_status_bad_param_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_BAD_PARAM_MASK) | ((x << VIA_DIAG_STATUS_BAD_PARAM_SHIFT) & VIA_DIAG_STATUS_BAD_PARAM_MASK)); }
+static inline uint32_t via_diag_status_rd_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RD_ERR_MASK) >> VIA_DIAG_STATUS_RD_ERR_SHIFT); }
+static inline uint32_t via_diag_status_rd_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RD_ERR_MASK) | ((x << VIA_DIAG_STATUS_RD_ERR_SHIFT) & VIA_DIAG_STATUS_RD_ERR_MASK)); }
+static inline uint32_t via_diag_status_wr_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_WR_ERR_MASK) >> VIA_DIAG_STATUS_WR_ERR_SHIFT); }
+static inline uint32_t via_diag_status_wr_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_WR_ERR_MASK) | ((x << VIA_DIAG_STATUS_WR_ERR_SHIFT) & VIA_DIAG_STATUS_WR_ERR_MASK)); }
+static inline uint32_t via_diag_status_aborted_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_ABORTED_MASK) >> VIA_DIAG_STATUS_ABORTED_SHIFT); }
+static inline uint32_t via_diag_status_aborted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ABORTED_MASK) | ((x << VIA_DIAG_STATUS_ABORTED_SHIFT) & VIA_DIAG_STATUS_ABORTED_MASK)); }
+static inline uint32_t via_diag_status_resp_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RESP_MASK) >> VIA_DIAG_STATUS_RESP_SHIFT); }
+static inline uint32_t via_diag_status_resp_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RESP_MASK) | ((x << VIA_DIAG_STATUS_RESP_SHIFT) & VIA_DIAG_STATUS_RESP_MASK)); }
+static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
+static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
+static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }
+static inline uint32_t via_cpu_status_running_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_RUNNING_MASK) | ((x << VIA_CPU_STATUS_RUNNING_SHIFT) & VIA_CPU_STATUS_RUNNING_MASK)); }
+static inline uint32_t via_cpu_status_halted_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_HALTED_MASK) >> VIA_CPU_STATUS_HALTED_SHIFT); }
+static inline uint32_t via_cpu_status_halted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_HALTED_MASK) | ((x << VIA_CPU_STATUS_HALTED_SHIFT) & VIA_CPU_STATUS_HALTED_MASK)); }
+static inline uint32_t via_cpu_status_wfi_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_WFI_MASK) >> VIA_CPU_STATUS_WFI_SHIFT); }
+static inline uint32_t via_cpu_status_wfi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_STATUS_WFI_MASK) | ((x << VIA_CPU_STATUS_WFI_SHIFT) & VIA_CPU_STATUS_WFI_MASK)); }
+static inline uint32_t via_cpu_mem_addr_word_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_WORD_MASK) >> VIA_CPU_MEM_ADDR_WORD_SHIFT); }
+static inline uint32_t via_cpu_mem_addr_word_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_WORD_MASK) | ((x << VIA_CPU_MEM_ADDR_WORD_SHIFT) & VIA_CPU_MEM_ADDR_WORD_MASK)); }
+static inline uint32_t via_cpu_mem_addr_sel_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_MEM_ADDR_SEL_MASK) >> VIA_CPU_MEM_ADDR_SEL_SHIFT); }
+static inline uint32_t via_cpu_mem_addr_sel_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_MEM_ADDR_SEL_MASK) | ((x << VIA_CPU_MEM_ADDR_SEL_SHIFT) & VIA_CPU_MEM_ADDR_SEL_MASK)); }
+static inline uint32_t via_fw_ready_magic_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_MAGIC_MASK) >> VIA_FW_READY_MAGIC_SHIFT); }
+static inline uint32_t via_fw_ready_magic_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_MAGIC_MASK) | ((x << VIA_FW_READY_MAGIC_SHIFT) & VIA_FW_READY_MAGIC_MASK)); }
+static inline uint32_t via_fw_ready_version_get(uint32_t v) { return (uint32_t)((v & VIA_FW_READY_VERSION_MASK) >> VIA_FW_READY_VERSION_SHIFT); }
+static inline uint32_t via_fw_ready_version_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_READY_VERSION_MASK) | ((x << VIA_FW_READY_VERSION_SHIFT) & VIA_FW_READY_VERSION_MASK)); }
+static inline uint32_t via_fw_log_level_words_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_WORDS_MASK) >> VIA_FW_LOG_LEVEL_WORDS_SHIFT); }
+static inline uint32_t via_fw_log_level_words_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_WORDS_MASK) | ((x << VIA_FW_LOG_LEVEL_WORDS_SHIFT) & VIA_FW_LOG_LEVEL_WORDS_MASK)); }
+static inline uint32_t via_fw_log_level_dropped_get(uint32_t v) { return (uint32_t)((v & VIA_FW_LOG_LEVEL_DROPPED_MASK) >> VIA_FW_LOG_LEVEL_DROPPED_SHIFT); }
+static inline uint32_t via_fw_log_level_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_LOG_LEVEL_DROPPED_MASK) | ((x << VIA_FW_LOG_LEVEL_DROPPED_SHIFT) & VIA_FW_LOG_LEVEL_DROPPED_MASK)); }
 static inline uint32_t via_admin_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_BUSY_MASK) >> VIA_ADMIN_STATUS_BUSY_SHIFT); }
 static inline uint32_t via_admin_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_BUSY_MASK) | ((x << VIA_ADMIN_STATUS_BUSY_SHIFT) & VIA_ADMIN_STATUS_BUSY_MASK)); }
-#define VIA_ADMIN_STATUS_DONE_SHIFT 1u
-#define VIA_ADMIN_STATUS_DONE_MASK 0x00000002u
 static inline uint32_t via_admin_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_DONE_MASK) >> VIA_ADMIN_STATUS_DONE_SHIFT); }
 static inline uint32_t via_admin_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_DONE_MASK) | ((x << VIA_ADMIN_STATUS_DONE_SHIFT) & VIA_ADMIN_STATUS_DONE_MASK)); }
-#define VIA_ADMIN_STATUS_REJECTED_SHIFT 2u
-#define VIA_ADMIN_STATUS_REJECTED_MASK 0x00000004u
 static inline uint32_t via_admin_status_rejected_get(uint32_t v) { return (uint32_t)((v & VIA_ADMIN_STATUS_REJECTED_MASK) >> VIA_ADMIN_STATUS_REJECTED_SHIFT); }
 static inline uint32_t via_admin_status_rejected_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_ADMIN_STATUS_REJECTED_MASK) | ((x << VIA_ADMIN_STATUS_REJECTED_SHIFT) & VIA_ADMIN_STATUS_REJECTED_MASK)); }
+
+#endif /* __ASSEMBLER__ */
 
 #endif /* VIA_BAR0_H */

@@ -4,87 +4,102 @@
 #ifndef VIA_FW_H
 #define VIA_FW_H
 
-#include <stdint.h>
+#ifndef VIA_U
+#ifdef __ASSEMBLER__
+#define VIA_U(x) x
+#define VIA_ULL(x) x
+#else
+#define VIA_U(x) x##u
+#define VIA_ULL(x) x##ull
+#endif
+#endif
 
-#define VIA_FW_HASH 0x1eac74c40105cf6aull
+#define VIA_FW_HASH VIA_ULL(0x1eac74c40105cf6a)
 
-#define VIA_FW_BASE 0x20000000u /* Address of the window in the core's address space. */
-#define VIA_FW_READY_MAGIC_VALUE 0x5646u /* FW_READY.MAGIC value: ASCII 'VF'. */
-#define VIA_FW_EV_NONE 0x0u /* EVENT.CODE when the event FIFO is empty. */
-#define VIA_FW_EV_ADMIN 0x1u /* The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD. */
-#define VIA_FW_EV_TIMER 0x2u /* The timer reached TIMER_CMP. */
+#define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
+#define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
+#define VIA_FW_EV_NONE VIA_U(0x0) /* EVENT.CODE when the event FIFO is empty. */
+#define VIA_FW_EV_ADMIN VIA_U(0x1) /* The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD. */
+#define VIA_FW_EV_TIMER VIA_U(0x2) /* The timer reached TIMER_CMP. */
 
-#define VIA_FW_REGS_BASE 0x0u
-#define VIA_FW_REGS_BYTES 0x1000u
-#define VIA_FW_ADMIN_CMD_WIN_BASE 0x1000u
-#define VIA_FW_ADMIN_CMD_WIN_BYTES 0x100u
-#define VIA_FW_ADMIN_RSP_WIN_BASE 0x1100u
-#define VIA_FW_ADMIN_RSP_WIN_BYTES 0x100u
-#define VIA_FW_BAR0_BASE 0x8000u
-#define VIA_FW_BAR0_BYTES 0x400u
+#define VIA_FW_REGS_BASE VIA_U(0x0)
+#define VIA_FW_REGS_BYTES VIA_U(0x1000)
+#define VIA_FW_ADMIN_CMD_WIN_BASE VIA_U(0x1000)
+#define VIA_FW_ADMIN_CMD_WIN_BYTES VIA_U(0x100)
+#define VIA_FW_ADMIN_RSP_WIN_BASE VIA_U(0x1100)
+#define VIA_FW_ADMIN_RSP_WIN_BYTES VIA_U(0x100)
+#define VIA_FW_BAR0_BASE VIA_U(0x8000)
+#define VIA_FW_BAR0_BYTES VIA_U(0x400)
 
 /* ID (ro): Identifies the peripheral window. */
-#define VIA_FW_REG_ID 0x000u
-#define VIA_FW_ID_VALUE_SHIFT 0u
-#define VIA_FW_ID_VALUE_MASK 0xffffffffu
-static inline uint32_t via_fw_id_value_get(uint32_t v) { return (uint32_t)((v & VIA_FW_ID_VALUE_MASK) >> VIA_FW_ID_VALUE_SHIFT); }
-static inline uint32_t via_fw_id_value_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_ID_VALUE_MASK) | ((x << VIA_FW_ID_VALUE_SHIFT) & VIA_FW_ID_VALUE_MASK)); }
+#define VIA_FW_REG_ID VIA_U(0x000)
+#define VIA_FW_ID_VALUE_SHIFT VIA_U(0)
+#define VIA_FW_ID_VALUE_MASK VIA_U(0xffffffff)
 
 /* EVENT (ro): Pops the next hardware event; reads 0 (EV_NONE) when there is none. WFI wakes when the FIFO is not empty. */
-#define VIA_FW_REG_EVENT 0x004u
-#define VIA_FW_EVENT_CODE_SHIFT 0u
-#define VIA_FW_EVENT_CODE_MASK 0x000000ffu
-static inline uint32_t via_fw_event_code_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_CODE_MASK) >> VIA_FW_EVENT_CODE_SHIFT); }
-static inline uint32_t via_fw_event_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_CODE_MASK) | ((x << VIA_FW_EVENT_CODE_SHIFT) & VIA_FW_EVENT_CODE_MASK)); }
-#define VIA_FW_EVENT_ARG_SHIFT 8u
-#define VIA_FW_EVENT_ARG_MASK 0xffffff00u
-static inline uint32_t via_fw_event_arg_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_ARG_MASK) >> VIA_FW_EVENT_ARG_SHIFT); }
-static inline uint32_t via_fw_event_arg_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_ARG_MASK) | ((x << VIA_FW_EVENT_ARG_SHIFT) & VIA_FW_EVENT_ARG_MASK)); }
+#define VIA_FW_REG_EVENT VIA_U(0x004)
+#define VIA_FW_EVENT_CODE_SHIFT VIA_U(0)
+#define VIA_FW_EVENT_CODE_MASK VIA_U(0x000000ff)
+#define VIA_FW_EVENT_ARG_SHIFT VIA_U(8)
+#define VIA_FW_EVENT_ARG_MASK VIA_U(0xffffff00)
 
 /* EVENT_COUNT (ro): Events waiting in the FIFO. */
-#define VIA_FW_REG_EVENT_COUNT 0x008u
-#define VIA_FW_EVENT_COUNT_COUNT_SHIFT 0u
-#define VIA_FW_EVENT_COUNT_COUNT_MASK 0x0000ffffu
-static inline uint32_t via_fw_event_count_count_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_COUNT_COUNT_MASK) >> VIA_FW_EVENT_COUNT_COUNT_SHIFT); }
-static inline uint32_t via_fw_event_count_count_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_COUNT_MASK) | ((x << VIA_FW_EVENT_COUNT_COUNT_SHIFT) & VIA_FW_EVENT_COUNT_COUNT_MASK)); }
-#define VIA_FW_EVENT_COUNT_DROPPED_SHIFT 16u
-#define VIA_FW_EVENT_COUNT_DROPPED_MASK 0xffff0000u
-static inline uint32_t via_fw_event_count_dropped_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_COUNT_DROPPED_MASK) >> VIA_FW_EVENT_COUNT_DROPPED_SHIFT); }
-static inline uint32_t via_fw_event_count_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_DROPPED_MASK) | ((x << VIA_FW_EVENT_COUNT_DROPPED_SHIFT) & VIA_FW_EVENT_COUNT_DROPPED_MASK)); }
+#define VIA_FW_REG_EVENT_COUNT VIA_U(0x008)
+#define VIA_FW_EVENT_COUNT_COUNT_SHIFT VIA_U(0)
+#define VIA_FW_EVENT_COUNT_COUNT_MASK VIA_U(0x0000ffff)
+#define VIA_FW_EVENT_COUNT_DROPPED_SHIFT VIA_U(16)
+#define VIA_FW_EVENT_COUNT_DROPPED_MASK VIA_U(0xffff0000)
 
 /* TIME_LO (ro): Platform time base in cycles since power-on (via_nic input time_cycles), low 32 bits (read first: latches TIME_HI). */
-#define VIA_FW_REG_TIME_LO 0x010u
+#define VIA_FW_REG_TIME_LO VIA_U(0x010)
 
 /* TIME_HI (ro): High 32 bits of the time latched by the last TIME_LO read. */
-#define VIA_FW_REG_TIME_HI 0x014u
+#define VIA_FW_REG_TIME_HI VIA_U(0x014)
 
 /* TIMER_CMP_LO (rw): Timer compare value, low 32 bits (cycles). */
-#define VIA_FW_REG_TIMER_CMP_LO 0x018u
+#define VIA_FW_REG_TIMER_CMP_LO VIA_U(0x018)
 
 /* TIMER_CMP_HI (rw): Timer compare value, high 32 bits. */
-#define VIA_FW_REG_TIMER_CMP_HI 0x01cu
+#define VIA_FW_REG_TIMER_CMP_HI VIA_U(0x01c)
 
 /* TIMER_CTRL (rw): Timer control. */
-#define VIA_FW_REG_TIMER_CTRL 0x020u
-#define VIA_FW_TIMER_CTRL_ARM_SHIFT 0u
-#define VIA_FW_TIMER_CTRL_ARM_MASK 0x00000001u
-#define VIA_FW_TIMER_CTRL_ARM_RESET 0x0u
+#define VIA_FW_REG_TIMER_CTRL VIA_U(0x020)
+#define VIA_FW_TIMER_CTRL_ARM_SHIFT VIA_U(0)
+#define VIA_FW_TIMER_CTRL_ARM_MASK VIA_U(0x00000001)
+#define VIA_FW_TIMER_CTRL_ARM_RESET VIA_U(0x0)
+
+/* LOG (wo): Pushes one word of log text (up to four bytes, first in bits 7:0, unused bytes zero) into the host's FW_LOG FIFO; dropped and counted when full. */
+#define VIA_FW_REG_LOG VIA_U(0x030)
+
+/* LOG_SPACE (ro): Free words in the log FIFO. */
+#define VIA_FW_REG_LOG_SPACE VIA_U(0x034)
+
+/* ADMIN_COMPLETE (wo): Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0. */
+#define VIA_FW_REG_ADMIN_COMPLETE VIA_U(0x040)
+
+/* READY (rw): The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0). */
+#define VIA_FW_REG_READY VIA_U(0x044)
+
+/* SCRATCH (rw): Scratch register. */
+#define VIA_FW_REG_SCRATCH VIA_U(0x048)
+
+#ifndef __ASSEMBLER__
+
+#include <stdint.h>
+
+static inline uint32_t via_fw_id_value_get(uint32_t v) { return (uint32_t)((v & VIA_FW_ID_VALUE_MASK) >> VIA_FW_ID_VALUE_SHIFT); }
+static inline uint32_t via_fw_id_value_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_ID_VALUE_MASK) | ((x << VIA_FW_ID_VALUE_SHIFT) & VIA_FW_ID_VALUE_MASK)); }
+static inline uint32_t via_fw_event_code_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_CODE_MASK) >> VIA_FW_EVENT_CODE_SHIFT); }
+static inline uint32_t via_fw_event_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_CODE_MASK) | ((x << VIA_FW_EVENT_CODE_SHIFT) & VIA_FW_EVENT_CODE_MASK)); }
+static inline uint32_t via_fw_event_arg_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_ARG_MASK) >> VIA_FW_EVENT_ARG_SHIFT); }
+static inline uint32_t via_fw_event_arg_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_ARG_MASK) | ((x << VIA_FW_EVENT_ARG_SHIFT) & VIA_FW_EVENT_ARG_MASK)); }
+static inline uint32_t via_fw_event_count_count_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_COUNT_COUNT_MASK) >> VIA_FW_EVENT_COUNT_COUNT_SHIFT); }
+static inline uint32_t via_fw_event_count_count_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_COUNT_MASK) | ((x << VIA_FW_EVENT_COUNT_COUNT_SHIFT) & VIA_FW_EVENT_COUNT_COUNT_MASK)); }
+static inline uint32_t via_fw_event_count_dropped_get(uint32_t v) { return (uint32_t)((v & VIA_FW_EVENT_COUNT_DROPPED_MASK) >> VIA_FW_EVENT_COUNT_DROPPED_SHIFT); }
+static inline uint32_t via_fw_event_count_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_DROPPED_MASK) | ((x << VIA_FW_EVENT_COUNT_DROPPED_SHIFT) & VIA_FW_EVENT_COUNT_DROPPED_MASK)); }
 static inline uint32_t via_fw_timer_ctrl_arm_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TIMER_CTRL_ARM_MASK) >> VIA_FW_TIMER_CTRL_ARM_SHIFT); }
 static inline uint32_t via_fw_timer_ctrl_arm_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TIMER_CTRL_ARM_MASK) | ((x << VIA_FW_TIMER_CTRL_ARM_SHIFT) & VIA_FW_TIMER_CTRL_ARM_MASK)); }
 
-/* LOG (wo): Pushes one word of log text (up to four bytes, first in bits 7:0, unused bytes zero) into the host's FW_LOG FIFO; dropped and counted when full. */
-#define VIA_FW_REG_LOG 0x030u
-
-/* LOG_SPACE (ro): Free words in the log FIFO. */
-#define VIA_FW_REG_LOG_SPACE 0x034u
-
-/* ADMIN_COMPLETE (wo): Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0. */
-#define VIA_FW_REG_ADMIN_COMPLETE 0x040u
-
-/* READY (rw): The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0). */
-#define VIA_FW_REG_READY 0x044u
-
-/* SCRATCH (rw): Scratch register. */
-#define VIA_FW_REG_SCRATCH 0x048u
+#endif /* __ASSEMBLER__ */
 
 #endif /* VIA_FW_H */

@@ -1,9 +1,9 @@
 /* test_image.h: what the driver's test images (fault.S, hang.S) share with
  * the real firmware: the image header, READY and a log line. Register
- * offsets come from include/via_fw.h through via_fw_asm.h, which the
- * Makefile derives from it (the assembler does not take C's 'u' suffix). */
+ * offsets come from the generated include/via_fw.h, which assembly can
+ * include. */
 #include "version.h"
-#include "via_fw_asm.h"
+#include "via_fw.h"
 
 /* The four header words of version.h, then falls through to the body. */
 .macro IMAGE_HEADER kind

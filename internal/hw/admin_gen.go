@@ -2,7 +2,10 @@
 
 package hw
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strconv"
+)
 
 // AdminHash is the hash of the admin layout.
 const AdminHash uint64 = 0x0805c66e76d5361d
@@ -26,6 +29,45 @@ const (
 	// AdminPayloadMax: Largest payload of a command or response, in bytes.
 	AdminPayloadMax = 0xf0
 )
+
+// AdminOp is a value of enum OP: Admin command codes (CMD.OPCODE); the constants are OP_NOP, OP_QUERY_NIC, ...
+// The constants AdminOp* are untyped so that they fit integer fields; AdminOp(v).String() names a value.
+type AdminOp uint16
+
+// AdminOpNames maps every value of OP to its name in the layout.
+var AdminOpNames = map[AdminOp]string{
+	AdminOpNop:      "NOP",
+	AdminOpQueryNic: "QUERY_NIC",
+	AdminOpEcho:     "ECHO",
+}
+
+// String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
+func (v AdminOp) String() string {
+	if s, ok := AdminOpNames[v]; ok {
+		return s
+	}
+	return "OP(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// AdminSt is a value of enum ST: Admin response statuses (RSP.STATUS); the constants are ST_OK, ST_UNKNOWN_CMD, ...
+// The constants AdminSt* are untyped so that they fit integer fields; AdminSt(v).String() names a value.
+type AdminSt uint16
+
+// AdminStNames maps every value of ST to its name in the layout.
+var AdminStNames = map[AdminSt]string{
+	AdminStOk:         "OK",
+	AdminStUnknownCmd: "UNKNOWN_CMD",
+	AdminStBadParam:   "BAD_PARAM",
+	AdminStBusy:       "BUSY",
+}
+
+// String returns the value's name in the layout ("OK"), or ST(N) for a value the layout does not name.
+func (v AdminSt) String() string {
+	if s, ok := AdminStNames[v]; ok {
+		return s
+	}
+	return "ST(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
 
 // AdminCmdBytes is the size of AdminCmd in bytes.
 const AdminCmdBytes = 256

@@ -179,6 +179,58 @@ const (
 	RegAdminStatus uint32 = 0x304
 )
 
+// Register fields' bits in place, as constants.
+const (
+	MagicValueMask            = 0xffffffff // MAGIC[31:0]
+	HwVersionMajorMask        = 0xffff0000 // HW_VERSION[31:16]
+	HwVersionMinorMask        = 0xff00     // HW_VERSION[15:8]
+	HwVersionPatchMask        = 0xff       // HW_VERSION[7:0]
+	CapDatapathDataWidthMask  = 0xffff     // CAP_DATAPATH[15:0]
+	CapViNumViMask            = 0xffff     // CAP_VI[15:0]
+	CapBarAddrWidthMask       = 0xff       // CAP_BAR[7:0]
+	CapDmaAddrWidthMask       = 0xff       // CAP_DMA[7:0]
+	CapDmaIdWidthMask         = 0xff00     // CAP_DMA[15:8]
+	CapDmaMaxOutstandingMask  = 0xff0000   // CAP_DMA[23:16]
+	CapDmaBurstMaxBurstMask   = 0xffff     // CAP_DMA_BURST[15:0]
+	CapIrqNumIrqMask          = 0xff       // CAP_IRQ[7:0]
+	CapNetFifoDepthMask       = 0xffff     // CAP_NET[15:0]
+	CapResetCyclesMask        = 0xffff     // CAP_RESET[15:0]
+	CapCpuImemKbMask          = 0xffff     // CAP_CPU[15:0]
+	CapCpuDmemKbMask          = 0xffff0000 // CAP_CPU[31:16]
+	CtrlSoftResetMask         = 0x1        // CTRL[0:0]
+	StatusResetBusyMask       = 0x1        // STATUS[0:0]
+	IrqStatusDiagDoneMask     = 0x1        // IRQ_STATUS[0:0]
+	IrqStatusFwFaultMask      = 0x2        // IRQ_STATUS[1:1]
+	IrqStatusAdminDoneMask    = 0x4        // IRQ_STATUS[2:2]
+	IrqStatusFwLogMask        = 0x8        // IRQ_STATUS[3:3]
+	IrqStatusOtherMask        = 0xfffffff0 // IRQ_STATUS[31:4]
+	DiagCtrlStartMask         = 0x1        // DIAG_CTRL[0:0]
+	DiagCtrlAbortMask         = 0x2        // DIAG_CTRL[1:1]
+	DiagCfgMaxBurstMask       = 0x1ff      // DIAG_CFG[8:0]
+	DiagCfgMaxOutstandingMask = 0xf0000    // DIAG_CFG[19:16]
+	DiagStatusBusyMask        = 0x1        // DIAG_STATUS[0:0]
+	DiagStatusDoneMask        = 0x2        // DIAG_STATUS[1:1]
+	DiagStatusErrorMask       = 0x4        // DIAG_STATUS[2:2]
+	DiagStatusBadParamMask    = 0x8        // DIAG_STATUS[3:3]
+	DiagStatusRdErrMask       = 0x10       // DIAG_STATUS[4:4]
+	DiagStatusWrErrMask       = 0x20       // DIAG_STATUS[5:5]
+	DiagStatusAbortedMask     = 0x40       // DIAG_STATUS[6:6]
+	DiagStatusRespMask        = 0x300      // DIAG_STATUS[9:8]
+	CpuCtrlRunMask            = 0x1        // CPU_CTRL[0:0]
+	CpuStatusRunningMask      = 0x1        // CPU_STATUS[0:0]
+	CpuStatusHaltedMask       = 0x2        // CPU_STATUS[1:1]
+	CpuStatusWfiMask          = 0x4        // CPU_STATUS[2:2]
+	CpuMemAddrWordMask        = 0xffff     // CPU_MEM_ADDR[15:0]
+	CpuMemAddrSelMask         = 0x80000000 // CPU_MEM_ADDR[31:31]
+	FwReadyMagicMask          = 0xffff0000 // FW_READY[31:16]
+	FwReadyVersionMask        = 0xffff     // FW_READY[15:0]
+	FwLogLevelWordsMask       = 0xffff     // FW_LOG_LEVEL[15:0]
+	FwLogLevelDroppedMask     = 0xffff0000 // FW_LOG_LEVEL[31:16]
+	AdminStatusBusyMask       = 0x1        // ADMIN_STATUS[0:0]
+	AdminStatusDoneMask       = 0x2        // ADMIN_STATUS[1:1]
+	AdminStatusRejectedMask   = 0x4        // ADMIN_STATUS[2:2]
+)
+
 // Fields, as typed accessors.
 var (
 	// MagicValue is MAGIC[31:0] (ro): Always reads 0x5649414E ('VIAN').

@@ -2,6 +2,10 @@
 
 package hw
 
+import (
+	"strconv"
+)
+
 // FwHash is the hash of the fw layout.
 const FwHash uint64 = 0x1eac74c40105cf6a
 
@@ -18,6 +22,25 @@ const (
 	// FwEvTimer: The timer reached TIMER_CMP.
 	FwEvTimer = 0x2
 )
+
+// FwEv is a value of enum EV: Hardware event codes (EVENT.CODE); the constants are EV_NONE, EV_ADMIN, EV_TIMER.
+// The constants FwEv* are untyped so that they fit integer fields; FwEv(v).String() names a value.
+type FwEv uint8
+
+// FwEvNames maps every value of EV to its name in the layout.
+var FwEvNames = map[FwEv]string{
+	FwEvNone:  "NONE",
+	FwEvAdmin: "ADMIN",
+	FwEvTimer: "TIMER",
+}
+
+// String returns the value's name in the layout ("NONE"), or EV(N) for a value the layout does not name.
+func (v FwEv) String() string {
+	if s, ok := FwEvNames[v]; ok {
+		return s
+	}
+	return "EV(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
 
 // Address windows.
 const (
@@ -67,6 +90,16 @@ const (
 	FwRegReady uint32 = 0x044
 	// FwRegScratch (rw): Scratch register.
 	FwRegScratch uint32 = 0x048
+)
+
+// Register fields' bits in place, as constants.
+const (
+	FwIdValueMask           = 0xffffffff // ID[31:0]
+	FwEventCodeMask         = 0xff       // EVENT[7:0]
+	FwEventArgMask          = 0xffffff00 // EVENT[31:8]
+	FwEventCountCountMask   = 0xffff     // EVENT_COUNT[15:0]
+	FwEventCountDroppedMask = 0xffff0000 // EVENT_COUNT[31:16]
+	FwTimerCtrlArmMask      = 0x1        // TIMER_CTRL[0:0]
 )
 
 // Fields, as typed accessors.

@@ -11,5 +11,6 @@
 // consumes a dump as a stream of events and never holds more than the
 // declarations, so its memory depends on the number of signals, not on the
 // length of the file. GTKWaveSave writes GTKWave save files that show chosen
-// signals of a dump in named groups.
+// signals of a dump in named groups; SaveFileSignals reads the signals a save
+// file shows.
 package vcd

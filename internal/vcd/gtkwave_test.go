@@ -2,7 +2,6 @@ package vcd_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -18,8 +17,6 @@ import (
 
 	"github.com/vianic/vianic/internal/vcd"
 )
-
-var update = flag.Bool("update", false, "rewrite sim-scripts/gtkwave/*.gtkw from the benches' dumps")
 
 func TestGTKWaveSave(t *testing.T) {
 	src := `$timescale 1ps $end
@@ -97,21 +94,104 @@ TOP.tb.dut.core.state[3:0]
 	}
 }
 
-// saveFiles are the committed save files and where their signals live in
-// the dumps of their benches.
+// saveFiles are the generated save files (cmd/layoutgen, from
+// sim-scripts/gtkwave/waves.txt) of the benches and where their signals live
+// in the benches' dumps.
 var saveFiles = []struct {
 	bench, file, scope string
-	groups             []vcd.SaveGroup
-	groupsName         string
 }{
-	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut", vcd.ViaNICGroups, "ViaNICGroups"},
-	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut", vcd.ViaDMADiagGroups, "ViaDMADiagGroups"},
+	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut"},
+	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut"},
 }
 
-// TestSaveFilesMatchRTL regenerates the committed save files from the
+// gtkwRange is the bit range of v as GTKWave names it ([n:n] is [n]).
+func gtkwRange(v *vcd.Var) string {
+	if v.Range != "" && v.MSB == v.LSB && strings.Contains(v.Range, ":") {
+		return fmt.Sprintf("[%d]", v.MSB)
+	}
+	return v.Range
+}
+
+// readFilter reads a GTKWave translate filter file: value -> name.
+func readFilter(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		v, name, ok := strings.Cut(l, " ")
+		if !ok {
+			t.Fatalf("%s: bad line %q", path, l)
+		}
+		m[v] = strings.TrimSpace(name)
+	}
+	return m
+}
+
+// filterFile maps a filter as a generated save file names it (under the
+// directory its [savefile] line claims) to the file in the tree.
+func filterFile(t *testing.T, name string) string {
+	t.Helper()
+	rel, ok := strings.CutPrefix(name, "/vianic-gtkwave/")
+	if !ok {
+		t.Fatalf("filter %q is not under /vianic-gtkwave/", name)
+	}
+	return filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", rel)
+}
+
+// CheckSaveFileAgainstDump checks that every signal file shows exists in
+// the dump r read with the same bit range, and that every translate filter
+// attached to a signal exists and is as wide as the signal.
+func checkSaveFileAgainstDump(t *testing.T, file string, r *vcd.Reader) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sigs, err := vcd.SaveFileSignals(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sigs) == 0 {
+		t.Fatalf("%s shows no signals", file)
+	}
+	filtered := 0
+	for _, s := range sigs {
+		v := r.Lookup(s.Name)
+		if v == nil {
+			t.Errorf("%s: %s is not in the dump", filepath.Base(file), s.Name)
+			continue
+		}
+		if got := gtkwRange(v); got != s.Range {
+			t.Errorf("%s: %s%s is %s%s in the dump", filepath.Base(file), s.Name, s.Range, s.Name, got)
+		}
+		if s.Filter == "" {
+			continue
+		}
+		filtered++
+		digits := (v.Width + 3) / 4
+		for val := range readFilter(t, filterFile(t, s.Filter)) {
+			if len(val) != digits {
+				t.Errorf("%s: filter %s of %s (%d bits) has value %q, GTKWave shows %d hex digits", filepath.Base(file), s.Filter, s.Name, v.Width, val, digits)
+			}
+		}
+	}
+	if filtered == 0 {
+		t.Errorf("%s attaches no translate filter", filepath.Base(file))
+	}
+}
+
+// TestSaveFilesMatchDumps checks the generated save files against the
 // Verilator dumps of their benches: a signal renamed or resized in the RTL
-// shows here. Run with -update to rewrite them.
-func TestSaveFilesMatchRTL(t *testing.T) {
+// shows here (fix sim-scripts/gtkwave/waves.txt, then make generate).
+func TestSaveFilesMatchDumps(t *testing.T) {
 	t.Parallel()
 	for _, sf := range saveFiles {
 		t.Run(sf.bench, func(t *testing.T) {
@@ -125,41 +205,25 @@ func TestSaveFilesMatchRTL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			clk := r.Lookup(sf.scope + ".clk")
-			if clk == nil {
-				t.Fatalf("%s: no %s.clk in the dump", sf.bench, sf.scope)
-			}
-			var buf bytes.Buffer
-			fmt.Fprintf(&buf, `[*] sim-scripts/gtkwave/%s: the signals of %s in named groups.
-[*] Generated from vcd.%s and the bench's Verilator dump (hence the
-[*] TOP. prefix) by: go test ./internal/vcd -run TestSaveFilesMatchRTL -update
-[*] A dump with another hierarchy or other widths (Icarus has no TOP. scope,
-[*] a co-simulation another top): sim-scripts/wave-shot.sh adapts this file
-[*] on the fly; Go code can write a matching one with vcd.GTKWaveSave.
-`, sf.file, sf.scope, sf.groupsName)
-			missing, err := vcd.GTKWaveSave(&buf, clk.Scope, sf.groups)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(missing) > 0 {
-				t.Errorf("signals of the layout missing from the dump: %v", missing)
-			}
-			file := filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", sf.file)
-			if *update {
-				if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			old, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(old, buf.Bytes()) {
-				t.Errorf("sim-scripts/gtkwave/%s differs from what the layout and the dump give; "+
-					"regenerate it with go test ./internal/vcd -run TestSaveFilesMatchRTL -update", sf.file)
-			}
+			checkSaveFileAgainstDump(t, filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", sf.file), r)
 		})
+	}
+}
+
+// TestFilterFilesMapValues: the generated translate filters map the values
+// GTKWave shows (hex digits) to the layouts' names.
+func TestFilterFilesMapValues(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", "filters")
+	resp := readFilter(t, filepath.Join(dir, "axi_resp.txt"))
+	want := map[string]string{"0": "OKAY", "1": "EXOKAY", "2": "SLVERR", "3": "DECERR"}
+	if fmt.Sprint(resp) != fmt.Sprint(want) {
+		t.Errorf("axi_resp.txt = %v, want %v", resp, want)
+	}
+	if ev := readFilter(t, filepath.Join(dir, "fw_ev.txt")); ev["01"] != "ADMIN" || ev["02"] != "TIMER" {
+		t.Errorf("fw_ev.txt = %v: want 01 ADMIN, 02 TIMER", ev)
+	}
+	if op := readFilter(t, filepath.Join(dir, "admin_op.txt")); op["0001"] != "QUERY_NIC" {
+		t.Errorf("admin_op.txt = %v: want 0001 QUERY_NIC", op)
 	}
 }
 
@@ -338,19 +402,28 @@ func TestWaveShotAdaptsSaveFile(t *testing.T) {
 		"m_axi_rdata": 128, "m_axi_wstrb": 16, "m_axi_bresp": 2, "m_axi_rresp": 2,
 		"s_axis_tdata": 128, "m_axis_tdata": 128, "s_axis_tkeep": 16, "m_axis_tkeep": 16, "irq": 2,
 	}
+	save := filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", "via_nic.gtkw")
+	sf, err := os.Open(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs, err := vcd.SaveFileSignals(sf)
+	sf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var hs []vcd.Handle
 	var ws []int
 	n := 0
-	for _, g := range vcd.ViaNICGroups {
-		for _, s := range g.Signals {
-			width := max(widths[s], 1)
-			h, err := w.Wire(s, width)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hs, ws = append(hs, h), append(ws, width)
-			n++
+	for _, sig := range sigs {
+		s := strings.TrimPrefix(sig.Name, "TOP.tb_via_nic.dut.")
+		width := max(widths[s], 1)
+		h, err := w.Wire(s, width)
+		if err != nil {
+			t.Fatal(err)
 		}
+		hs, ws = append(hs, h), append(ws, width)
+		n++
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for c := uint64(0); c < 400; c++ {
@@ -369,7 +442,7 @@ func TestWaveShotAdaptsSaveFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	msg := waveShot(t, dump, filepath.Join(repoRoot(t), "sim-scripts", "gtkwave", "via_nic.gtkw"), "-r", "0:1us")
+	msg := waveShot(t, dump, save, "-r", "0:1us")
 	checkFound(t, msg, "cosim_top.node0.nic.")
 	if !strings.Contains(msg, fmt.Sprintf("%d of %d signals", n, n)) {
 		t.Errorf("not all %d signals found", n)

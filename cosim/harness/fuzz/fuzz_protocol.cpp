@@ -26,43 +26,43 @@ void check(bool ok) {
 }
 
 void check_frame(const std::vector<uint8_t>& out) {
-    check(out.size() >= kHeaderBytes);
+    check(out.size() >= kHeaderSize);
     Header h;
     std::string why;
     check(parse_header(out.data(), &h, &why));
-    check(out.size() == kHeaderBytes + h.len);
+    check(out.size() == kHeaderSize + h.len);
 }
 
 void check_message(const Header& h, const Message& m) {
     switch (h.type) {
-        case kHello: {
+        case kMsgHello: {
             check(h.len == 52);
             size_t n = strlen(m.hello.name);
-            check(n <= kNameBytes);
+            check(n <= kNameSize);
             for (size_t i = 0; i < n; i++) check(m.hello.name[i] >= 0x20 && m.hello.name[i] < 0x7f);
             break;
         }
-        case kMmioRead:
+        case kMsgMmioRead:
             check(h.len == 8 && (m.read.size == 4 || m.read.size == 8));
             break;
-        case kMmioWrite:
+        case kMsgMmioWrite:
             check(m.write_count >= 1 && m.write_count <= kMaxWriteEntries);
-            check(h.len == 4 + m.write_count * kWriteEntryBytes);
+            check(h.len == 4 + m.write_count * kWriteEntrySize);
             for (uint32_t i = 0; i < m.write_count; i++) {
                 WriteEntry e = write_entry(m, i);
                 check(e.size == 4 || e.size == 8);
             }
             break;
-        case kWait:
-            check(m.wait.kind >= kWaitIrq && m.wait.kind <= kWaitCycles);
-            check(h.len == (m.wait.kind == kWaitMem ? 36u : 20u));
+        case kMsgWait:
+            check(m.wait.kind >= kWaitKindIrq && m.wait.kind <= kWaitKindCycles);
+            check(h.len == (m.wait.kind == kWaitKindMem ? 36u : 20u));
             break;
-        case kReset:
-        case kTerminate:
-        case kStats:
+        case kMsgReset:
+        case kMsgTerminate:
+        case kMsgStats:
             check(h.len == 0);
             break;
-        case kCancel:
+        case kMsgCancel:
             check(h.len == 8 && m.cancel_tag == get32(m.payload));
             break;
         default:
@@ -75,24 +75,24 @@ void check_message(const Header& h, const Message& m) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t pos = 0;
     std::vector<uint8_t> out;
-    while (size - pos >= kHeaderBytes) {
+    while (size - pos >= kHeaderSize) {
         Header h;
         std::string why;
         if (!parse_header(data + pos, &h, &why)) {
             check(!why.empty());
             // as the server: an ERROR naming the reason, then the end
             out.clear();
-            encode_error(&out, h.tag, kErrMalformed, true, h.type, 0, why);
+            encode_error(&out, h.tag, kCodeMalformed, true, h.type, 0, why);
             check_frame(out);
             break;
         }
-        if (size - pos - kHeaderBytes < h.len) break;  // incomplete: wait for more
-        const uint8_t* payload = data + pos + kHeaderBytes;
+        if (size - pos - kHeaderSize < h.len) break;  // incomplete: wait for more
+        const uint8_t* payload = data + pos + kHeaderSize;
         Message m;
         uint16_t code = parse_client_message(h, payload, &m, &why);
         if (code) {
             check(!why.empty());
-            check(code == kErrMalformed || code == kErrVersion);
+            check(code == kCodeMalformed || code == kCodeVersion);
             out.clear();
             encode_error(&out, h.tag, code, true, h.type, 0, why);
             check_frame(out);
@@ -110,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             encode_stats(&out, h.tag, std::string(reinterpret_cast<const char*>(payload), h.len));
             check_frame(out);
         }
-        pos += kHeaderBytes + h.len;
+        pos += kHeaderSize + h.len;
     }
     return 0;
 }

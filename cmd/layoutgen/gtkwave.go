@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// GTKWave views: a translate filter per enum of the RTL layouts, and the save
+// files described by sim-scripts/gtkwave/waves.txt with the filters attached
+// to the signals that carry an enum.
+
+const (
+	waveDir     = "sim-scripts/gtkwave"
+	waveDesc    = waveDir + "/waves.txt"
+	filterDir   = waveDir + "/filters"
+	gtkwSaveDir = "/vianic-gtkwave" // see GTKWaveSave: the directory the save files claim to live in
+)
+
+// GTKWave trace flags (GTKWave's TR_* bits).
+const (
+	gtkwHex         = 0x2
+	gtkwBin         = 0x8
+	gtkwRJustify    = 0x20
+	gtkwBlank       = 0x200
+	gtkwFTranslated = 0x2000
+	gtkwGrpBegin    = 0x800000
+	gtkwGrpEnd      = 0x1000000
+)
+
+// filterPath is where the translate filter of enum e of layout l goes.
+func filterPath(l *Layout, e *Enum) string {
+	return filterDir + "/" + l.Name + "_" + strings.ToLower(e.Name) + ".txt"
+}
+
+// Filter writes e as a GTKWave translate filter: one line per value, the
+// value as GTKWave shows a hex trace as wide as the enum (upper-case digits,
+// zero padded), then the name.
+func (l *Layout) Filter(e *Enum) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# "+banner+"\n# GTKWave translate filter of enum %s (%d bits, hex format): %s\n", l.File, e.Name, e.Bits, e.Doc)
+	digits := (e.Bits + 3) / 4
+	for _, c := range e.Values {
+		fmt.Fprintf(&b, "%0*X %s\n", digits, c.Value, e.valueName(c))
+	}
+	return b.Bytes()
+}
+
+// waveSignal is one signal of a save file.
+type waveSignal struct {
+	Name     string // relative to the save file's prefix, with its bit range
+	Width    int
+	Filter   string // path of the translate filter, or ""
+	Line     int
+	FromEnum string // LAYOUT.ENUM of the filter
+}
+
+type waveGroup struct {
+	Title   string
+	Signals []waveSignal
+}
+
+type waveSave struct {
+	File, Prefix, Title string
+	Groups              []waveGroup
+}
+
+var waveRangeRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.$]*)(\[(\d+)(?::(\d+))?\])?$`)
+
+// parseWaves reads the save-file description; enums maps LAYOUT.ENUM to the
+// enum and its filter's path.
+func parseWaves(file string, r io.Reader, enums map[string]*Enum, filters map[string]string) ([]*waveSave, error) {
+	fail := func(line int, format string, args ...any) error {
+		return &ParseError{File: file, Line: line, Reason: fmt.Sprintf(format, args...)}
+	}
+	var saves []*waveSave
+	byFile := map[string]*waveSave{}
+	var cur *waveSave
+	sc := bufio.NewScanner(r)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		toks, quoted, err := tokenize(sc.Text())
+		if err != nil {
+			return nil, fail(lineNo, "%v", err)
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		if toks[0] != "save" && cur == nil {
+			return nil, fail(lineNo, "%s before the first save", toks[0])
+		}
+		switch toks[0] {
+		case "save", "include":
+			if len(toks) != 4 || !quoted[3] || quoted[1] || quoted[2] {
+				return nil, fail(lineNo, `%s takes FILE PREFIX "title"`, toks[0])
+			}
+			prefix := toks[2]
+			if prefix == "-" {
+				prefix = ""
+			} else if !strings.HasSuffix(prefix, ".") {
+				return nil, fail(lineNo, "prefix %q must end with a dot (or be - for none)", prefix)
+			}
+			if toks[0] == "save" {
+				if !strings.HasSuffix(toks[1], ".gtkw") || strings.ContainsAny(toks[1], "/\\") {
+					return nil, fail(lineNo, "save file %q must be a NAME.gtkw in %s", toks[1], waveDir)
+				}
+				if byFile[toks[1]] != nil {
+					return nil, fail(lineNo, "save file %s described twice", toks[1])
+				}
+				cur = &waveSave{File: toks[1], Prefix: prefix, Title: toks[3]}
+				byFile[toks[1]] = cur
+				saves = append(saves, cur)
+				continue
+			}
+			from := byFile[toks[1]]
+			if from == nil || from == cur {
+				return nil, fail(lineNo, "include: no earlier save file %s", toks[1])
+			}
+			for _, g := range from.Groups {
+				ng := waveGroup{Title: toks[3] + g.Title}
+				for _, s := range g.Signals {
+					s.Name = prefix + s.Name
+					ng.Signals = append(ng.Signals, s)
+				}
+				cur.Groups = append(cur.Groups, ng)
+			}
+		case "group":
+			if len(toks) != 2 || !quoted[1] {
+				return nil, fail(lineNo, `group takes "title"`)
+			}
+			cur.Groups = append(cur.Groups, waveGroup{Title: toks[1]})
+		case "signal":
+			if len(toks) < 2 || len(toks) > 3 || quoted[1] {
+				return nil, fail(lineNo, "signal takes NAME[MSB:LSB] [filter=LAYOUT.ENUM]")
+			}
+			if len(cur.Groups) == 0 {
+				return nil, fail(lineNo, "signal outside a group")
+			}
+			m := waveRangeRE.FindStringSubmatch(toks[1])
+			if m == nil {
+				return nil, fail(lineNo, "bad signal %q (want name or name[MSB:LSB])", toks[1])
+			}
+			width := 1
+			if m[2] != "" {
+				var msb, lsb int
+				fmt.Sscan(m[3], &msb)
+				lsb = msb
+				if m[4] != "" {
+					fmt.Sscan(m[4], &lsb)
+				}
+				width = max(msb, lsb) - min(msb, lsb) + 1
+			}
+			s := waveSignal{Name: toks[1], Width: width, Line: lineNo}
+			if len(toks) == 3 {
+				ref, ok := strings.CutPrefix(toks[2], "filter=")
+				e := enums[ref]
+				if !ok || e == nil {
+					return nil, fail(lineNo, "%q: want filter=LAYOUT.ENUM naming an enum of rtl/layouts", toks[2])
+				}
+				if e.Bits != width {
+					return nil, fail(lineNo, "signal %s is %d bits, enum %s %d", toks[1], width, ref, e.Bits)
+				}
+				s.Filter, s.FromEnum = filters[ref], ref
+			}
+			g := &cur.Groups[len(cur.Groups)-1]
+			g.Signals = append(g.Signals, s)
+		default:
+			return nil, fail(lineNo, "unknown directive %q (known: save group signal include)", toks[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fail(lineNo+1, "%v", err)
+	}
+	return saves, nil
+}
+
+// gtkwName writes a name with its bit range as GTKWave names a vector:
+// [n:n] is [n].
+func gtkwName(name string) string {
+	m := waveRangeRE.FindStringSubmatch(name)
+	if m != nil && m[4] != "" && m[3] == m[4] {
+		return m[1] + "[" + m[3] + "]"
+	}
+	return name
+}
+
+// GTKWaveSave writes s as a GTKWave save file. Translate filters are named
+// by an absolute path under a fixed directory that the [savefile] line
+// claims the save file lives in: GTKWave resolves them relative to where
+// the save file really is (its find_dumpfile rule), whatever the current
+// directory; sim-scripts/wave-shot.sh rewrites them to real paths.
+func (s *waveSave) GTKWaveSave() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "[*] %s/%s: %s.\n", waveDir, s.File, s.Title)
+	fmt.Fprintf(&b, "[*] Generated by cmd/layoutgen (make generate) from %s; DO NOT EDIT.\n", waveDesc)
+	b.WriteString("[*] Signals carrying an enum show its names (translate filters in filters/).\n")
+	fmt.Fprintf(&b, "[*]\n[*] prefix %s\n[*]\n", s.Prefix)
+	fmt.Fprintf(&b, "[savefile] \"%s/%s\"\n", gtkwSaveDir, s.File)
+	b.WriteString("[timestart] 0\n[size] 1400 900\n[pos] -1 -1\n")
+	for i := range s.Prefix {
+		if s.Prefix[i] == '.' {
+			fmt.Fprintf(&b, "[treeopen] %s\n", s.Prefix[:i+1])
+		}
+	}
+	b.WriteString("[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n[sst_vpaned_height] 250\n")
+	filter := "" // the filter GTKWave currently attaches
+	for _, g := range s.Groups {
+		if len(g.Signals) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "@%x\n-%s\n", gtkwGrpBegin|gtkwBlank, g.Title)
+		for _, sig := range g.Signals {
+			flags := gtkwRJustify | gtkwHex
+			if sig.Width == 1 {
+				flags = gtkwRJustify | gtkwBin
+			}
+			if sig.Filter != "" {
+				if sig.Filter != filter {
+					rel := strings.TrimPrefix(sig.Filter, waveDir+"/")
+					fmt.Fprintf(&b, "^1 %s/%s\n", gtkwSaveDir, rel)
+					filter = sig.Filter
+				}
+				flags |= gtkwFTranslated
+			}
+			fmt.Fprintf(&b, "@%x\n%s%s\n", flags, s.Prefix, gtkwName(sig.Name))
+		}
+		fmt.Fprintf(&b, "@%x\n-%s\n", gtkwGrpEnd|gtkwBlank, g.Title)
+	}
+	b.WriteString("[pattern_trace] 1\n[pattern_trace] 0\n")
+	return b.Bytes()
+}
+
+// generateWaves writes a filter for every enum of the RTL layouts and the
+// save files of sim-scripts/gtkwave/waves.txt (none without it).
+func generateWaves(root string, layouts []*Layout) ([]Output, error) {
+	var outs []Output
+	enums := map[string]*Enum{}
+	filters := map[string]string{}
+	for _, l := range layouts {
+		for _, e := range l.Enums {
+			p := filterPath(l, e)
+			outs = append(outs, Output{p, l.Filter(e)})
+			enums[l.Name+"."+e.Name] = e
+			filters[l.Name+"."+e.Name] = p
+		}
+	}
+	f, err := os.Open(filepath.Join(root, waveDesc))
+	if os.IsNotExist(err) {
+		return outs, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	saves, err := parseWaves(waveDesc, f, enums, filters)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range saves {
+		outs = append(outs, Output{waveDir + "/" + s.File, s.GTKWaveSave()})
+	}
+	return outs, nil
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFilterAndSaveFile(t *testing.T) {
+	l, err := Parse("rtl/layouts/x.layout", strings.NewReader("layout x struct \"x\"\nenum EV 8 \"events\"\n value NONE 0 \"n\"\n value TIMER 0x12 \"t\"\nenum R 2 \"r\"\n value OK 0 \"o\"\n value BAD 3 \"b\"\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "sim-scripts/gtkwave/filters/x_ev.txt", filterPath(l, l.Enums[0]))
+	f := string(l.Filter(l.Enums[0]))
+	assert.Contains(t, f, "\n00 NONE\n12 TIMER\n", "values as GTKWave shows an 8-bit hex trace")
+	assert.Contains(t, string(l.Filter(l.Enums[1])), "\n3 BAD\n")
+
+	enums := map[string]*Enum{"x.EV": l.Enums[0], "x.R": l.Enums[1]}
+	filters := map[string]string{"x.EV": filterPath(l, l.Enums[0]), "x.R": filterPath(l, l.Enums[1])}
+	saves, err := parseWaves("waves.txt", strings.NewReader(`save a.gtkw TOP.tb.dut. "bench a"
+group "Clock"
+  signal clk
+group "Bus"
+  signal resp[1:0] filter=x.R
+  signal code[7:0] filter=x.EV
+  signal one[3:3]
+save b.gtkw - "two nodes"
+include a.gtkw node0.nic. "n0 "
+`), enums, filters)
+	require.NoError(t, err)
+	require.Len(t, saves, 2)
+	a := string(saves[0].GTKWaveSave())
+	for _, want := range []string{
+		"[*] prefix TOP.tb.dut.\n", "[savefile] \"/vianic-gtkwave/a.gtkw\"\n", "[treeopen] TOP.tb.dut.\n",
+		"@28\nTOP.tb.dut.clk\n",
+		"^1 /vianic-gtkwave/filters/x_r.txt\n@2022\nTOP.tb.dut.resp[1:0]\n",
+		"^1 /vianic-gtkwave/filters/x_ev.txt\n@2022\nTOP.tb.dut.code[7:0]\n",
+		"@28\nTOP.tb.dut.one[3]\n", "@800200\n-Bus\n", "@1000200\n-Bus\n",
+	} {
+		assert.Contains(t, a, want)
+	}
+	b := string(saves[1].GTKWaveSave())
+	assert.Contains(t, b, "@800200\n-n0 Bus\n")
+	assert.Contains(t, b, "@2022\nnode0.nic.resp[1:0]\n")
+
+	for _, tc := range []struct{ src, reason string }{
+		{"group \"g\"", "before the first save"},
+		{"save a.gtkw x \"a\"", "must end with a dot"},
+		{"save a.gtkw - \"a\"\nsignal s", "signal outside a group"},
+		{"save a.gtkw - \"a\"\ngroup \"g\"\nsignal s[3:0] filter=x.R", "is 4 bits, enum x.R 2"},
+		{"save a.gtkw - \"a\"\ngroup \"g\"\nsignal s filter=x.NOPE", "naming an enum"},
+		{"save a.gtkw - \"a\"\ninclude b.gtkw - \"b\"", "no earlier save file b.gtkw"},
+		{"save a.gtkw - \"a\"\nsave a.gtkw - \"a\"", "described twice"},
+	} {
+		_, err := parseWaves("waves.txt", strings.NewReader(tc.src), enums, filters)
+		var pe *ParseError
+		if assert.True(t, errors.As(err, &pe), "%q: %v", tc.src, err) {
+			assert.Contains(t, pe.Reason, tc.reason)
+		}
+	}
+}
