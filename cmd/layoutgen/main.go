@@ -66,6 +66,7 @@ func Generate(root string) ([]Output, error) {
 			Output{"firmware/include/via_" + l.Name + ".h", l.C()},
 			Output{"internal/hw/" + l.Name + "_gen.go", goSrc},
 		)
+		outs = append(outs, l.RegBlockOutputs()...)
 		doc := "docs/" + l.Name + ".md"
 		if l.Name == "bar0" {
 			doc = "docs/registers.md"
