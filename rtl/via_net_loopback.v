@@ -64,6 +64,11 @@ assign tx_frames = tx_frames_reg;
 assign s_axis_tready = fifo_s_ready && !quiesce;
 assign m_axis_tvalid = fifo_m_valid && out_enable;
 
+/* verilator lint_off UNUSEDSIGNAL */
+// the FIFO's fill level, for waveforms
+wire [$clog2(FIFO_DEPTH + 1)-1:0] fifo_level;
+/* verilator lint_on UNUSEDSIGNAL */
+
 via_fifo #(
     .WIDTH(FIFO_WIDTH),
     .DEPTH(FIFO_DEPTH)
@@ -75,7 +80,8 @@ via_fifo #(
     .s_ready(fifo_s_ready),
     .m_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}),
     .m_valid(fifo_m_valid),
-    .m_ready(m_axis_tready && out_enable)
+    .m_ready(m_axis_tready && out_enable),
+    .level(fifo_level)
 );
 
 always @(posedge clk) begin

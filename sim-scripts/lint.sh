@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-opts=(--lint-only -Wall -Irtl -Irtl/generated -y rtl)
+opts=(--lint-only -Wall -Irtl -Irtl/generated -y rtl -y rtl/generated)
 fail=0
 
 lint() {
