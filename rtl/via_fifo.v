@@ -54,7 +54,8 @@ generate
     end
 endgenerate
 
-localparam PTR_WIDTH = $clog2(DEPTH);
+// at least 1, so that an out-of-range DEPTH still elaborates up to its check
+localparam PTR_WIDTH = (DEPTH > 2) ? $clog2(DEPTH) : 1;
 localparam [31:0] DEPTH32 = DEPTH;
 localparam [31:0] DEPTH32_M1 = DEPTH - 1;
 localparam [PTR_WIDTH-1:0] PTR_LAST = DEPTH32_M1[PTR_WIDTH-1:0];

@@ -15,6 +15,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_net_loopback #(
     parameter DATA_WIDTH = 64,             // AXI-Stream tdata bits
     parameter KEEP_WIDTH = DATA_WIDTH / 8, // AXI-Stream tkeep bits
@@ -44,6 +45,18 @@ module via_net_loopback #(
     output wire [31:0]           rx_frames,
     output wire [31:0]           tx_frames
 );
+
+generate
+    if (DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0) begin : g_bad_data_width
+        `VIA_PARAM_FAIL(("via_net_loopback: DATA_WIDTH=%0d, must be a multiple of 8", DATA_WIDTH))
+    end
+    if (KEEP_WIDTH != DATA_WIDTH / 8) begin : g_bad_keep_width
+        `VIA_PARAM_FAIL(("via_net_loopback: KEEP_WIDTH=%0d, must be DATA_WIDTH/8", KEEP_WIDTH))
+    end
+    if (FIFO_DEPTH < 2) begin : g_bad_fifo_depth
+        `VIA_PARAM_FAIL(("via_net_loopback: FIFO_DEPTH=%0d, must be >= 2", FIFO_DEPTH))
+    end
+endgenerate
 
 localparam FIFO_WIDTH = DATA_WIDTH + KEEP_WIDTH + 1;
 
