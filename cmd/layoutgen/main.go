@@ -67,6 +67,7 @@ func Generate(root string) ([]Output, error) {
 			Output{"internal/hw/" + l.Name + "_gen.go", goSrc},
 		)
 		outs = append(outs, l.RegBlockOutputs()...)
+		outs = append(outs, l.RegTableOutput()...)
 		doc := "docs/" + l.Name + ".md"
 		if l.Name == "bar0" {
 			doc = "docs/registers.md"
