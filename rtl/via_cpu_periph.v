@@ -6,7 +6,7 @@
 //                  TIME_LO (latches TIME_HI), TIME_HI, TIMER_CMP_LO/HI,
 //                  TIMER_CTRL.ARM, LOG (push), LOG_SPACE, ADMIN_COMPLETE,
 //                  READY, SCRATCH
-//   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_regfile)
+//   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_admin_mbox)
 //   0x1100 ADMIN_RSP_WIN  64 words, read/write with byte strobes (idem)
 //   0x8000 BAR0    read-only view of BAR0's global registers 0x000..0x3FF,
 //                  through via_regfile's read multiplexer (fw_bar_rd_*):
@@ -36,7 +36,7 @@
 // is not empty. EVENT.ARG is 0 for both events (only the code is stored).
 //
 // Log: a store to LOG is a one-cycle log_push with the word (always, even
-// when via_regfile's FIFO is full and drops it; LOG_SPACE is log_space).
+// when via_fw_log's FIFO is full and drops it; LOG_SPACE is log_space).
 // via_nic also brings log_push/log_data out as the fw_log_* debug port.
 //
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
@@ -74,17 +74,17 @@ module via_cpu_periph #(
     // platform time base, in cycles
     input  wire [63:0] time_cycles,
 
-    // admin mailbox (via_regfile)
+    // admin mailbox (via_admin_mbox, through via_regfile)
     input  wire        admin_event,
     output wire        admin_complete,
     output wire [31:0] ready,
 
-    // log FIFO (via_regfile)
+    // log FIFO (via_fw_log, through via_regfile)
     output wire        log_push,
     output wire [31:0] log_data,
     input  wire [15:0] log_space,
 
-    // admin windows (RAMs in via_regfile), synchronous reads
+    // admin windows (RAMs in via_admin_mbox), synchronous reads
     output wire        cmd_en,
     output wire [5:0]  cmd_addr,
     input  wire [31:0] cmd_rdata,

@@ -9,7 +9,10 @@
 //
 // Blocks:
 //   via_axil_slave    AXI4-Lite protocol -> register port (never soft-reset)
-//   via_regfile       BAR0 decode, global registers, doorbell write port
+//   via_regfile       BAR0 routing: decode, the register blocks (interrupt
+//                     controller, admin mailbox, firmware log, control
+//                     processor control and host port, generated register
+//                     modules), doorbell write port
 //   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
 //   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
 //   via_net_loopback  network port: s_axis -> FIFO -> m_axis
@@ -36,7 +39,8 @@
 // Control processor: via_cpu and via_cpu_periph are held in reset while
 // CPU_CTRL.RUN is 0 or the NIC is in (soft) reset (cpu_rst); the host port
 // of the core's memories (CPU_MEM_ADDR/DATA) works in either state. See
-// via_regfile and via_cpu_periph for the mailbox, the log and the events.
+// via_admin_mbox, via_fw_log and via_cpu_periph for the mailbox, the log
+// and the events.
 
 `timescale 1ns / 1ps
 `default_nettype none

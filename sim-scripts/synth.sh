@@ -96,6 +96,13 @@ table=$(awk '
   }
 ' "$out/stat.txt")
 
+# A hand-written section "## Changes" at the end of docs/synthesis.md
+# (cell counts before and after a change) is kept.
+history=""
+if grep -q '^## Changes' docs/synthesis.md 2>/dev/null; then
+  history=$(sed -n '/^## Changes/,$p' docs/synthesis.md)
+fi
+
 cat > docs/synthesis.md <<EOM
 # Synthesis
 
@@ -131,5 +138,8 @@ ${table}
 |---|---:|---:|
 ${rams}
 EOM
+if [ -n "$history" ]; then
+  printf '\n%s\n' "$history" >> docs/synthesis.md
+fi
 
 echo "synth: ok (${secs}s), docs/synthesis.md written"
