@@ -276,7 +276,7 @@ end
 localparam NBLK = 8;
 wire [NBLK-1:0] blk_wr_hit;
 wire [NBLK-1:0] blk_rd_hit;
-wire [31:0]     blk_rd_data [0:NBLK-1];
+wire [32*NBLK-1:0] blk_rd_data;   // block k: bits 32k+31..32k
 
 wire wr_hit_any = |blk_wr_hit;
 wire rd_hit_any = |blk_rd_hit;
@@ -362,7 +362,7 @@ integer    i;
 always @* begin
     mux_data = 32'd0;
     for (i = 0; i < NBLK; i = i + 1) begin
-        mux_data = mux_data | blk_rd_data[i];
+        mux_data = mux_data | blk_rd_data[32*i +: 32];
     end
 end
 
@@ -401,7 +401,7 @@ via_bar0_nic_regs nic_regs_inst (
     .rd_fire(bus_rd_fire),
     .wr_hit(blk_wr_hit[0]),
     .rd_hit(blk_rd_hit[0]),
-    .rd_data(blk_rd_data[0]),
+    .rd_data(blk_rd_data[0*32 +: 32]),
     .map_hash_lo_i(MAP_HASH[31:0]),
     .map_hash_hi_i(MAP_HASH[63:32]),
     .scratch_q(scratch_q),
@@ -441,7 +441,7 @@ via_bar0_diag_regs diag_regs_inst (
     .rd_fire(bus_rd_fire),
     .wr_hit(blk_wr_hit[1]),
     .rd_hit(blk_rd_hit[1]),
-    .rd_data(blk_rd_data[1]),
+    .rd_data(blk_rd_data[1*32 +: 32]),
     .diag_src_lo_q(diag_src_lo),
     .diag_src_hi_q(diag_src_hi),
     .diag_dst_lo_q(diag_dst_lo),
@@ -484,7 +484,7 @@ via_bar0_net_regs net_regs_inst (
     .rd_fire(bus_rd_fire),
     .wr_hit(blk_wr_hit[2]),
     .rd_hit(blk_rd_hit[2]),
-    .rd_data(blk_rd_data[2]),
+    .rd_data(blk_rd_data[2*32 +: 32]),
     .net_rx_frames_i(net_rx_frames),
     .net_tx_frames_i(net_tx_frames)
 );
@@ -518,7 +518,7 @@ via_irq_ctrl #(
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
     .rd_hit(blk_rd_hit[3]),
-    .rd_data(blk_rd_data[3]),
+    .rd_data(blk_rd_data[3*32 +: 32]),
     .irq_set(irq_set | hw_causes[NUM_IRQ-1:0]),
     .irq(irq)
 );
@@ -535,7 +535,7 @@ via_cpu_ctrl cpu_ctrl_inst (
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
     .rd_hit(blk_rd_hit[4]),
-    .rd_data(blk_rd_data[4]),
+    .rd_data(blk_rd_data[4*32 +: 32]),
     .run(cpu_run),
     .halted(cpu_halted),
     .wfi(cpu_wfi),
@@ -560,7 +560,7 @@ via_cpu_host_port cpu_host_port_inst (
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
     .rd_hit(blk_rd_hit[5]),
-    .rd_data(blk_rd_data[5]),
+    .rd_data(blk_rd_data[5*32 +: 32]),
     .rd_issue(rd_issue && rd_is_mem),
     .host_en(cpu_host_en),
     .host_we(cpu_host_we),
@@ -583,7 +583,7 @@ via_fw_log #(
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
     .rd_hit(blk_rd_hit[6]),
-    .rd_data(blk_rd_data[6]),
+    .rd_data(blk_rd_data[6*32 +: 32]),
     .push(fw_log_push),
     .push_data(fw_log_data),
     .space(fw_log_space)
@@ -606,7 +606,7 @@ via_admin_mbox admin_inst (
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
     .rd_hit(blk_rd_hit[7]),
-    .rd_data(blk_rd_data[7]),
+    .rd_data(blk_rd_data[7*32 +: 32]),
     .run(cpu_run),
     .admin_event(fw_admin_event),
     .complete(fw_admin_complete),
