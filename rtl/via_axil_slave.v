@@ -22,6 +22,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_axil_slave #(
     parameter ADDR_WIDTH = 20  // AXI-Lite address bits
 ) (
@@ -70,6 +71,12 @@ module via_axil_slave #(
     input  wire [31:0]           reg_rd_data,
     input  wire [1:0]            reg_rd_resp
 );
+
+generate
+    if (ADDR_WIDTH < 3 || ADDR_WIDTH > 64) begin : g_bad_addr_width
+        `VIA_PARAM_FAIL(("via_axil_slave: ADDR_WIDTH=%0d, must be 3..64", ADDR_WIDTH))
+    end
+endgenerate
 
 // write channel state
 reg                  aw_full_reg;

@@ -69,6 +69,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_cpu #(
     parameter IMEM_BYTES = 16384,  // instruction memory bytes: power of two, 8 .. 256 KiB
     parameter DMEM_BYTES = 8192    // data memory bytes: power of two, 8 .. 256 KiB
@@ -108,6 +109,15 @@ module via_cpu #(
     output wire [31:0] pc,           // pc of the instruction in progress
     output wire [63:0] retired       // instret
 );
+
+generate
+    if (IMEM_BYTES < 8 || IMEM_BYTES > 262144 || (IMEM_BYTES & (IMEM_BYTES - 1)) != 0) begin : g_bad_imem_bytes
+        `VIA_PARAM_FAIL(("via_cpu: IMEM_BYTES=%0d, must be a power of two, 8 .. 262144", IMEM_BYTES))
+    end
+    if (DMEM_BYTES < 8 || DMEM_BYTES > 262144 || (DMEM_BYTES & (DMEM_BYTES - 1)) != 0) begin : g_bad_dmem_bytes
+        `VIA_PARAM_FAIL(("via_cpu: DMEM_BYTES=%0d, must be a power of two, 8 .. 262144", DMEM_BYTES))
+    end
+endgenerate
 
 localparam IMEM_WORDS = IMEM_BYTES / 4;
 localparam DMEM_WORDS = DMEM_BYTES / 4;

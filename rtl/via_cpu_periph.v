@@ -6,7 +6,7 @@
 //                  TIME_LO (latches TIME_HI), TIME_HI, TIMER_CMP_LO/HI,
 //                  TIMER_CTRL.ARM, LOG (push), LOG_SPACE, ADMIN_COMPLETE,
 //                  READY, SCRATCH
-//   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_regfile)
+//   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_admin_mbox)
 //   0x1100 ADMIN_RSP_WIN  64 words, read/write with byte strobes (idem)
 //   0x8000 BAR0    read-only view of BAR0's global registers 0x000..0x3FF,
 //                  through via_regfile's read multiplexer (fw_bar_rd_*):
@@ -27,7 +27,7 @@
 // per_rdata and per_err come from flip-flops. Side effects (pops, pushes,
 // clears, latches) happen once, in the cycle the access is taken.
 //
-// Events: a FIFO of FW_EVENT_DEPTH entries. admin_event (an accepted
+// Events: a FIFO (via_fifo) of FW_EVENT_DEPTH entries. admin_event (an accepted
 // ADMIN_DOORBELL) pushes EV_ADMIN; the timer pushes EV_TIMER once
 // time_cycles >= TIMER_CMP while ARM is 1, and clears ARM (if admin_event
 // comes in the same cycle the timer fires one cycle later). A push into a
@@ -36,7 +36,7 @@
 // is not empty. EVENT.ARG is 0 for both events (only the code is stored).
 //
 // Log: a store to LOG is a one-cycle log_push with the word (always, even
-// when via_regfile's FIFO is full and drops it; LOG_SPACE is log_space).
+// when via_fw_log's FIFO is full and drops it; LOG_SPACE is log_space).
 // via_nic also brings log_push/log_data out as the fw_log_* debug port.
 //
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
@@ -49,6 +49,7 @@
 
 `include "via_bar0.vh"
 `include "via_fw.vh"
+`include "via_param_check.vh"
 
 module via_cpu_periph #(
     parameter EVENT_DEPTH = `VIA_DEFAULT_FW_EVENT_DEPTH  // event FIFO entries (2..65535)
@@ -73,17 +74,17 @@ module via_cpu_periph #(
     // platform time base, in cycles
     input  wire [63:0] time_cycles,
 
-    // admin mailbox (via_regfile)
+    // admin mailbox (via_admin_mbox, through via_regfile)
     input  wire        admin_event,
     output wire        admin_complete,
     output wire [31:0] ready,
 
-    // log FIFO (via_regfile)
+    // log FIFO (via_fw_log, through via_regfile)
     output wire        log_push,
     output wire [31:0] log_data,
     input  wire [15:0] log_space,
 
-    // admin windows (RAMs in via_regfile), synchronous reads
+    // admin windows (RAMs in via_admin_mbox), synchronous reads
     output wire        cmd_en,
     output wire [5:0]  cmd_addr,
     input  wire [31:0] cmd_rdata,
@@ -106,11 +107,13 @@ module via_cpu_periph #(
     output wire        busy          // an access in progress
 );
 
-localparam EV_PTR_WIDTH = $clog2(EVENT_DEPTH);
-localparam [31:0] EV_DEPTH32 = EVENT_DEPTH;
-localparam [31:0] EV_LAST32  = EVENT_DEPTH - 1;
-localparam [EV_PTR_WIDTH-1:0] EV_PTR_LAST = EV_LAST32[EV_PTR_WIDTH-1:0];
-localparam [15:0] EV_DEPTH16 = EV_DEPTH32[15:0];
+generate
+    if (EVENT_DEPTH < 2 || EVENT_DEPTH > 65535) begin : g_bad_event_depth
+        `VIA_PARAM_FAIL(("via_cpu_periph: EVENT_DEPTH=%0d, must be 2..65535", EVENT_DEPTH))
+    end
+endgenerate
+
+localparam EV_LEVEL_WIDTH = $clog2(EVENT_DEPTH + 1);
 
 localparam [31:0] EV_ADMIN32 = `VIA_FW_EV_ADMIN;
 localparam [31:0] EV_TIMER32 = `VIA_FW_EV_TIMER;
@@ -166,21 +169,30 @@ reg        cmd_en_r;
 reg        rsp_en_r;
 reg [3:0]  rsp_we_r;
 
-// event FIFO
-reg [7:0]              ev_mem [0:EVENT_DEPTH-1];
-reg [EV_PTR_WIDTH-1:0] ev_wr_ptr_reg;
-reg [EV_PTR_WIDTH-1:0] ev_rd_ptr_reg;
-reg [15:0]             ev_count_reg;
+// event FIFO (via_fifo): codes in, popped by reads of EVENT
+wire                      ev_ready;
+wire                      ev_valid;
+wire [7:0]                ev_fifo_head;
+wire [EV_LEVEL_WIDTH-1:0] ev_level;
 
-wire ev_empty = ev_count_reg == 16'd0;
-wire [7:0] ev_head = ev_empty ? 8'd0 : ev_mem[ev_rd_ptr_reg];
-wire ev_full  = ev_count_reg == EV_DEPTH16;
+/* verilator lint_off UNUSEDSIGNAL */
+// the level as a word; EVENT_DEPTH < 2**16
+reg [31:0] ev_count32;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @* begin
+    ev_count32 = 32'd0;
+    ev_count32[EV_LEVEL_WIDTH-1:0] = ev_level;
+end
+
+wire [15:0] ev_count = ev_count32[15:0];
+wire ev_empty = !ev_valid;
+wire [7:0] ev_head = ev_empty ? 8'd0 : ev_fifo_head;
 
 wire timer_fire = arm_reg && time_cycles >= {cmp_hi_reg, cmp_lo_reg} && !admin_event;
 wire ev_in      = admin_event || timer_fire;
 wire [7:0] ev_code = admin_event ? EV_ADMIN : EV_TIMER;
-wire ev_push    = ev_in && !ev_full;
-wire ev_drop    = ev_in && ev_full;
+wire ev_drop    = ev_in && !ev_ready;
 
 wire take = per_valid && !ready_reg && state_reg == S_IDLE;
 
@@ -222,7 +234,7 @@ always @* begin
                                 ev_pop = !ev_empty;
                             end
                             `VIA_FW_REG_EVENT_COUNT: begin
-                                rdata_next[`VIA_FW_EVENT_COUNT_COUNT_RANGE] = ev_count_reg;
+                                rdata_next[`VIA_FW_EVENT_COUNT_COUNT_RANGE] = ev_count;
                                 rdata_next[`VIA_FW_EVENT_COUNT_DROPPED_RANGE] = ev_dropped_reg;
                                 cnt_read = 1'b1;
                             end
@@ -310,12 +322,20 @@ always @* begin
     end
 end
 
-// event storage: no reset, may map to RAM
-always @(posedge clk) begin
-    if (ev_push) begin
-        ev_mem[ev_wr_ptr_reg] <= ev_code;
-    end
-end
+via_fifo #(
+    .WIDTH(8),
+    .DEPTH(EVENT_DEPTH)
+) ev_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data(ev_code),
+    .s_valid(ev_in),
+    .s_ready(ev_ready),
+    .m_data(ev_fifo_head),
+    .m_valid(ev_valid),
+    .m_ready(ev_pop),
+    .level(ev_level)
+);
 
 always @(posedge clk) begin
     if (rst) begin
@@ -330,9 +350,6 @@ always @(posedge clk) begin
         ready_val_reg  <= 32'd0;
         scratch_reg    <= 32'd0;
         ev_dropped_reg <= 16'd0;
-        ev_wr_ptr_reg  <= {EV_PTR_WIDTH{1'b0}};
-        ev_rd_ptr_reg  <= {EV_PTR_WIDTH{1'b0}};
-        ev_count_reg   <= 16'd0;
     end else begin
         state_reg      <= state_next;
         ready_reg      <= ready_next;
@@ -345,17 +362,6 @@ always @(posedge clk) begin
         ready_val_reg  <= ready_val_next;
         scratch_reg    <= scratch_next;
         ev_dropped_reg <= ev_dropped_next;
-        if (ev_push) begin
-            ev_wr_ptr_reg <= (ev_wr_ptr_reg == EV_PTR_LAST) ? {EV_PTR_WIDTH{1'b0}} : ev_wr_ptr_reg + 1'b1;
-        end
-        if (ev_pop) begin
-            ev_rd_ptr_reg <= (ev_rd_ptr_reg == EV_PTR_LAST) ? {EV_PTR_WIDTH{1'b0}} : ev_rd_ptr_reg + 1'b1;
-        end
-        if (ev_push && !ev_pop) begin
-            ev_count_reg <= ev_count_reg + 16'd1;
-        end else if (ev_pop && !ev_push) begin
-            ev_count_reg <= ev_count_reg - 16'd1;
-        end
     end
 end
 

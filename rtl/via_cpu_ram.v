@@ -16,6 +16,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_cpu_ram #(
     parameter WORDS = 1024,  // number of 32-bit words (>= 2)
     parameter AW    = 10     // address bits, $clog2(WORDS)
@@ -36,6 +37,15 @@ module via_cpu_ram #(
     input  wire [31:0]   b_wdata,
     output reg  [31:0]   b_rdata
 );
+
+generate
+    if (WORDS < 2) begin : g_bad_words
+        `VIA_PARAM_FAIL(("via_cpu_ram: WORDS=%0d, must be >= 2", WORDS))
+    end
+    if (AW != $clog2(WORDS)) begin : g_bad_aw
+        `VIA_PARAM_FAIL(("via_cpu_ram: AW=%0d, must be $clog2(WORDS=%0d)", AW, WORDS))
+    end
+endgenerate
 
 reg [31:0] mem [0:WORDS-1];
 

@@ -41,6 +41,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_dma_diag #(
     // AXI4 data width in bits (64..512)
     parameter DATA_WIDTH = 64,
@@ -135,6 +136,24 @@ module via_dma_diag #(
     input  wire                    m_axi_rvalid,
     output wire                    m_axi_rready
 );
+
+generate
+    if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_bad_data_width
+        `VIA_PARAM_FAIL(("via_dma_diag: DATA_WIDTH=%0d, must be 64, 128, 256 or 512", DATA_WIDTH))
+    end
+    if (ADDR_WIDTH < 16 || ADDR_WIDTH > 64) begin : g_bad_addr_width
+        `VIA_PARAM_FAIL(("via_dma_diag: ADDR_WIDTH=%0d, must be 16..64", ADDR_WIDTH))
+    end
+    if (ID_WIDTH < 1 || ID_WIDTH > 32) begin : g_bad_id_width
+        `VIA_PARAM_FAIL(("via_dma_diag: ID_WIDTH=%0d, must be 1..32", ID_WIDTH))
+    end
+    if (MAX_BURST < 2 || MAX_BURST > 256 || (MAX_BURST & (MAX_BURST - 1)) != 0) begin : g_bad_max_burst
+        `VIA_PARAM_FAIL(("via_dma_diag: MAX_BURST=%0d, must be a power of two, 2..256", MAX_BURST))
+    end
+    if (MAX_OUTSTANDING < 1 || MAX_OUTSTANDING > 15) begin : g_bad_max_outstanding
+        `VIA_PARAM_FAIL(("via_dma_diag: MAX_OUTSTANDING=%0d, must be 1..15", MAX_OUTSTANDING))
+    end
+endgenerate
 
 // bytes per beat and its log2 (AXI size)
 localparam BYTE_LANES = DATA_WIDTH/8;

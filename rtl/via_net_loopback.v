@@ -15,6 +15,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_net_loopback #(
     parameter DATA_WIDTH = 64,             // AXI-Stream tdata bits
     parameter KEEP_WIDTH = DATA_WIDTH / 8, // AXI-Stream tkeep bits
@@ -45,6 +46,18 @@ module via_net_loopback #(
     output wire [31:0]           tx_frames
 );
 
+generate
+    if (DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0) begin : g_bad_data_width
+        `VIA_PARAM_FAIL(("via_net_loopback: DATA_WIDTH=%0d, must be a multiple of 8", DATA_WIDTH))
+    end
+    if (KEEP_WIDTH != DATA_WIDTH / 8) begin : g_bad_keep_width
+        `VIA_PARAM_FAIL(("via_net_loopback: KEEP_WIDTH=%0d, must be DATA_WIDTH/8", KEEP_WIDTH))
+    end
+    if (FIFO_DEPTH < 2) begin : g_bad_fifo_depth
+        `VIA_PARAM_FAIL(("via_net_loopback: FIFO_DEPTH=%0d, must be >= 2", FIFO_DEPTH))
+    end
+endgenerate
+
 localparam FIFO_WIDTH = DATA_WIDTH + KEEP_WIDTH + 1;
 
 reg [31:0] rx_frames_reg;
@@ -64,6 +77,11 @@ assign tx_frames = tx_frames_reg;
 assign s_axis_tready = fifo_s_ready && !quiesce;
 assign m_axis_tvalid = fifo_m_valid && out_enable;
 
+/* verilator lint_off UNUSEDSIGNAL */
+// the FIFO's fill level, for waveforms
+wire [$clog2(FIFO_DEPTH + 1)-1:0] fifo_level;
+/* verilator lint_on UNUSEDSIGNAL */
+
 via_fifo #(
     .WIDTH(FIFO_WIDTH),
     .DEPTH(FIFO_DEPTH)
@@ -75,7 +93,8 @@ via_fifo #(
     .s_ready(fifo_s_ready),
     .m_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}),
     .m_valid(fifo_m_valid),
-    .m_ready(m_axis_tready && out_enable)
+    .m_ready(m_axis_tready && out_enable),
+    .level(fifo_level)
 );
 
 always @(posedge clk) begin

@@ -9,7 +9,10 @@
 //
 // Blocks:
 //   via_axil_slave    AXI4-Lite protocol -> register port (never soft-reset)
-//   via_regfile       BAR0 decode, global registers, doorbell write port
+//   via_regfile       BAR0 routing: decode, the register blocks (interrupt
+//                     controller, admin mailbox, firmware log, control
+//                     processor control and host port, generated register
+//                     modules), doorbell write port
 //   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
 //   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
 //   via_net_loopback  network port: s_axis -> FIFO -> m_axis
@@ -36,12 +39,14 @@
 // Control processor: via_cpu and via_cpu_periph are held in reset while
 // CPU_CTRL.RUN is 0 or the NIC is in (soft) reset (cpu_rst); the host port
 // of the core's memories (CPU_MEM_ADDR/DATA) works in either state. See
-// via_regfile and via_cpu_periph for the mailbox, the log and the events.
+// via_admin_mbox, via_fw_log and via_cpu_periph for the mailbox, the log
+// and the events.
 
 `timescale 1ns / 1ps
 `default_nettype none
 
 `include "via_bar0.vh"
+`include "via_param_check.vh"
 
 // The parameters are verilator public_flat: the co-simulation harness reads
 // the values a model was built with (cosim/harness/dut_params.h).
@@ -155,6 +160,51 @@ module via_nic #(
     // so a simulator may skip cycles without evaluating them
     output wire                       idle
 );
+
+generate
+    if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_bad_data_width
+        `VIA_PARAM_FAIL(("via_nic: DATA_WIDTH=%0d, must be 64, 128, 256 or 512", DATA_WIDTH))
+    end
+    if (NUM_VI < 1) begin : g_bad_num_vi
+        `VIA_PARAM_FAIL(("via_nic: NUM_VI=%0d, must be >= 1", NUM_VI))
+    end
+    if (AXIL_ADDR_WIDTH < 17 || AXIL_ADDR_WIDTH > 32) begin : g_bad_axil_addr_width
+        `VIA_PARAM_FAIL(("via_nic: AXIL_ADDR_WIDTH=%0d, must be 17..32", AXIL_ADDR_WIDTH))
+    end
+    if (DMA_ADDR_WIDTH < 16 || DMA_ADDR_WIDTH > 64) begin : g_bad_dma_addr_width
+        `VIA_PARAM_FAIL(("via_nic: DMA_ADDR_WIDTH=%0d, must be 16..64", DMA_ADDR_WIDTH))
+    end
+    if (DMA_ID_WIDTH < 1 || DMA_ID_WIDTH > 32) begin : g_bad_dma_id_width
+        `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 1..32", DMA_ID_WIDTH))
+    end
+    if (DMA_MAX_BURST < 2 || DMA_MAX_BURST > 256 || (DMA_MAX_BURST & (DMA_MAX_BURST - 1)) != 0) begin : g_bad_dma_max_burst
+        `VIA_PARAM_FAIL(("via_nic: DMA_MAX_BURST=%0d, must be a power of two, 2..256", DMA_MAX_BURST))
+    end
+    if (DMA_MAX_OUTSTANDING < 1 || DMA_MAX_OUTSTANDING > 15) begin : g_bad_dma_max_outstanding
+        `VIA_PARAM_FAIL(("via_nic: DMA_MAX_OUTSTANDING=%0d, must be 1..15", DMA_MAX_OUTSTANDING))
+    end
+    if (NUM_IRQ < 1 || NUM_IRQ > 32) begin : g_bad_num_irq
+        `VIA_PARAM_FAIL(("via_nic: NUM_IRQ=%0d, must be 1..32", NUM_IRQ))
+    end
+    if (NET_FIFO_DEPTH < 2 || NET_FIFO_DEPTH > 65535) begin : g_bad_net_fifo_depth
+        `VIA_PARAM_FAIL(("via_nic: NET_FIFO_DEPTH=%0d, must be 2..65535", NET_FIFO_DEPTH))
+    end
+    if (SOFT_RESET_CYCLES < 1 || SOFT_RESET_CYCLES > 65535) begin : g_bad_soft_reset_cycles
+        `VIA_PARAM_FAIL(("via_nic: SOFT_RESET_CYCLES=%0d, must be 1..65535", SOFT_RESET_CYCLES))
+    end
+    if (CPU_IMEM_BYTES < 1024 || CPU_IMEM_BYTES > 262144 || (CPU_IMEM_BYTES & (CPU_IMEM_BYTES - 1)) != 0) begin : g_bad_cpu_imem_bytes
+        `VIA_PARAM_FAIL(("via_nic: CPU_IMEM_BYTES=%0d, must be a power of two, 1 KiB .. 256 KiB", CPU_IMEM_BYTES))
+    end
+    if (CPU_DMEM_BYTES < 1024 || CPU_DMEM_BYTES > 262144 || (CPU_DMEM_BYTES & (CPU_DMEM_BYTES - 1)) != 0) begin : g_bad_cpu_dmem_bytes
+        `VIA_PARAM_FAIL(("via_nic: CPU_DMEM_BYTES=%0d, must be a power of two, 1 KiB .. 256 KiB", CPU_DMEM_BYTES))
+    end
+    if (FW_LOG_DEPTH < 2 || FW_LOG_DEPTH > 65535) begin : g_bad_fw_log_depth
+        `VIA_PARAM_FAIL(("via_nic: FW_LOG_DEPTH=%0d, must be 2..65535", FW_LOG_DEPTH))
+    end
+    if (FW_EVENT_DEPTH < 2 || FW_EVENT_DEPTH > 65535) begin : g_bad_fw_event_depth
+        `VIA_PARAM_FAIL(("via_nic: FW_EVENT_DEPTH=%0d, must be 2..65535", FW_EVENT_DEPTH))
+    end
+endgenerate
 
 localparam VI_WIDTH        = (NUM_VI > 1) ? $clog2(NUM_VI) : 1;
 localparam DB_OFFSET_WIDTH = $clog2(`VIA_DOORBELL_STRIDE);

@@ -24,6 +24,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "via_param_check.vh"
 module via_soft_reset #(
     parameter CYCLES = 16  // cycles blk_rst is held (>= 1; 0 counts as 1)
 ) (
@@ -56,6 +57,12 @@ module via_soft_reset #(
     // network port: an m_axis beat is offered and not yet taken
     input  wire net_stalled
 );
+
+generate
+    if (CYCLES < 0 || CYCLES > (1 << 24)) begin : g_bad_cycles
+        `VIA_PARAM_FAIL(("via_soft_reset: CYCLES=%0d, must be 0 .. 2**24 (0 counts as 1)", CYCLES))
+    end
+endgenerate
 
 localparam HOLD_CYCLES = (CYCLES < 1) ? 1 : CYCLES;
 localparam CNT_WIDTH = (HOLD_CYCLES > 1) ? $clog2(HOLD_CYCLES) : 1;

@@ -6,20 +6,24 @@
 # Runs, with rtl/ and rtl/generated/ on the include and module search path:
 #   - the top via_nic with everything under it, default parameters, and a few
 #     other parameter sets (edge cases of widths and depths);
-#   - every module of rtl/*.v on its own (each file holds one module named
-#     after it), default parameters.
+#   - every module of rtl/*.v and rtl/generated/*.v on its own (each file
+#     holds one module named after it), default parameters;
+# then sim-scripts/param-check.sh, which proves that Verilator, Icarus and
+# Yosys each reject an out-of-range parameter with the module's message.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-opts=(--lint-only -Wall -Irtl -Irtl/generated -y rtl)
+opts=(--lint-only -Wall -Irtl -Irtl/generated -y rtl -y rtl/generated)
 fail=0
 
 lint() {
   local top=$1; shift
   local label="$top${*:+ $*}"
-  if out=$(verilator "${opts[@]}" --top-module "$top" "$@" "rtl/$top.v" 2>&1) && [ -z "$out" ]; then
+  local file=rtl/$top.v
+  [ -f "$file" ] || file=rtl/generated/$top.v
+  if out=$(verilator "${opts[@]}" --top-module "$top" "$@" "$file" 2>&1) && [ -z "$out" ]; then
     echo "lint $label: ok"
   else
     echo "$out" >&2
@@ -35,11 +39,13 @@ lint via_nic -GDATA_WIDTH=128 -GDMA_MAX_BURST=256 -GDMA_MAX_OUTSTANDING=15 -GNET
 lint via_nic -GCPU_IMEM_BYTES=1024 -GCPU_DMEM_BYTES=262144 -GFW_LOG_DEPTH=5 -GFW_EVENT_DEPTH=2 -GNUM_IRQ=3
 lint via_nic -GCPU_IMEM_BYTES=262144 -GCPU_DMEM_BYTES=1024 -GFW_LOG_DEPTH=1000 -GFW_EVENT_DEPTH=64
 
-for f in rtl/*.v; do
+for f in rtl/*.v rtl/generated/*.v; do
   m=$(basename "$f" .v)
   [ "$m" = via_nic ] && continue
   lint "$m"
 done
+
+sim-scripts/param-check.sh || fail=1
 
 [ $fail -eq 0 ] || { echo "lint: FAILED" >&2; exit 1; }
 echo "lint: ok"

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=build/synth
 mkdir -p "$out"
-rm -f "$out/stat.txt" "$out/rams.txt"
+rm -f "$out/stat.txt" "$out/stat_flat.txt" "$out/rams.txt"
 
 start=$(date +%s)
 if ! yosys -q -l "$out/yosys.log" sim-scripts/synth.ys >/dev/null 2>&1; then
@@ -26,6 +26,8 @@ if ! yosys -q -l "$out/yosys.log" sim-scripts/synth.ys >/dev/null 2>&1; then
 fi
 secs=$(( $(date +%s) - start ))
 [ -s "$out/stat.txt" ] || { echo "synth: no statistics in $out/stat.txt" >&2; exit 1; }
+[ -s "$out/stat_flat.txt" ] || { echo "synth: no statistics in $out/stat_flat.txt" >&2; exit 1; }
+flat=$(awk '/Number of cells:/ { c = $4 } $1 ~ /^\$_.*DFF.*_$/ { f += $2 } END { printf "%d cells, %d flip-flops", c, f }' "$out/stat_flat.txt")
 
 version=$(yosys -V | awk '{print $1, $2}')
 [ -s "$out/rams.txt" ] || { echo "synth: no RAM list in $out/rams.txt" >&2; exit 1; }
@@ -55,7 +57,9 @@ rams=$(awk '
 # stat prints one block per module ("=== name ===", "Number of cells: N",
 # then one line per cell type), then "=== design hierarchy ===" with the
 # instance counts and the totals. Parameterised modules are named
-# "$paramod$<hash>\name" or "$paramod\name\PARAM=..."; keep "name".
+# "$paramod$<hash>\name" or "$paramod\name\PARAM=..."; the row shows
+# "name", with its parent when one module is built with several parameter
+# sets (the hierarchy indents a child two spaces more than its parent).
 table=$(awk '
   function clean(n) {
     sub(/^\$paramod(\$[0-9a-f]+)?\\/, "", n)
@@ -63,10 +67,15 @@ table=$(awk '
     return n
   }
   /^=== design hierarchy ===/ { hier = 1; next }
-  /^=== .* ===$/ { mod = clean($2); order[++nmods] = mod; next }
-  !hier && /Number of cells:/ { cells[mod] = $4; next }
-  !hier && $1 ~ /^\$_.*DFF.*_$/ { ffs[mod] += $2; next }
-  hier && NF == 2 && $2 ~ /^[0-9]+$/ && $1 !~ /^\$_/ { inst[clean($1)] += $2; next }
+  /^=== .* ===$/ { raw = $2; order[++nmods] = raw; base[raw] = clean(raw); nvar[base[raw]]++; next }
+  !hier && /Number of cells:/ { cells[raw] = $4; next }
+  !hier && $1 ~ /^\$_.*DFF.*_$/ { ffs[raw] += $2; next }
+  hier && NF == 2 && $2 ~ /^[0-9]+$/ && $1 !~ /^\$_/ {
+    inst[$1] += $2
+    d = match($0, /[^ ]/); stack[d] = base[$1]
+    if (!($1 in parent) && (d - 2) in stack) parent[$1] = stack[d - 2]
+    next
+  }
   hier && /Number of cells:/ { total = $4; next }
   hier && $1 ~ /^\$_.*DFF.*_$/ { totff += $2; next }
   END {
@@ -75,15 +84,24 @@ table=$(awk '
     # the top first, then the blocks in the order stat listed them
     for (pass = 0; pass < 2; pass++) {
       for (i = 1; i <= nmods; i++) {
-        m = order[i]
+        r = order[i]; m = base[r]
         if ((m == "via_nic") != (pass == 0)) continue
-        n = (m in inst) ? inst[m] : 1
-        printf "| %s | %d | %d | %d |\n", m, n, cells[m], ffs[m]
+        label = m
+        if (nvar[m] > 1) label = m " (in " parent[r] ")"
+        n = (r in inst) ? inst[r] : 1
+        printf "| %s | %d | %d | %d |\n", label, n, cells[r], ffs[r]
       }
     }
-    printf "| **total (via_nic, flattened count)** | | **%d** | **%d** |\n", total, totff
+    printf "| **total (via_nic, all instances)** | | **%d** | **%d** |\n", total, totff
   }
 ' "$out/stat.txt")
+
+# A hand-written section "## Changes" at the end of docs/synthesis.md
+# (cell counts before and after a change) is kept.
+history=""
+if grep -q '^## Changes' docs/synthesis.md 2>/dev/null; then
+  history=$(sed -n '/^## Changes/,$p' docs/synthesis.md)
+fi
 
 cat > docs/synthesis.md <<EOM
 # Synthesis
@@ -98,6 +116,12 @@ firmware log and event FIFOs, the core's register file) are mapped to
 flip-flops, so this is an upper bound for an FPGA, where they would go to
 RAM. The per-module rows count one instance each, without its sub-modules;
 the total counts everything under via_nic.
+
+Modules are synthesized one by one, so a constant that crosses a module
+boundary (a capability value, a register bit no one reads, a fixed event
+code) still costs its gates in the table. The flow then flattens the
+netlist and optimizes it once more, as any flattening flow would:
+**flattened: ${flat}**.
 
 The control processor's instruction and data memories and the two admin
 windows are \`via_cpu_ram\` instances (true dual-port, synchronous read): the
@@ -114,5 +138,8 @@ ${table}
 |---|---:|---:|
 ${rams}
 EOM
+if [ -n "$history" ]; then
+  printf '\n%s\n' "$history" >> docs/synthesis.md
+fi
 
 echo "synth: ok (${secs}s), docs/synthesis.md written"

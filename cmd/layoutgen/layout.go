@@ -32,25 +32,28 @@ var directiveKinds = map[string]string{
 	"param": "regmap", "region": "regmap", "array": "regmap", "reg": "regmap",
 	"struct": "struct", "member": "struct",
 	"enum": "regmap struct", "value": "regmap struct",
+	"block": "regmap",
 }
 
 var accesses = map[string]Access{"ro": RO, "rw": RW, "wo": WO, "w1c": W1C, "w1s": W1S}
 
 // Layout is one parsed layout file.
 type Layout struct {
-	File    string
-	Name    string
-	Kind    string // "regmap" or "struct"
-	Prefix  string // prepended to generated names ("" or e.g. "FW_")
-	Doc     string
-	Structs []*Struct
-	Consts  []*Const
-	Params  []*Const
-	Regions []*Region
-	Arrays  []*Array
-	Regs    []*Reg
-	Enums   []*Enum
-	Hash    uint64
+	File     string
+	Name     string
+	Kind     string // "regmap" or "struct"
+	Prefix   string // prepended to generated names ("" or e.g. "FW_")
+	Doc      string
+	Structs  []*Struct
+	Consts   []*Const
+	Params   []*Const
+	Regions  []*Region
+	Arrays   []*Array
+	Regs     []*Reg
+	Enums    []*Enum
+	Blocks   []*Block // register blocks, in file order (see layout_block.go)
+	curBlock *Block   // the block reg lines go to while parsing
+	Hash     uint64
 }
 
 // Const is a named number: a constant or a build-parameter default.
@@ -87,6 +90,8 @@ type Reg struct {
 	Doc    string
 	Fields []*Field
 	Line   int
+	Block  *Block   // the block that owns the register, nil when the layout has none
+	HW     []string // hardware attributes (hwext, hwre, hwconst), see layout_block.go
 }
 
 // Struct is a fixed-size little-endian record shared by hardware, firmware
@@ -363,7 +368,13 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 				return nil, fail(lineNo, "array %s has stride 0", args[0])
 			}
 			l.Arrays = append(l.Arrays, &Array{Name: args[0], Base: base, Stride: stride, Count: args[3], Doc: doc, Line: lineNo})
+		case "block":
+			if err := l.parseBlock(args, doc, lineNo, fail); err != nil {
+				return nil, err
+			}
 		case "reg":
+			var hw []string
+			args, hw = splitRegHW(args)
 			if err := need(3, `NAME OFFSET ACCESS "doc"`); err != nil {
 				return nil, err
 			}
@@ -378,8 +389,9 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 			if !ok {
 				return nil, fail(lineNo, "unknown access %q (known: ro rw wo w1c w1s)", args[2])
 			}
-			cur = &Reg{Name: args[0], Offset: off, Access: acc, Doc: doc, Line: lineNo}
+			cur = &Reg{Name: args[0], Offset: off, Access: acc, Doc: doc, Line: lineNo, HW: hw}
 			l.Regs = append(l.Regs, cur)
+			l.addToBlock(cur)
 		case "struct":
 			if err := need(2, `NAME BYTES "doc"`); err != nil {
 				return nil, err
@@ -468,6 +480,9 @@ func Parse(file string, r io.Reader) (*Layout, error) {
 		return nil, fail(0, "no layout line (layout NAME KIND \"doc\")")
 	}
 	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if err := l.checkBlocks(); err != nil {
 		return nil, err
 	}
 	l.Hash = l.hash()

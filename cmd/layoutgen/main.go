@@ -69,6 +69,8 @@ func Generate(root string) ([]Output, error) {
 			Output{"firmware/include/via_" + l.Name + ".h", l.C()},
 			Output{"internal/hw/" + l.Name + "_gen.go", goSrc},
 		)
+		outs = append(outs, l.RegBlockOutputs()...)
+		outs = append(outs, l.RegTableOutput()...)
 		doc := "docs/" + l.Name + ".md"
 		if l.Name == "bar0" {
 			doc = "docs/registers.md"

@@ -8,7 +8,8 @@
 //   2. drain everything, in order;
 //   3. throughput: back to back in and out, one entry per cycle;
 //   4. random traffic with random gaps and back-pressure;
-// every entry received is compared with the one sent.
+// every entry received is compared with the one sent, and the level output
+// with the entries pushed minus those popped, every cycle.
 
 `timescale 1ns / 1ps
 
@@ -81,6 +82,8 @@ axis_source #(
     .m_axis_tlast(s_tlast)
 );
 
+wire [$clog2(DEPTH + 1)-1:0] level;
+
 via_fifo #(
     .WIDTH(WIDTH),
     .DEPTH(DEPTH)
@@ -92,8 +95,23 @@ via_fifo #(
     .s_ready(s_tready),
     .m_data({m_tlast, m_tkeep, m_tdata}),
     .m_valid(m_tvalid),
-    .m_ready(m_tready)
+    .m_ready(m_tready),
+    .level(level)
 );
+
+// level: the entries held, checked every cycle against pushes minus pops
+integer exp_level;
+
+always @(posedge clk) begin
+    if (rst) begin
+        exp_level <= 0;
+    end else begin
+        if (level !== exp_level[$clog2(DEPTH + 1)-1:0]) begin
+            $fatal(1, "tb_via_fifo: DEPTH %0d: level %0d, expected %0d", DEPTH, level, exp_level);
+        end
+        exp_level <= exp_level + ((s_tvalid && s_tready) ? 1 : 0) - ((m_tvalid && m_tready) ? 1 : 0);
+    end
+end
 
 axis_sink #(
     .DATA_WIDTH(DATA_WIDTH),

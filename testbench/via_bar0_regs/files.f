@@ -1,0 +1,21 @@
+# via_bar0_regs: table-driven check of every BAR0 register (via_regfile and its blocks)
+rtl/via_axil_slave.v
+rtl/via_cpu_ram.v
+rtl/via_fifo.v
+rtl/via_regfile.v
+rtl/via_bar0_fw_view.v
+rtl/via_irq_ctrl.v
+rtl/via_cpu_ctrl.v
+rtl/via_cpu_host_port.v
+rtl/via_fw_log.v
+rtl/via_admin_mbox.v
+rtl/generated/via_bar0_nic_regs.v
+rtl/generated/via_bar0_irq_regs.v
+rtl/generated/via_bar0_diag_regs.v
+rtl/generated/via_bar0_net_regs.v
+rtl/generated/via_bar0_cpu_regs.v
+rtl/generated/via_bar0_cpu_mem_regs.v
+rtl/generated/via_bar0_fw_log_regs.v
+rtl/generated/via_bar0_admin_regs.v
+testbench/common/axil_master.v
+testbench/via_bar0_regs/tb_via_bar0_regs.v
