@@ -718,7 +718,7 @@ endtask
 
 // the control processor's registers at their reset values (kept apart from
 // check_reset_values: section 1 must not grow, the GTKWave screenshot test
-// of vcd/ looks for the first DMA at a fixed time window)
+// of internal/vcd/ looks for the first DMA at a fixed time window)
 task check_cpu_reset_values;
     begin
         rd_check(`VIA_REG_CPU_CTRL, 32'h0);
