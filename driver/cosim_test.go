@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -280,34 +278,6 @@ func TestCosimBootFailures(t *testing.T) {
 	require.NoError(t, n.Nop(ctx))
 }
 
-// together runs fn(i) for every node at once. In lockstep mode time runs
-// only while every client is blocked, so a node whose fn is done keeps its
-// connection blocked on the simulator (one long Run) until the last fn is
-// done, which cancels those Runs (the simulator withdraws a canceled Run,
-// so the connection stops counting as blocked). Polling with short Runs
-// instead races: a node can stop blocking while another has just sent a
-// Run that then waits for it forever.
-func together(ctx context.Context, conns []*cosim.Conn, fn func(i int)) {
-	rctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var wg sync.WaitGroup
-	var left atomic.Int32
-	left.Store(int32(len(conns)))
-	for i := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(i)
-			if left.Add(-1) == 0 {
-				stop()
-				return
-			}
-			conns[i].Run(rctx, 1<<40) //nolint:errcheck // ends canceled by the last fn
-		}()
-	}
-	wg.Wait()
-}
-
 func TestCosimTwoNodes(t *testing.T) {
 	s := startSim(t, 2)
 	ctx := ctxT(t)
@@ -318,7 +288,7 @@ func TestCosimTwoNodes(t *testing.T) {
 	nics := make([]*driver.NIC, 2)
 	errs := make([]error, 2)
 	logs := make([]*driver.Capture, 2)
-	together(ctx, conns, func(i int) {
+	simulator.Together(ctx, conns, func(i int) {
 		var lg *slog.Logger
 		lg, logs[i] = driver.NewCapture()
 		nics[i], errs[i] = driver.Open(ctx, mustBus(t, conns[i]), driver.Options{Logger: lg})
@@ -332,7 +302,7 @@ func TestCosimTwoNodes(t *testing.T) {
 		assert.Equal(t, int64(i), lines[0].Attrs["node"].Int64())
 	}
 	attrs := make([]driver.NICAttributes, 2)
-	together(ctx, conns, func(i int) {
+	simulator.Together(ctx, conns, func(i int) {
 		attrs[i], errs[i] = nics[i].QueryNIC(ctx)
 		if errs[i] == nil {
 			errs[i] = nics[i].Nop(ctx)

@@ -24,7 +24,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -556,29 +555,6 @@ func diagNIC(ctx context.Context, c *cosim.Conn) (*driver.NIC, error) {
 	return driver.Open(ctx, b, driver.Options{NoBoot: true, Logger: slog.New(slog.DiscardHandler)})
 }
 
-// together runs fn(i) for every connection at once. In lockstep mode time
-// runs only while every client is blocked, so a connection whose fn is done
-// stays blocked in a long Run until the last fn is done, which cancels it
-// (the simulator withdraws a canceled Run).
-func together(ctx context.Context, conns []*cosim.Conn, fn func(i int)) {
-	rctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var wg sync.WaitGroup
-	var left atomic.Int32
-	left.Store(int32(len(conns)))
-	for i := range conns {
-		wg.Go(func() {
-			fn(i)
-			if left.Add(-1) == 0 {
-				stop()
-				return
-			}
-			conns[i].Run(rctx, 1<<40) //nolint:errcheck // ends canceled by the last fn
-		})
-	}
-	wg.Wait()
-}
-
 func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progress func(string, ...any)) (CycleRate, error) {
 	r := CycleRate{Trace: format}
 	trace := ""
@@ -613,7 +589,7 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	// Opening a NIC reads registers, which takes simulated time: in
 	// lockstep both clients must be blocked for it to pass.
 	errs := make([]error, 2)
-	together(ctx, conns[:], func(i int) { nics[i], errs[i] = diagNIC(ctx, conns[i]) })
+	simulator.Together(ctx, conns[:], func(i int) { nics[i], errs[i] = diagNIC(ctx, conns[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
