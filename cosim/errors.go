@@ -29,7 +29,8 @@ var (
 	// ErrBusError means the NIC answered an MMIO access with SLVERR or
 	// DECERR.
 	ErrBusError = errors.New("cosim: bus error")
-	// ErrBusy means the node already has a driver connection.
+	// ErrBusy means the node already has a driver connection, or the
+	// simulator already has its maximum of clients (--max-clients).
 	ErrBusy = errors.New("cosim: node busy")
 )
 

@@ -144,7 +144,7 @@ const (
 	CodeRole        ErrorCode = 0x03 // The connection's role may not send the message.
 	CodeRefused     ErrorCode = 0x04 // The access is refused.
 	CodeBusError    ErrorCode = 0x05 // The bus answered with an error.
-	CodeBusy        ErrorCode = 0x06 // The node is busy (another driver, a reset).
+	CodeBusy        ErrorCode = 0x06 // The node is busy (another driver, a reset), or the simulator has its maximum of clients.
 	CodeNoNode      ErrorCode = 0x07 // No such node.
 	CodeNoMemory    ErrorCode = 0x08 // No host memory is attached.
 	CodeUnsupported ErrorCode = 0x09 // The request is not supported.

@@ -6,13 +6,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace vianic {
 
 Conn::Conn(int fd_, uint32_t id_, bool is_unix_, std::string peer_)
-    : fd(fd_), id(id_), is_unix(is_unix_), peer(std::move(peer_)), in_(kInCapacity) {}
+    : fd(fd_), id(id_), is_unix(is_unix_), peer(std::move(peer_)), in_(kInInitial) {}
 
 Conn::~Conn() {
     for (int f : fds) ::close(f);
@@ -60,6 +61,7 @@ Conn::ReadResult Conn::read_some(size_t* got, std::string* err) {
         in_end_ -= in_start_;
         in_start_ = 0;
     }
+    if (in_end_ == in_.size() && in_.size() < kInCapacity) in_.resize(std::min(in_.size() * 2, kInCapacity));
     size_t space = in_.size() - in_end_;
     if (space == 0) return kAgain;  // cannot happen: a message is < capacity
     ssize_t n;

@@ -27,6 +27,9 @@ struct Action {
 
 class Conn {
 public:
+    // the input buffer starts small and doubles up to kInCapacity as
+    // messages need it, so that idle or hostile connections cost little
+    static constexpr size_t kInInitial = 4 * 1024;
     static constexpr size_t kInCapacity = 256 * 1024;
     static constexpr size_t kMaxOutput = 16 * 1024 * 1024;
     static constexpr size_t kMaxFds = 4;

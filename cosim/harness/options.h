@@ -21,6 +21,7 @@ struct Options {
     uint64_t trace_end = UINT64_MAX;
     std::string txlog_file;
     uint32_t seed = 1;
+    unsigned max_clients = 1024;  // open connections at once (more are refused with BUSY)
     bool verbose = false;
 
     // derived

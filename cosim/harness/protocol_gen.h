@@ -121,7 +121,7 @@ enum : uint16_t {
     kCodeRole = 0x03,  // The connection's role may not send the message.
     kCodeRefused = 0x04,  // The access is refused.
     kCodeBusError = 0x05,  // The bus answered with an error.
-    kCodeBusy = 0x06,  // The node is busy (another driver, a reset).
+    kCodeBusy = 0x06,  // The node is busy (another driver, a reset), or the simulator has its maximum of clients.
     kCodeNoNode = 0x07,  // No such node.
     kCodeNoMemory = 0x08,  // No host memory is attached.
     kCodeUnsupported = 0x09,  // The request is not supported.

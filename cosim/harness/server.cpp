@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -91,6 +92,7 @@ bool Server::start() {
         return false;
     }
     HostMemory::install_fault_handler();
+    set_client_limit();
 
     ctx_.reset(new VerilatedContext);
     // random initial values (the build uses --x-initial unique), repeatable
@@ -342,11 +344,11 @@ void Server::poll_io(int timeout_ms) {
     pconns_.clear();
     pfds_.push_back({g_sig_pipe[0], POLLIN, 0});
     pconns_.push_back(nullptr);
-    if (unix_fd_ >= 0) {
+    if (unix_fd_ >= 0 && !accept_paused_) {
         pfds_.push_back({unix_fd_, POLLIN, 0});
         pconns_.push_back(nullptr);
     }
-    if (tcp_fd_ >= 0) {
+    if (tcp_fd_ >= 0 && !accept_paused_) {
         pfds_.push_back({tcp_fd_, POLLIN, 0});
         pconns_.push_back(nullptr);
     }
@@ -408,14 +410,51 @@ void Server::handle_signal(int sig) {
     }
 }
 
+// The connection limit: --max-clients, within the process's descriptor
+// limit (raised to the hard limit) less a margin for the waveform, the
+// transaction log, host memory descriptors and the listeners.
+void Server::set_client_limit() {
+    max_clients_ = o_.max_clients;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    const rlim_t margin = 64;
+    const rlim_t per_client = 1 + Conn::kMaxFds;  // its socket and the descriptors it may hold
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > margin) {
+        rlim_t fit = (rl.rlim_cur - margin) / per_client;
+        if (fit < max_clients_) {
+            log_info("--max-clients %u lowered to %llu by the descriptor limit (ulimit -n %llu)", o_.max_clients,
+                     (unsigned long long)fit, (unsigned long long)rl.rlim_cur);
+            max_clients_ = unsigned(fit ? fit : 1);
+        }
+    }
+}
+
+// Accepts the connections waiting on a listener, a bounded number per call
+// so that a flood of connects cannot keep the event loop from time control,
+// signals and the other clients. Beyond the connection limit a client gets a
+// fatal ERROR BUSY and is closed.
 void Server::accept_on(int lfd, bool is_unix) {
-    for (;;) {
+    static constexpr int kAcceptBurst = 32;
+    for (int n = 0; n < kAcceptBurst; n++) {
         struct sockaddr_storage ss;
         socklen_t len = sizeof ss;
         int fd = accept4(lfd, reinterpret_cast<struct sockaddr*>(&ss), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+            if (errno == EMFILE || errno == ENFILE) {
+                // poll would report the listener forever: rest it until a
+                // client leaves (the pending connects wait in the backlog)
+                if (!accept_paused_)
+                    log_error("accept: %s with %zu clients; not accepting until one leaves", strerror(errno),
+                              conns_.size());
+                accept_paused_ = true;
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED) {
                 log_error("accept: %s", strerror(errno));
+            }
             return;
         }
         std::string peer = "unix";
@@ -429,8 +468,14 @@ void Server::accept_on(int lfd, bool is_unix) {
         }
         uint32_t id = next_id_++;
         conns_.emplace_back(new Conn(fd, id, is_unix, peer));
-        by_id_[id] = conns_.back().get();
+        Conn* c = conns_.back().get();
+        by_id_[id] = c;
         log_verbose("client %u connected (%s)", id, peer.c_str());
+        if (conns_.size() > max_clients_) {
+            proto::Header h{};
+            fatal(c, h, proto::kCodeBusy,
+                  "the simulator already has " + std::to_string(max_clients_) + " clients (--max-clients)");
+        }
     }
 }
 
@@ -514,6 +559,7 @@ void Server::sweep() {
         }
     }
     conns_.swap(keep);  // the closed ones are destroyed with keep
+    accept_paused_ = false;
 }
 
 void Server::close_conn(Conn* c) {

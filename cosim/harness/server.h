@@ -84,6 +84,7 @@ private:
 
     // I/O
     void poll_io(int timeout_ms);
+    void set_client_limit();
     void accept_on(int lfd, bool is_unix);
     void read_conn(Conn* c);
     void parse_input(Conn* c);
@@ -152,6 +153,8 @@ private:
     std::vector<std::unique_ptr<Conn>> conns_;  // in increasing id order
     std::unordered_map<uint32_t, Conn*> by_id_;
     uint32_t next_id_ = 1;
+    unsigned max_clients_ = 0;    // o_.max_clients, capped by the descriptor limit
+    bool accept_paused_ = false;  // out of descriptors: listeners rest until a client leaves
     std::vector<struct pollfd> pfds_;
     std::vector<Conn*> pconns_;
 

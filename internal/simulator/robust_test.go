@@ -54,6 +54,7 @@ func robustnessDuration() time.Duration {
 // attackers build their messages by hand.
 const (
 	tHello, tAttach, tRead, tWrite, tWait, tTrace, tReset, tGrant, tRevoke, tTerminate, tStats, tCancel = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+	tError                                                                                              = 0x8f
 )
 
 func msgBytes(typ uint16, tag uint32, payload []byte) []byte {
@@ -258,10 +259,17 @@ func TestSimRobustness(t *testing.T) {
 	// simulator's mapping.
 	amem, err := cosim.NewMemory(64 << 10)
 	require.NoError(t, err)
-	defer amem.Close()
+	t.Cleanup(func() { amem.Close() })
 
+	// The attackers stop before amem is closed, on success and on failure
+	// alike (cleanups run last registered first).
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	stopAttackers := sync.OnceFunc(func() {
+		close(stop)
+		wg.Wait()
+	})
+	t.Cleanup(stopAttackers)
 	var attacks atomic.Int64
 	for a := range 4 {
 		wg.Go(func() {
@@ -324,8 +332,7 @@ func TestSimRobustness(t *testing.T) {
 		cancel()
 		ops++
 	}
-	close(stop)
-	wg.Wait()
+	stopAttackers()
 
 	select {
 	case <-s.Exited():
@@ -339,4 +346,70 @@ func TestSimRobustness(t *testing.T) {
 	assert.Zero(t, cnt.AsyncErrors, "the good client got no errors")
 	t.Logf("%v: %d good operations, %d hostile connections; simulator stats: %v",
 		dur, ops, attacks.Load(), fmt.Sprint(st))
+}
+
+// TestSimMaxClients: connections beyond --max-clients get a fatal ERROR BUSY
+// and are closed, the clients already there keep working, and a place that
+// frees up is given to the next client.
+func TestSimMaxClients(t *testing.T) {
+	const limit = 8
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Args: []string{"--max-clients", fmt.Sprint(limit)}})
+	c, _ := simtest.Driver(t, s, 0, memSize, cosim.Options{Name: "good client"})
+	ctx := ctxT(t, 30*time.Second)
+
+	// Hold connections open without a HELLO; the limit counts them too.
+	var held []net.Conn
+	defer func() {
+		for _, nc := range held {
+			nc.Close()
+		}
+	}()
+	refused := 0
+	for i := range 3 * limit {
+		nc, err := net.DialTimeout("unix", s.Addr(), 5*time.Second)
+		require.NoError(t, err)
+		held = append(held, nc)
+		// The good client's round trip lets the simulator take the
+		// connect, so that the answers below come in connect order.
+		v := uint32(0x5000 + i)
+		require.NoError(t, c.Write32(ctx, hw.RegScratch, v))
+		got, err := c.Read32(ctx, hw.RegScratch)
+		require.NoError(t, err)
+		require.Equal(t, v, got)
+		if i < limit-1 {
+			continue // accepted: 1 driver + limit-1 silent connections
+		}
+		nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		hdr := make([]byte, 12)
+		_, err = io.ReadFull(nc, hdr)
+		require.NoError(t, err, "connection %d beyond the limit gets an ERROR", i)
+		assert.Equal(t, uint16(tError), binary.LittleEndian.Uint16(hdr[4:]))
+		body := make([]byte, binary.LittleEndian.Uint32(hdr))
+		_, err = io.ReadFull(nc, body)
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, len(body), 16)
+		assert.Equal(t, uint16(cosim.CodeBusy), binary.LittleEndian.Uint16(body), "code")
+		assert.Equal(t, byte(1), body[2], "fatal")
+		assert.Contains(t, string(body[16:]), "max-clients")
+		_, err = nc.Read(make([]byte, 1))
+		assert.ErrorIs(t, err, io.EOF, "closed after the ERROR")
+		refused++
+	}
+	assert.Equal(t, 2*limit+1, refused)
+
+	// A held connection that leaves frees its place.
+	held[0].Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		m, err := s.Dial(ctx, cosim.Options{Role: cosim.RoleMonitor, Node: 0})
+		if err == nil {
+			m.Close()
+			break
+		}
+		require.ErrorIs(t, err, cosim.ErrBusy)
+		require.True(t, time.Now().Before(deadline), "no place freed after a client left: %v", err)
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := c.Stats(ctx)
+	require.NoError(t, err)
 }
