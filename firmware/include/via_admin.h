@@ -14,16 +14,31 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x0805c66e76d5361d)
+#define VIA_ADMIN_HASH VIA_ULL(0x0ccdcea6ea0c9f06)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
 #define VIA_ADMIN_OP_ECHO VIA_U(0x2) /* Answers the command's payload unchanged (diagnostics). */
+#define VIA_ADMIN_OP_CREATE_PTAG VIA_U(0x10) /* Allocates a protection tag; answers PTAG_ARGS. */
+#define VIA_ADMIN_OP_DESTROY_PTAG VIA_U(0x11) /* Frees the protection tag in PTAG_ARGS; ST_IN_USE while a region (or VI) uses it. */
+#define VIA_ADMIN_OP_REGISTER_MEM VIA_U(0x12) /* Registers a memory region (REG_MEM); answers MEM_HANDLE. */
+#define VIA_ADMIN_OP_DEREGISTER_MEM VIA_U(0x13) /* Deregisters the region MEM_HANDLE names; answers once no DMA uses its old translation (the TPT fence). */
+#define VIA_ADMIN_OP_QUERY_MEM VIA_U(0x14) /* Answers the attributes (MEM_ATTRS) of the region MEM_HANDLE names. */
+#define VIA_ADMIN_OP_SET_MEM_ATTRS VIA_U(0x15) /* Changes a region's ptag and RDMA enables (SET_MEM). */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
 #define VIA_ADMIN_ST_BUSY VIA_U(0x3) /* The firmware cannot take the command now; retry later. */
+#define VIA_ADMIN_ST_INVALID_PTAG VIA_U(0x4) /* The protection tag does not exist (never created, or destroyed). */
+#define VIA_ADMIN_ST_INVALID_HANDLE VIA_U(0x5) /* The memory handle does not name a registered region (never issued, or deregistered). */
+#define VIA_ADMIN_ST_NO_RESOURCE VIA_U(0x6) /* A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES. */
+#define VIA_ADMIN_ST_IN_USE VIA_U(0x7) /* The object is still used (a ptag by regions). */
 #define VIA_ADMIN_PAYLOAD_MAX VIA_U(0xf0) /* Largest payload of a command or response, in bytes. */
+#define VIA_ADMIN_MAX_PTAGS VIA_U(0x40) /* Protection tags the firmware hands out at once (MaxPtags). */
+#define VIA_ADMIN_MAX_REGISTER_BYTES VIA_U(0xfffff000) /* Most bytes registered at once, summed over the regions (MaxRegisterBytes). */
+#define VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES VIA_U(0x80000000) /* Largest single region in bytes (MaxRegisterBlockBytes). */
+#define VIA_ADMIN_MEM_RDMA_WRITE VIA_U(0x1) /* REG_MEM / SET_MEM / MEM_ATTRS FLAGS bit: remote RDMA writes allowed. */
+#define VIA_ADMIN_MEM_RDMA_READ VIA_U(0x2) /* FLAGS bit: remote RDMA reads allowed. */
 
 /* CMD: An admin command, in BAR0's ADMIN_CMD window. */
 #define VIA_ADMIN_CMD_BYTES VIA_U(256)
@@ -63,6 +78,38 @@
 #define VIA_ADMIN_NIC_ATTRS_MAX_PTAGS_OFFSET VIA_U(140)
 #define VIA_ADMIN_NIC_ATTRS_RELIABILITY_LEVEL_SUPPORT_OFFSET VIA_U(144)
 #define VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_OFFSET VIA_U(148)
+
+/* PTAG_ARGS: CREATE_PTAG response and DESTROY_PTAG command payload. */
+#define VIA_ADMIN_PTAG_ARGS_BYTES VIA_U(4)
+#define VIA_ADMIN_PTAG_ARGS_PTAG_OFFSET VIA_U(0)
+
+/* REG_MEM: REGISTER_MEM command payload. */
+#define VIA_ADMIN_REG_MEM_BYTES VIA_U(32)
+#define VIA_ADMIN_REG_MEM_VA_OFFSET VIA_U(0)
+#define VIA_ADMIN_REG_MEM_LEN_OFFSET VIA_U(8)
+#define VIA_ADMIN_REG_MEM_PTAG_OFFSET VIA_U(12)
+#define VIA_ADMIN_REG_MEM_FLAGS_OFFSET VIA_U(16)
+#define VIA_ADMIN_REG_MEM_PAGES_OFFSET VIA_U(20)
+#define VIA_ADMIN_REG_MEM_PAGE_LIST_OFFSET VIA_U(24)
+
+/* MEM_HANDLE: REGISTER_MEM response; DEREGISTER_MEM and QUERY_MEM command payload. */
+#define VIA_ADMIN_MEM_HANDLE_BYTES VIA_U(4)
+#define VIA_ADMIN_MEM_HANDLE_HANDLE_OFFSET VIA_U(0)
+
+/* MEM_ATTRS: QUERY_MEM response payload: the region as the TPT holds it. */
+#define VIA_ADMIN_MEM_ATTRS_BYTES VIA_U(32)
+#define VIA_ADMIN_MEM_ATTRS_VA_OFFSET VIA_U(0)
+#define VIA_ADMIN_MEM_ATTRS_LEN_OFFSET VIA_U(8)
+#define VIA_ADMIN_MEM_ATTRS_PTAG_OFFSET VIA_U(12)
+#define VIA_ADMIN_MEM_ATTRS_FLAGS_OFFSET VIA_U(16)
+#define VIA_ADMIN_MEM_ATTRS_PAGES_OFFSET VIA_U(20)
+#define VIA_ADMIN_MEM_ATTRS_PAGE_LIST_OFFSET VIA_U(24)
+
+/* SET_MEM: SET_MEM_ATTRS command payload. */
+#define VIA_ADMIN_SET_MEM_BYTES VIA_U(12)
+#define VIA_ADMIN_SET_MEM_HANDLE_OFFSET VIA_U(0)
+#define VIA_ADMIN_SET_MEM_PTAG_OFFSET VIA_U(4)
+#define VIA_ADMIN_SET_MEM_FLAGS_OFFSET VIA_U(8)
 
 #ifndef __ASSEMBLER__
 
@@ -147,6 +194,65 @@ _Static_assert(offsetof(via_admin_nic_attrs_t, native_mtu) == 136, "NIC_ATTRS.NA
 _Static_assert(offsetof(via_admin_nic_attrs_t, max_ptags) == 140, "NIC_ATTRS.MAX_PTAGS offset");
 _Static_assert(offsetof(via_admin_nic_attrs_t, reliability_level_support) == 144, "NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT offset");
 _Static_assert(offsetof(via_admin_nic_attrs_t, rdma_read_support) == 148, "NIC_ATTRS.RDMA_READ_SUPPORT offset");
+
+/* PTAG_ARGS: CREATE_PTAG response and DESTROY_PTAG command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t ptag; /* The protection tag: generation << 8 | index (bits 31:16 zero); never 0. */
+} via_admin_ptag_args_t;
+_Static_assert(sizeof(via_admin_ptag_args_t) == 4, "PTAG_ARGS size");
+_Static_assert(offsetof(via_admin_ptag_args_t, ptag) == 0, "PTAG_ARGS.PTAG offset");
+
+/* REG_MEM: REGISTER_MEM command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint64_t va; /* Virtual address of the region's first byte. */
+    uint32_t len; /* Length in bytes (1 .. MAX_REGISTER_BLOCK_BYTES); VA+LEN must not overflow. */
+    uint32_t ptag; /* Protection tag of the region. */
+    uint32_t flags; /* MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero. */
+    uint32_t pages; /* Entries in the page list: the 4 KiB pages [VA, VA+LEN) spans. */
+    uint64_t page_list; /* Physical address of the page list (8-byte aligned): PAGES 64-bit physical page addresses, 4 KiB aligned. */
+} via_admin_reg_mem_t;
+_Static_assert(sizeof(via_admin_reg_mem_t) == 32, "REG_MEM size");
+_Static_assert(offsetof(via_admin_reg_mem_t, va) == 0, "REG_MEM.VA offset");
+_Static_assert(offsetof(via_admin_reg_mem_t, len) == 8, "REG_MEM.LEN offset");
+_Static_assert(offsetof(via_admin_reg_mem_t, ptag) == 12, "REG_MEM.PTAG offset");
+_Static_assert(offsetof(via_admin_reg_mem_t, flags) == 16, "REG_MEM.FLAGS offset");
+_Static_assert(offsetof(via_admin_reg_mem_t, pages) == 20, "REG_MEM.PAGES offset");
+_Static_assert(offsetof(via_admin_reg_mem_t, page_list) == 24, "REG_MEM.PAGE_LIST offset");
+
+/* MEM_HANDLE: REGISTER_MEM response; DEREGISTER_MEM and QUERY_MEM command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t handle; /* Memory handle: generation << 16 | region index; never 0. */
+} via_admin_mem_handle_t;
+_Static_assert(sizeof(via_admin_mem_handle_t) == 4, "MEM_HANDLE size");
+_Static_assert(offsetof(via_admin_mem_handle_t, handle) == 0, "MEM_HANDLE.HANDLE offset");
+
+/* MEM_ATTRS: QUERY_MEM response payload: the region as the TPT holds it. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint64_t va; /* Virtual address of the region's first byte. */
+    uint32_t len; /* Length in bytes. */
+    uint32_t ptag; /* Protection tag. */
+    uint32_t flags; /* MEM_RDMA_WRITE | MEM_RDMA_READ. */
+    uint32_t pages; /* Entries in the page list. */
+    uint64_t page_list; /* Physical address of the page list. */
+} via_admin_mem_attrs_t;
+_Static_assert(sizeof(via_admin_mem_attrs_t) == 32, "MEM_ATTRS size");
+_Static_assert(offsetof(via_admin_mem_attrs_t, va) == 0, "MEM_ATTRS.VA offset");
+_Static_assert(offsetof(via_admin_mem_attrs_t, len) == 8, "MEM_ATTRS.LEN offset");
+_Static_assert(offsetof(via_admin_mem_attrs_t, ptag) == 12, "MEM_ATTRS.PTAG offset");
+_Static_assert(offsetof(via_admin_mem_attrs_t, flags) == 16, "MEM_ATTRS.FLAGS offset");
+_Static_assert(offsetof(via_admin_mem_attrs_t, pages) == 20, "MEM_ATTRS.PAGES offset");
+_Static_assert(offsetof(via_admin_mem_attrs_t, page_list) == 24, "MEM_ATTRS.PAGE_LIST offset");
+
+/* SET_MEM: SET_MEM_ATTRS command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t handle; /* Memory handle of the region. */
+    uint32_t ptag; /* New protection tag. */
+    uint32_t flags; /* New MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero. */
+} via_admin_set_mem_t;
+_Static_assert(sizeof(via_admin_set_mem_t) == 12, "SET_MEM size");
+_Static_assert(offsetof(via_admin_set_mem_t, handle) == 0, "SET_MEM.HANDLE offset");
+_Static_assert(offsetof(via_admin_set_mem_t, ptag) == 4, "SET_MEM.PTAG offset");
+_Static_assert(offsetof(via_admin_set_mem_t, flags) == 8, "SET_MEM.FLAGS offset");
 
 #endif /* __ASSEMBLER__ */
 

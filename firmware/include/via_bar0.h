@@ -14,12 +14,23 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xb02fb9f28ffe9a00)
+#define VIA_BAR0_HASH VIA_ULL(0x38bd45ae5f1576e7)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
 #define VIA_VERSION_MINOR VIA_U(0x1) /* Hardware minor version. */
 #define VIA_VERSION_PATCH VIA_U(0x0) /* Hardware patch level. */
+#define VIA_TPT_KIND_LOCAL_READ VIA_U(0x0) /* The NIC reads local memory (a send's gather, a copy's source). */
+#define VIA_TPT_KIND_LOCAL_WRITE VIA_U(0x1) /* The NIC writes local memory (a receive's scatter, a status write-back). */
+#define VIA_TPT_KIND_REMOTE_READ VIA_U(0x2) /* A remote RDMA read reads the region: needs the region's RDMA read enable. */
+#define VIA_TPT_KIND_REMOTE_WRITE VIA_U(0x3) /* A remote RDMA write writes the region: needs the region's RDMA write enable. */
+#define VIA_TPT_ERR_OK VIA_U(0x0) /* The access is allowed. */
+#define VIA_TPT_ERR_HANDLE VIA_U(0x1) /* Invalid handle: the index is beyond TPT_REGIONS, the generation is 0, or the region is not registered and the handle's generation is the current one. */
+#define VIA_TPT_ERR_STALE VIA_U(0x2) /* Stale handle: the region was deregistered (or re-registered) since the handle was issued; its generation differs. */
+#define VIA_TPT_ERR_PTAG VIA_U(0x3) /* The ptag presented differs from the region's. */
+#define VIA_TPT_ERR_ACCESS VIA_U(0x4) /* The access kind is not enabled on the region (REMOTE_READ without RDMA read, REMOTE_WRITE without RDMA write). */
+#define VIA_TPT_ERR_BOUNDS VIA_U(0x5) /* [VA, VA+LEN) is not inside the region, or VA+LEN overflows 64 bits. A zero-length access is in bounds when base <= VA <= base+length. */
+#define VIA_TPT_ERR_FETCH VIA_U(0x6) /* Reading the region's page list from host memory got a bus error. */
 
 #define VIA_DEFAULT_DATA_WIDTH VIA_U(64) /* AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512). */
 #define VIA_DEFAULT_NUM_VI VIA_U(16) /* Number of virtual interfaces, each with one doorbell page. */
@@ -35,6 +46,8 @@
 #define VIA_DEFAULT_CPU_DMEM_BYTES VIA_U(8192) /* Control processor data memory in bytes (power of two, at most 256 KiB). */
 #define VIA_DEFAULT_FW_LOG_DEPTH VIA_U(64) /* Depth in 32-bit words of the firmware log FIFO. */
 #define VIA_DEFAULT_FW_EVENT_DEPTH VIA_U(16) /* Depth of the control processor's hardware event FIFO. */
+#define VIA_DEFAULT_TPT_REGIONS VIA_U(1024) /* Memory regions in the translation and protection table (power of two, 16..65536): MaxRegisterRegions. */
+#define VIA_DEFAULT_TPT_CACHE_ENTRIES VIA_U(512) /* Page-list entries the TPT's translation cache holds (power of two, 64..16384). */
 
 #define VIA_GLOBAL_BASE VIA_U(0x0)
 #define VIA_GLOBAL_BYTES VIA_U(0x400)
@@ -129,6 +142,13 @@
 #define VIA_CAP_CPU_DMEM_KB_SHIFT VIA_U(16)
 #define VIA_CAP_CPU_DMEM_KB_MASK VIA_U(0xffff0000)
 
+/* CAP_TPT (ro): Translation and protection table. */
+#define VIA_REG_CAP_TPT VIA_U(0x06c)
+#define VIA_CAP_TPT_REGIONS_LOG2_SHIFT VIA_U(0)
+#define VIA_CAP_TPT_REGIONS_LOG2_MASK VIA_U(0x000000ff)
+#define VIA_CAP_TPT_CACHE_LOG2_SHIFT VIA_U(8)
+#define VIA_CAP_TPT_CACHE_LOG2_MASK VIA_U(0x0000ff00)
+
 /* CTRL (wo): Global control; reads as zero. */
 #define VIA_REG_CTRL VIA_U(0x080)
 #define VIA_CTRL_SOFT_RESET_SHIFT VIA_U(0)
@@ -208,6 +228,12 @@
 #define VIA_DIAG_STATUS_ABORTED_MASK VIA_U(0x00000040)
 #define VIA_DIAG_STATUS_RESP_SHIFT VIA_U(8)
 #define VIA_DIAG_STATUS_RESP_MASK VIA_U(0x00000300)
+#define VIA_DIAG_STATUS_XLAT_ERR_SHIFT VIA_U(10)
+#define VIA_DIAG_STATUS_XLAT_ERR_MASK VIA_U(0x00000400)
+#define VIA_DIAG_STATUS_XLAT_DST_SHIFT VIA_U(11)
+#define VIA_DIAG_STATUS_XLAT_DST_MASK VIA_U(0x00000800)
+#define VIA_DIAG_STATUS_XLAT_CODE_SHIFT VIA_U(12)
+#define VIA_DIAG_STATUS_XLAT_CODE_MASK VIA_U(0x00007000)
 
 /* DIAG_CYCLES (ro): Clock cycles from START to DONE of the last copy. */
 #define VIA_REG_DIAG_CYCLES VIA_U(0x120)
@@ -229,6 +255,77 @@
 
 /* DIAG_MAX_INFLIGHT (ro): Most read bursts in flight at once during the last copy. */
 #define VIA_REG_DIAG_MAX_INFLIGHT VIA_U(0x138)
+
+/* DIAG_XLAT (rw): Translated mode: DIAG_SRC and DIAG_DST are virtual addresses in the memory regions DIAG_SRC_HANDLE and DIAG_DST_HANDLE, checked and translated by the TPT page by page with PTAG. */
+#define VIA_REG_DIAG_XLAT VIA_U(0x13c)
+#define VIA_DIAG_XLAT_MODE_SHIFT VIA_U(0)
+#define VIA_DIAG_XLAT_MODE_MASK VIA_U(0x00000001)
+#define VIA_DIAG_XLAT_SRC_KIND_SHIFT VIA_U(4)
+#define VIA_DIAG_XLAT_SRC_KIND_MASK VIA_U(0x00000030)
+#define VIA_DIAG_XLAT_DST_KIND_SHIFT VIA_U(6)
+#define VIA_DIAG_XLAT_DST_KIND_MASK VIA_U(0x000000c0)
+#define VIA_DIAG_XLAT_PTAG_SHIFT VIA_U(16)
+#define VIA_DIAG_XLAT_PTAG_MASK VIA_U(0xffff0000)
+
+/* DIAG_SRC_HANDLE (rw): Translated mode: memory handle of the source region. */
+#define VIA_REG_DIAG_SRC_HANDLE VIA_U(0x140)
+
+/* DIAG_DST_HANDLE (rw): Translated mode: memory handle of the destination region. */
+#define VIA_REG_DIAG_DST_HANDLE VIA_U(0x144)
+
+/* TPT_PROBE_HANDLE (rw): Probe input: memory handle. */
+#define VIA_REG_TPT_PROBE_HANDLE VIA_U(0x380)
+
+/* TPT_PROBE_VA_LO (rw): Probe input: virtual address, low 32 bits. */
+#define VIA_REG_TPT_PROBE_VA_LO VIA_U(0x384)
+
+/* TPT_PROBE_VA_HI (rw): Probe input: virtual address, high 32 bits. */
+#define VIA_REG_TPT_PROBE_VA_HI VIA_U(0x388)
+
+/* TPT_PROBE_LEN (rw): Probe input: length in bytes. */
+#define VIA_REG_TPT_PROBE_LEN VIA_U(0x38c)
+
+/* TPT_PROBE_CTRL (rw): Probe input: ptag and access kind. */
+#define VIA_REG_TPT_PROBE_CTRL VIA_U(0x390)
+#define VIA_TPT_PROBE_CTRL_PTAG_SHIFT VIA_U(0)
+#define VIA_TPT_PROBE_CTRL_PTAG_MASK VIA_U(0x0000ffff)
+#define VIA_TPT_PROBE_CTRL_KIND_SHIFT VIA_U(16)
+#define VIA_TPT_PROBE_CTRL_KIND_MASK VIA_U(0x00030000)
+
+/* TPT_PROBE_GO (wo): Writing any value runs the probe: one lookup through the TPT, as the DMA engines do, without moving data. Ignored while TPT_PROBE_STATUS.BUSY. */
+#define VIA_REG_TPT_PROBE_GO VIA_U(0x394)
+
+/* TPT_PROBE_STATUS (ro): Probe result; cleared by TPT_PROBE_GO. */
+#define VIA_REG_TPT_PROBE_STATUS VIA_U(0x398)
+#define VIA_TPT_PROBE_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_TPT_PROBE_STATUS_BUSY_MASK VIA_U(0x00000001)
+#define VIA_TPT_PROBE_STATUS_DONE_SHIFT VIA_U(1)
+#define VIA_TPT_PROBE_STATUS_DONE_MASK VIA_U(0x00000002)
+#define VIA_TPT_PROBE_STATUS_HIT_SHIFT VIA_U(2)
+#define VIA_TPT_PROBE_STATUS_HIT_MASK VIA_U(0x00000004)
+#define VIA_TPT_PROBE_STATUS_ERR_SHIFT VIA_U(4)
+#define VIA_TPT_PROBE_STATUS_ERR_MASK VIA_U(0x00000070)
+
+/* TPT_PROBE_PA_LO (ro): Probe result: physical address of the probed virtual address, low 32 bits (0 on an error or a zero length). */
+#define VIA_REG_TPT_PROBE_PA_LO VIA_U(0x39c)
+
+/* TPT_PROBE_PA_HI (ro): Probe result: physical address, high 32 bits. */
+#define VIA_REG_TPT_PROBE_PA_HI VIA_U(0x3a0)
+
+/* TPT_PROBE_BYTES (ro): Probe result: contiguous bytes at the physical address (to the end of its page, at most LEN). */
+#define VIA_REG_TPT_PROBE_BYTES VIA_U(0x3a4)
+
+/* TPT_LOOKUPS (ro): Lookups answered since reset (wraps). */
+#define VIA_REG_TPT_LOOKUPS VIA_U(0x3b0)
+
+/* TPT_HITS (ro): Lookups whose page-list entry came from the translation cache (wraps). */
+#define VIA_REG_TPT_HITS VIA_U(0x3b4)
+
+/* TPT_MISSES (ro): Lookups that fetched page-list entries from host memory (wraps). */
+#define VIA_REG_TPT_MISSES VIA_U(0x3b8)
+
+/* TPT_ERRORS (ro): Lookups answered with an error (wraps). */
+#define VIA_REG_TPT_ERRORS VIA_U(0x3bc)
 
 /* NET_RX_FRAMES (ro): Frames received on the network port (s_axis, counted at tlast). */
 #define VIA_REG_NET_RX_FRAMES VIA_U(0x180)
@@ -341,6 +438,10 @@ static inline uint32_t via_cap_cpu_imem_kb_get(uint32_t v) { return (uint32_t)((
 static inline uint32_t via_cap_cpu_imem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_IMEM_KB_MASK) | ((x << VIA_CAP_CPU_IMEM_KB_SHIFT) & VIA_CAP_CPU_IMEM_KB_MASK)); }
 static inline uint32_t via_cap_cpu_dmem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_DMEM_KB_MASK) >> VIA_CAP_CPU_DMEM_KB_SHIFT); }
 static inline uint32_t via_cap_cpu_dmem_kb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_CPU_DMEM_KB_MASK) | ((x << VIA_CAP_CPU_DMEM_KB_SHIFT) & VIA_CAP_CPU_DMEM_KB_MASK)); }
+static inline uint32_t via_cap_tpt_regions_log2_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_TPT_REGIONS_LOG2_MASK) >> VIA_CAP_TPT_REGIONS_LOG2_SHIFT); }
+static inline uint32_t via_cap_tpt_regions_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_TPT_REGIONS_LOG2_MASK) | ((x << VIA_CAP_TPT_REGIONS_LOG2_SHIFT) & VIA_CAP_TPT_REGIONS_LOG2_MASK)); }
+static inline uint32_t via_cap_tpt_cache_log2_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_TPT_CACHE_LOG2_MASK) >> VIA_CAP_TPT_CACHE_LOG2_SHIFT); }
+static inline uint32_t via_cap_tpt_cache_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_TPT_CACHE_LOG2_MASK) | ((x << VIA_CAP_TPT_CACHE_LOG2_SHIFT) & VIA_CAP_TPT_CACHE_LOG2_MASK)); }
 static inline uint32_t via_ctrl_soft_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT); }
 static inline uint32_t via_ctrl_soft_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CTRL_SOFT_RESET_MASK) | ((x << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK)); }
 static inline uint32_t via_status_reset_busy_get(uint32_t v) { return (uint32_t)((v & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT); }
@@ -379,6 +480,32 @@ static inline uint32_t via_diag_status_aborted_get(uint32_t v) { return (uint32_
 static inline uint32_t via_diag_status_aborted_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_ABORTED_MASK) | ((x << VIA_DIAG_STATUS_ABORTED_SHIFT) & VIA_DIAG_STATUS_ABORTED_MASK)); }
 static inline uint32_t via_diag_status_resp_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_RESP_MASK) >> VIA_DIAG_STATUS_RESP_SHIFT); }
 static inline uint32_t via_diag_status_resp_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_RESP_MASK) | ((x << VIA_DIAG_STATUS_RESP_SHIFT) & VIA_DIAG_STATUS_RESP_MASK)); }
+static inline uint32_t via_diag_status_xlat_err_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_XLAT_ERR_MASK) >> VIA_DIAG_STATUS_XLAT_ERR_SHIFT); }
+static inline uint32_t via_diag_status_xlat_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_XLAT_ERR_MASK) | ((x << VIA_DIAG_STATUS_XLAT_ERR_SHIFT) & VIA_DIAG_STATUS_XLAT_ERR_MASK)); }
+static inline uint32_t via_diag_status_xlat_dst_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_XLAT_DST_MASK) >> VIA_DIAG_STATUS_XLAT_DST_SHIFT); }
+static inline uint32_t via_diag_status_xlat_dst_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_XLAT_DST_MASK) | ((x << VIA_DIAG_STATUS_XLAT_DST_SHIFT) & VIA_DIAG_STATUS_XLAT_DST_MASK)); }
+static inline uint32_t via_diag_status_xlat_code_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_STATUS_XLAT_CODE_MASK) >> VIA_DIAG_STATUS_XLAT_CODE_SHIFT); }
+static inline uint32_t via_diag_status_xlat_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_STATUS_XLAT_CODE_MASK) | ((x << VIA_DIAG_STATUS_XLAT_CODE_SHIFT) & VIA_DIAG_STATUS_XLAT_CODE_MASK)); }
+static inline uint32_t via_diag_xlat_mode_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_XLAT_MODE_MASK) >> VIA_DIAG_XLAT_MODE_SHIFT); }
+static inline uint32_t via_diag_xlat_mode_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_XLAT_MODE_MASK) | ((x << VIA_DIAG_XLAT_MODE_SHIFT) & VIA_DIAG_XLAT_MODE_MASK)); }
+static inline uint32_t via_diag_xlat_src_kind_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_XLAT_SRC_KIND_MASK) >> VIA_DIAG_XLAT_SRC_KIND_SHIFT); }
+static inline uint32_t via_diag_xlat_src_kind_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_XLAT_SRC_KIND_MASK) | ((x << VIA_DIAG_XLAT_SRC_KIND_SHIFT) & VIA_DIAG_XLAT_SRC_KIND_MASK)); }
+static inline uint32_t via_diag_xlat_dst_kind_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_XLAT_DST_KIND_MASK) >> VIA_DIAG_XLAT_DST_KIND_SHIFT); }
+static inline uint32_t via_diag_xlat_dst_kind_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_XLAT_DST_KIND_MASK) | ((x << VIA_DIAG_XLAT_DST_KIND_SHIFT) & VIA_DIAG_XLAT_DST_KIND_MASK)); }
+static inline uint32_t via_diag_xlat_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_XLAT_PTAG_MASK) >> VIA_DIAG_XLAT_PTAG_SHIFT); }
+static inline uint32_t via_diag_xlat_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DIAG_XLAT_PTAG_MASK) | ((x << VIA_DIAG_XLAT_PTAG_SHIFT) & VIA_DIAG_XLAT_PTAG_MASK)); }
+static inline uint32_t via_tpt_probe_ctrl_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_CTRL_PTAG_MASK) >> VIA_TPT_PROBE_CTRL_PTAG_SHIFT); }
+static inline uint32_t via_tpt_probe_ctrl_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_CTRL_PTAG_MASK) | ((x << VIA_TPT_PROBE_CTRL_PTAG_SHIFT) & VIA_TPT_PROBE_CTRL_PTAG_MASK)); }
+static inline uint32_t via_tpt_probe_ctrl_kind_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_CTRL_KIND_MASK) >> VIA_TPT_PROBE_CTRL_KIND_SHIFT); }
+static inline uint32_t via_tpt_probe_ctrl_kind_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_CTRL_KIND_MASK) | ((x << VIA_TPT_PROBE_CTRL_KIND_SHIFT) & VIA_TPT_PROBE_CTRL_KIND_MASK)); }
+static inline uint32_t via_tpt_probe_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_STATUS_BUSY_MASK) >> VIA_TPT_PROBE_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_tpt_probe_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_BUSY_MASK) | ((x << VIA_TPT_PROBE_STATUS_BUSY_SHIFT) & VIA_TPT_PROBE_STATUS_BUSY_MASK)); }
+static inline uint32_t via_tpt_probe_status_done_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_STATUS_DONE_MASK) >> VIA_TPT_PROBE_STATUS_DONE_SHIFT); }
+static inline uint32_t via_tpt_probe_status_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_DONE_MASK) | ((x << VIA_TPT_PROBE_STATUS_DONE_SHIFT) & VIA_TPT_PROBE_STATUS_DONE_MASK)); }
+static inline uint32_t via_tpt_probe_status_hit_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_STATUS_HIT_MASK) >> VIA_TPT_PROBE_STATUS_HIT_SHIFT); }
+static inline uint32_t via_tpt_probe_status_hit_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_HIT_MASK) | ((x << VIA_TPT_PROBE_STATUS_HIT_SHIFT) & VIA_TPT_PROBE_STATUS_HIT_MASK)); }
+static inline uint32_t via_tpt_probe_status_err_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_STATUS_ERR_MASK) >> VIA_TPT_PROBE_STATUS_ERR_SHIFT); }
+static inline uint32_t via_tpt_probe_status_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_ERR_MASK) | ((x << VIA_TPT_PROBE_STATUS_ERR_SHIFT) & VIA_TPT_PROBE_STATUS_ERR_MASK)); }
 static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
 static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
 static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }

@@ -14,13 +14,18 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x1eac74c40105cf6a)
+#define VIA_FW_HASH VIA_ULL(0x8e998b9603392efa)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
 #define VIA_FW_EV_NONE VIA_U(0x0) /* EVENT.CODE when the event FIFO is empty. */
 #define VIA_FW_EV_ADMIN VIA_U(0x1) /* The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD. */
 #define VIA_FW_EV_TIMER VIA_U(0x2) /* The timer reached TIMER_CMP. */
+#define VIA_FW_TPT_OP_NOP VIA_U(0x0) /* Nothing. */
+#define VIA_FW_TPT_OP_WRITE VIA_U(0x1) /* Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN). */
+#define VIA_FW_TPT_OP_SET_ATTR VIA_U(0x2) /* Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid. */
+#define VIA_FW_TPT_OP_INVALIDATE VIA_U(0x3) /* Deregisters the region: no new lookup succeeds from the next cycle (generation incremented, skipping 0), and BUSY stays 1 until every DMA that used a translation obtained before it has completed (the fence). */
+#define VIA_FW_TPT_OP_READ VIA_U(0x4) /* Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS. */
 
 #define VIA_FW_REGS_BASE VIA_U(0x0)
 #define VIA_FW_REGS_BYTES VIA_U(0x1000)
@@ -83,6 +88,47 @@
 /* SCRATCH (rw): Scratch register. */
 #define VIA_FW_REG_SCRATCH VIA_U(0x048)
 
+/* TPT_INDEX (rw): Region index (0 .. TPT_REGIONS-1; higher bits are ignored). */
+#define VIA_FW_REG_TPT_INDEX VIA_U(0x100)
+
+/* TPT_VA_LO (rw): Region base virtual address, low 32 bits. */
+#define VIA_FW_REG_TPT_VA_LO VIA_U(0x104)
+
+/* TPT_VA_HI (rw): Region base virtual address, high 32 bits. */
+#define VIA_FW_REG_TPT_VA_HI VIA_U(0x108)
+
+/* TPT_LEN (rw): Region length in bytes (1 .. 2**32-1). */
+#define VIA_FW_REG_TPT_LEN VIA_U(0x10c)
+
+/* TPT_ATTR (rw): Region protection attributes. */
+#define VIA_FW_REG_TPT_ATTR VIA_U(0x110)
+#define VIA_FW_TPT_ATTR_PTAG_SHIFT VIA_U(0)
+#define VIA_FW_TPT_ATTR_PTAG_MASK VIA_U(0x0000ffff)
+#define VIA_FW_TPT_ATTR_RDMA_WRITE_SHIFT VIA_U(16)
+#define VIA_FW_TPT_ATTR_RDMA_WRITE_MASK VIA_U(0x00010000)
+#define VIA_FW_TPT_ATTR_RDMA_READ_SHIFT VIA_U(17)
+#define VIA_FW_TPT_ATTR_RDMA_READ_MASK VIA_U(0x00020000)
+
+/* TPT_PL_LO (rw): Physical address of the region's page list in host memory (8-byte aligned), low 32 bits: one 64-bit physical page address per 4 KiB page the region spans, in order. */
+#define VIA_FW_REG_TPT_PL_LO VIA_U(0x114)
+
+/* TPT_PL_HI (rw): Page list physical address, high 32 bits. */
+#define VIA_FW_REG_TPT_PL_HI VIA_U(0x118)
+
+/* TPT_CMD (wo): Runs a TPT command on region TPT_INDEX. Ignored while TPT_STATUS.BUSY. */
+#define VIA_FW_REG_TPT_CMD VIA_U(0x11c)
+#define VIA_FW_TPT_CMD_OP_SHIFT VIA_U(0)
+#define VIA_FW_TPT_CMD_OP_MASK VIA_U(0x00000007)
+
+/* TPT_STATUS (ro): TPT command status. */
+#define VIA_FW_REG_TPT_STATUS VIA_U(0x120)
+#define VIA_FW_TPT_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_FW_TPT_STATUS_BUSY_MASK VIA_U(0x00000001)
+#define VIA_FW_TPT_STATUS_VALID_SHIFT VIA_U(1)
+#define VIA_FW_TPT_STATUS_VALID_MASK VIA_U(0x00000002)
+#define VIA_FW_TPT_STATUS_GEN_SHIFT VIA_U(16)
+#define VIA_FW_TPT_STATUS_GEN_MASK VIA_U(0xffff0000)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -99,6 +145,20 @@ static inline uint32_t via_fw_event_count_dropped_get(uint32_t v) { return (uint
 static inline uint32_t via_fw_event_count_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_DROPPED_MASK) | ((x << VIA_FW_EVENT_COUNT_DROPPED_SHIFT) & VIA_FW_EVENT_COUNT_DROPPED_MASK)); }
 static inline uint32_t via_fw_timer_ctrl_arm_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TIMER_CTRL_ARM_MASK) >> VIA_FW_TIMER_CTRL_ARM_SHIFT); }
 static inline uint32_t via_fw_timer_ctrl_arm_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TIMER_CTRL_ARM_MASK) | ((x << VIA_FW_TIMER_CTRL_ARM_SHIFT) & VIA_FW_TIMER_CTRL_ARM_MASK)); }
+static inline uint32_t via_fw_tpt_attr_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_ATTR_PTAG_MASK) >> VIA_FW_TPT_ATTR_PTAG_SHIFT); }
+static inline uint32_t via_fw_tpt_attr_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_ATTR_PTAG_MASK) | ((x << VIA_FW_TPT_ATTR_PTAG_SHIFT) & VIA_FW_TPT_ATTR_PTAG_MASK)); }
+static inline uint32_t via_fw_tpt_attr_rdma_write_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_ATTR_RDMA_WRITE_MASK) >> VIA_FW_TPT_ATTR_RDMA_WRITE_SHIFT); }
+static inline uint32_t via_fw_tpt_attr_rdma_write_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_ATTR_RDMA_WRITE_MASK) | ((x << VIA_FW_TPT_ATTR_RDMA_WRITE_SHIFT) & VIA_FW_TPT_ATTR_RDMA_WRITE_MASK)); }
+static inline uint32_t via_fw_tpt_attr_rdma_read_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_ATTR_RDMA_READ_MASK) >> VIA_FW_TPT_ATTR_RDMA_READ_SHIFT); }
+static inline uint32_t via_fw_tpt_attr_rdma_read_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_ATTR_RDMA_READ_MASK) | ((x << VIA_FW_TPT_ATTR_RDMA_READ_SHIFT) & VIA_FW_TPT_ATTR_RDMA_READ_MASK)); }
+static inline uint32_t via_fw_tpt_cmd_op_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_CMD_OP_MASK) >> VIA_FW_TPT_CMD_OP_SHIFT); }
+static inline uint32_t via_fw_tpt_cmd_op_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_CMD_OP_MASK) | ((x << VIA_FW_TPT_CMD_OP_SHIFT) & VIA_FW_TPT_CMD_OP_MASK)); }
+static inline uint32_t via_fw_tpt_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_STATUS_BUSY_MASK) >> VIA_FW_TPT_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_fw_tpt_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_STATUS_BUSY_MASK) | ((x << VIA_FW_TPT_STATUS_BUSY_SHIFT) & VIA_FW_TPT_STATUS_BUSY_MASK)); }
+static inline uint32_t via_fw_tpt_status_valid_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_STATUS_VALID_MASK) >> VIA_FW_TPT_STATUS_VALID_SHIFT); }
+static inline uint32_t via_fw_tpt_status_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_STATUS_VALID_MASK) | ((x << VIA_FW_TPT_STATUS_VALID_SHIFT) & VIA_FW_TPT_STATUS_VALID_MASK)); }
+static inline uint32_t via_fw_tpt_status_gen_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_STATUS_GEN_MASK) >> VIA_FW_TPT_STATUS_GEN_SHIFT); }
+static inline uint32_t via_fw_tpt_status_gen_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_STATUS_GEN_MASK) | ((x << VIA_FW_TPT_STATUS_GEN_SHIFT) & VIA_FW_TPT_STATUS_GEN_MASK)); }
 
 #endif /* __ASSEMBLER__ */
 

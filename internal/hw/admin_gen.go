@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x0805c66e76d5361d
+const AdminHash uint64 = 0x0ccdcea6ea0c9f06
 
 // Constants of the layout.
 const (
@@ -18,6 +18,18 @@ const (
 	AdminOpQueryNic = 0x1
 	// AdminOpEcho: Answers the command's payload unchanged (diagnostics).
 	AdminOpEcho = 0x2
+	// AdminOpCreatePtag: Allocates a protection tag; answers PTAG_ARGS.
+	AdminOpCreatePtag = 0x10
+	// AdminOpDestroyPtag: Frees the protection tag in PTAG_ARGS; ST_IN_USE while a region (or VI) uses it.
+	AdminOpDestroyPtag = 0x11
+	// AdminOpRegisterMem: Registers a memory region (REG_MEM); answers MEM_HANDLE.
+	AdminOpRegisterMem = 0x12
+	// AdminOpDeregisterMem: Deregisters the region MEM_HANDLE names; answers once no DMA uses its old translation (the TPT fence).
+	AdminOpDeregisterMem = 0x13
+	// AdminOpQueryMem: Answers the attributes (MEM_ATTRS) of the region MEM_HANDLE names.
+	AdminOpQueryMem = 0x14
+	// AdminOpSetMemAttrs: Changes a region's ptag and RDMA enables (SET_MEM).
+	AdminOpSetMemAttrs = 0x15
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -26,8 +38,26 @@ const (
 	AdminStBadParam = 0x2
 	// AdminStBusy: The firmware cannot take the command now; retry later.
 	AdminStBusy = 0x3
+	// AdminStInvalidPtag: The protection tag does not exist (never created, or destroyed).
+	AdminStInvalidPtag = 0x4
+	// AdminStInvalidHandle: The memory handle does not name a registered region (never issued, or deregistered).
+	AdminStInvalidHandle = 0x5
+	// AdminStNoResource: A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES.
+	AdminStNoResource = 0x6
+	// AdminStInUse: The object is still used (a ptag by regions).
+	AdminStInUse = 0x7
 	// AdminPayloadMax: Largest payload of a command or response, in bytes.
 	AdminPayloadMax = 0xf0
+	// AdminMaxPtags: Protection tags the firmware hands out at once (MaxPtags).
+	AdminMaxPtags = 0x40
+	// AdminMaxRegisterBytes: Most bytes registered at once, summed over the regions (MaxRegisterBytes).
+	AdminMaxRegisterBytes = 0xfffff000
+	// AdminMaxRegisterBlockBytes: Largest single region in bytes (MaxRegisterBlockBytes).
+	AdminMaxRegisterBlockBytes = 0x80000000
+	// AdminMemRdmaWrite: REG_MEM / SET_MEM / MEM_ATTRS FLAGS bit: remote RDMA writes allowed.
+	AdminMemRdmaWrite = 0x1
+	// AdminMemRdmaRead: FLAGS bit: remote RDMA reads allowed.
+	AdminMemRdmaRead = 0x2
 )
 
 // AdminOp is a value of enum OP: Admin command codes (CMD.OPCODE); the constants are OP_NOP, OP_QUERY_NIC, ...
@@ -36,9 +66,15 @@ type AdminOp uint16
 
 // AdminOpNames maps every value of OP to its name in the layout.
 var AdminOpNames = map[AdminOp]string{
-	AdminOpNop:      "NOP",
-	AdminOpQueryNic: "QUERY_NIC",
-	AdminOpEcho:     "ECHO",
+	AdminOpNop:           "NOP",
+	AdminOpQueryNic:      "QUERY_NIC",
+	AdminOpEcho:          "ECHO",
+	AdminOpCreatePtag:    "CREATE_PTAG",
+	AdminOpDestroyPtag:   "DESTROY_PTAG",
+	AdminOpRegisterMem:   "REGISTER_MEM",
+	AdminOpDeregisterMem: "DEREGISTER_MEM",
+	AdminOpQueryMem:      "QUERY_MEM",
+	AdminOpSetMemAttrs:   "SET_MEM_ATTRS",
 }
 
 // String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
@@ -55,10 +91,14 @@ type AdminSt uint16
 
 // AdminStNames maps every value of ST to its name in the layout.
 var AdminStNames = map[AdminSt]string{
-	AdminStOk:         "OK",
-	AdminStUnknownCmd: "UNKNOWN_CMD",
-	AdminStBadParam:   "BAD_PARAM",
-	AdminStBusy:       "BUSY",
+	AdminStOk:            "OK",
+	AdminStUnknownCmd:    "UNKNOWN_CMD",
+	AdminStBadParam:      "BAD_PARAM",
+	AdminStBusy:          "BUSY",
+	AdminStInvalidPtag:   "INVALID_PTAG",
+	AdminStInvalidHandle: "INVALID_HANDLE",
+	AdminStNoResource:    "NO_RESOURCE",
+	AdminStInUse:         "IN_USE",
 }
 
 // String returns the value's name in the layout ("OK"), or ST(N) for a value the layout does not name.
@@ -211,4 +251,145 @@ func (v *AdminNicAttrs) Unmarshal(b []byte) {
 	v.MaxPtags = binary.LittleEndian.Uint32(b[140:])
 	v.ReliabilityLevelSupport = binary.LittleEndian.Uint32(b[144:])
 	v.RdmaReadSupport = binary.LittleEndian.Uint32(b[148:])
+}
+
+// AdminPtagArgsBytes is the size of AdminPtagArgs in bytes.
+const AdminPtagArgsBytes = 4
+
+// AdminPtagArgs is PTAG_ARGS: CREATE_PTAG response and DESTROY_PTAG command payload.
+type AdminPtagArgs struct {
+	Ptag uint32 // The protection tag: generation << 8 | index (bits 31:16 zero); never 0.
+}
+
+// Marshal writes v to b[:AdminPtagArgsBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminPtagArgs) Marshal(b []byte) {
+	b = b[:AdminPtagArgsBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Ptag)
+}
+
+// Unmarshal reads v from b[:AdminPtagArgsBytes].
+func (v *AdminPtagArgs) Unmarshal(b []byte) {
+	b = b[:AdminPtagArgsBytes]
+	v.Ptag = binary.LittleEndian.Uint32(b[0:])
+}
+
+// AdminRegMemBytes is the size of AdminRegMem in bytes.
+const AdminRegMemBytes = 32
+
+// AdminRegMem is REG_MEM: REGISTER_MEM command payload.
+type AdminRegMem struct {
+	Va       uint64 // Virtual address of the region's first byte.
+	Len      uint32 // Length in bytes (1 .. MAX_REGISTER_BLOCK_BYTES); VA+LEN must not overflow.
+	Ptag     uint32 // Protection tag of the region.
+	Flags    uint32 // MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero.
+	Pages    uint32 // Entries in the page list: the 4 KiB pages [VA, VA+LEN) spans.
+	PageList uint64 // Physical address of the page list (8-byte aligned): PAGES 64-bit physical page addresses, 4 KiB aligned.
+}
+
+// Marshal writes v to b[:AdminRegMemBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminRegMem) Marshal(b []byte) {
+	b = b[:AdminRegMemBytes]
+	clear(b)
+	binary.LittleEndian.PutUint64(b[0:], v.Va)
+	binary.LittleEndian.PutUint32(b[8:], v.Len)
+	binary.LittleEndian.PutUint32(b[12:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[16:], v.Flags)
+	binary.LittleEndian.PutUint32(b[20:], v.Pages)
+	binary.LittleEndian.PutUint64(b[24:], v.PageList)
+}
+
+// Unmarshal reads v from b[:AdminRegMemBytes].
+func (v *AdminRegMem) Unmarshal(b []byte) {
+	b = b[:AdminRegMemBytes]
+	v.Va = binary.LittleEndian.Uint64(b[0:])
+	v.Len = binary.LittleEndian.Uint32(b[8:])
+	v.Ptag = binary.LittleEndian.Uint32(b[12:])
+	v.Flags = binary.LittleEndian.Uint32(b[16:])
+	v.Pages = binary.LittleEndian.Uint32(b[20:])
+	v.PageList = binary.LittleEndian.Uint64(b[24:])
+}
+
+// AdminMemHandleBytes is the size of AdminMemHandle in bytes.
+const AdminMemHandleBytes = 4
+
+// AdminMemHandle is MEM_HANDLE: REGISTER_MEM response; DEREGISTER_MEM and QUERY_MEM command payload.
+type AdminMemHandle struct {
+	Handle uint32 // Memory handle: generation << 16 | region index; never 0.
+}
+
+// Marshal writes v to b[:AdminMemHandleBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminMemHandle) Marshal(b []byte) {
+	b = b[:AdminMemHandleBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Handle)
+}
+
+// Unmarshal reads v from b[:AdminMemHandleBytes].
+func (v *AdminMemHandle) Unmarshal(b []byte) {
+	b = b[:AdminMemHandleBytes]
+	v.Handle = binary.LittleEndian.Uint32(b[0:])
+}
+
+// AdminMemAttrsBytes is the size of AdminMemAttrs in bytes.
+const AdminMemAttrsBytes = 32
+
+// AdminMemAttrs is MEM_ATTRS: QUERY_MEM response payload: the region as the TPT holds it.
+type AdminMemAttrs struct {
+	Va       uint64 // Virtual address of the region's first byte.
+	Len      uint32 // Length in bytes.
+	Ptag     uint32 // Protection tag.
+	Flags    uint32 // MEM_RDMA_WRITE | MEM_RDMA_READ.
+	Pages    uint32 // Entries in the page list.
+	PageList uint64 // Physical address of the page list.
+}
+
+// Marshal writes v to b[:AdminMemAttrsBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminMemAttrs) Marshal(b []byte) {
+	b = b[:AdminMemAttrsBytes]
+	clear(b)
+	binary.LittleEndian.PutUint64(b[0:], v.Va)
+	binary.LittleEndian.PutUint32(b[8:], v.Len)
+	binary.LittleEndian.PutUint32(b[12:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[16:], v.Flags)
+	binary.LittleEndian.PutUint32(b[20:], v.Pages)
+	binary.LittleEndian.PutUint64(b[24:], v.PageList)
+}
+
+// Unmarshal reads v from b[:AdminMemAttrsBytes].
+func (v *AdminMemAttrs) Unmarshal(b []byte) {
+	b = b[:AdminMemAttrsBytes]
+	v.Va = binary.LittleEndian.Uint64(b[0:])
+	v.Len = binary.LittleEndian.Uint32(b[8:])
+	v.Ptag = binary.LittleEndian.Uint32(b[12:])
+	v.Flags = binary.LittleEndian.Uint32(b[16:])
+	v.Pages = binary.LittleEndian.Uint32(b[20:])
+	v.PageList = binary.LittleEndian.Uint64(b[24:])
+}
+
+// AdminSetMemBytes is the size of AdminSetMem in bytes.
+const AdminSetMemBytes = 12
+
+// AdminSetMem is SET_MEM: SET_MEM_ATTRS command payload.
+type AdminSetMem struct {
+	Handle uint32 // Memory handle of the region.
+	Ptag   uint32 // New protection tag.
+	Flags  uint32 // New MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero.
+}
+
+// Marshal writes v to b[:AdminSetMemBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminSetMem) Marshal(b []byte) {
+	b = b[:AdminSetMemBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Handle)
+	binary.LittleEndian.PutUint32(b[4:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[8:], v.Flags)
+}
+
+// Unmarshal reads v from b[:AdminSetMemBytes].
+func (v *AdminSetMem) Unmarshal(b []byte) {
+	b = b[:AdminSetMemBytes]
+	v.Handle = binary.LittleEndian.Uint32(b[0:])
+	v.Ptag = binary.LittleEndian.Uint32(b[4:])
+	v.Flags = binary.LittleEndian.Uint32(b[8:])
 }

@@ -2,8 +2,12 @@
 
 package hw
 
+import (
+	"strconv"
+)
+
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xb02fb9f28ffe9a00
+const Bar0Hash uint64 = 0x38bd45ae5f1576e7
 
 // Constants of the layout.
 const (
@@ -15,7 +19,72 @@ const (
 	VersionMinor = 0x1
 	// VersionPatch: Hardware patch level.
 	VersionPatch = 0x0
+	// TptKindLocalRead: The NIC reads local memory (a send's gather, a copy's source).
+	TptKindLocalRead = 0x0
+	// TptKindLocalWrite: The NIC writes local memory (a receive's scatter, a status write-back).
+	TptKindLocalWrite = 0x1
+	// TptKindRemoteRead: A remote RDMA read reads the region: needs the region's RDMA read enable.
+	TptKindRemoteRead = 0x2
+	// TptKindRemoteWrite: A remote RDMA write writes the region: needs the region's RDMA write enable.
+	TptKindRemoteWrite = 0x3
+	// TptErrOk: The access is allowed.
+	TptErrOk = 0x0
+	// TptErrHandle: Invalid handle: the index is beyond TPT_REGIONS, the generation is 0, or the region is not registered and the handle's generation is the current one.
+	TptErrHandle = 0x1
+	// TptErrStale: Stale handle: the region was deregistered (or re-registered) since the handle was issued; its generation differs.
+	TptErrStale = 0x2
+	// TptErrPtag: The ptag presented differs from the region's.
+	TptErrPtag = 0x3
+	// TptErrAccess: The access kind is not enabled on the region (REMOTE_READ without RDMA read, REMOTE_WRITE without RDMA write).
+	TptErrAccess = 0x4
+	// TptErrBounds: [VA, VA+LEN) is not inside the region, or VA+LEN overflows 64 bits. A zero-length access is in bounds when base <= VA <= base+length.
+	TptErrBounds = 0x5
+	// TptErrFetch: Reading the region's page list from host memory got a bus error.
+	TptErrFetch = 0x6
 )
+
+// TptKind is a value of enum TPT_KIND: Access kinds checked by the TPT.
+// The constants TptKind* are untyped so that they fit integer fields; TptKind(v).String() names a value.
+type TptKind uint8
+
+// TptKindNames maps every value of TPT_KIND to its name in the layout.
+var TptKindNames = map[TptKind]string{
+	TptKindLocalRead:   "LOCAL_READ",
+	TptKindLocalWrite:  "LOCAL_WRITE",
+	TptKindRemoteRead:  "REMOTE_READ",
+	TptKindRemoteWrite: "REMOTE_WRITE",
+}
+
+// String returns the value's name in the layout ("LOCAL_READ"), or TPT_KIND(N) for a value the layout does not name.
+func (v TptKind) String() string {
+	if s, ok := TptKindNames[v]; ok {
+		return s
+	}
+	return "TPT_KIND(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// TptErr is a value of enum TPT_ERR: TPT answers, in the order they are checked: the first that applies is the one reported.
+// The constants TptErr* are untyped so that they fit integer fields; TptErr(v).String() names a value.
+type TptErr uint8
+
+// TptErrNames maps every value of TPT_ERR to its name in the layout.
+var TptErrNames = map[TptErr]string{
+	TptErrOk:     "OK",
+	TptErrHandle: "HANDLE",
+	TptErrStale:  "STALE",
+	TptErrPtag:   "PTAG",
+	TptErrAccess: "ACCESS",
+	TptErrBounds: "BOUNDS",
+	TptErrFetch:  "FETCH",
+}
+
+// String returns the value's name in the layout ("OK"), or TPT_ERR(N) for a value the layout does not name.
+func (v TptErr) String() string {
+	if s, ok := TptErrNames[v]; ok {
+		return s
+	}
+	return "TPT_ERR(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
 
 // Defaults of the NIC's build parameters; the NIC reports its actual values in the CAP_* registers.
 const (
@@ -47,6 +116,10 @@ const (
 	DefaultFwLogDepth = 64
 	// DefaultFwEventDepth: Depth of the control processor's hardware event FIFO.
 	DefaultFwEventDepth = 16
+	// DefaultTptRegions: Memory regions in the translation and protection table (power of two, 16..65536): MaxRegisterRegions.
+	DefaultTptRegions = 1024
+	// DefaultTptCacheEntries: Page-list entries the TPT's translation cache holds (power of two, 64..16384).
+	DefaultTptCacheEntries = 512
 )
 
 // Address windows.
@@ -103,6 +176,8 @@ const (
 	RegCapReset uint32 = 0x064
 	// RegCapCpu (ro): Control processor memories.
 	RegCapCpu uint32 = 0x068
+	// RegCapTpt (ro): Translation and protection table.
+	RegCapTpt uint32 = 0x06c
 	// RegCtrl (wo): Global control; reads as zero.
 	RegCtrl uint32 = 0x080
 	// RegStatus (ro): Global status.
@@ -145,6 +220,40 @@ const (
 	RegDiagWrBursts uint32 = 0x134
 	// RegDiagMaxInflight (ro): Most read bursts in flight at once during the last copy.
 	RegDiagMaxInflight uint32 = 0x138
+	// RegDiagXlat (rw): Translated mode: DIAG_SRC and DIAG_DST are virtual addresses in the memory regions DIAG_SRC_HANDLE and DIAG_DST_HANDLE, checked and translated by the TPT page by page with PTAG.
+	RegDiagXlat uint32 = 0x13c
+	// RegDiagSrcHandle (rw): Translated mode: memory handle of the source region.
+	RegDiagSrcHandle uint32 = 0x140
+	// RegDiagDstHandle (rw): Translated mode: memory handle of the destination region.
+	RegDiagDstHandle uint32 = 0x144
+	// RegTptProbeHandle (rw): Probe input: memory handle.
+	RegTptProbeHandle uint32 = 0x380
+	// RegTptProbeVaLo (rw): Probe input: virtual address, low 32 bits.
+	RegTptProbeVaLo uint32 = 0x384
+	// RegTptProbeVaHi (rw): Probe input: virtual address, high 32 bits.
+	RegTptProbeVaHi uint32 = 0x388
+	// RegTptProbeLen (rw): Probe input: length in bytes.
+	RegTptProbeLen uint32 = 0x38c
+	// RegTptProbeCtrl (rw): Probe input: ptag and access kind.
+	RegTptProbeCtrl uint32 = 0x390
+	// RegTptProbeGo (wo): Writing any value runs the probe: one lookup through the TPT, as the DMA engines do, without moving data. Ignored while TPT_PROBE_STATUS.BUSY.
+	RegTptProbeGo uint32 = 0x394
+	// RegTptProbeStatus (ro): Probe result; cleared by TPT_PROBE_GO.
+	RegTptProbeStatus uint32 = 0x398
+	// RegTptProbePaLo (ro): Probe result: physical address of the probed virtual address, low 32 bits (0 on an error or a zero length).
+	RegTptProbePaLo uint32 = 0x39c
+	// RegTptProbePaHi (ro): Probe result: physical address, high 32 bits.
+	RegTptProbePaHi uint32 = 0x3a0
+	// RegTptProbeBytes (ro): Probe result: contiguous bytes at the physical address (to the end of its page, at most LEN).
+	RegTptProbeBytes uint32 = 0x3a4
+	// RegTptLookups (ro): Lookups answered since reset (wraps).
+	RegTptLookups uint32 = 0x3b0
+	// RegTptHits (ro): Lookups whose page-list entry came from the translation cache (wraps).
+	RegTptHits uint32 = 0x3b4
+	// RegTptMisses (ro): Lookups that fetched page-list entries from host memory (wraps).
+	RegTptMisses uint32 = 0x3b8
+	// RegTptErrors (ro): Lookups answered with an error (wraps).
+	RegTptErrors uint32 = 0x3bc
 	// RegNetRxFrames (ro): Frames received on the network port (s_axis, counted at tlast).
 	RegNetRxFrames uint32 = 0x180
 	// RegNetTxFrames (ro): Frames sent on the network port (m_axis, counted at tlast).
@@ -197,6 +306,8 @@ const (
 	CapResetCyclesMask        = 0xffff     // CAP_RESET[15:0]
 	CapCpuImemKbMask          = 0xffff     // CAP_CPU[15:0]
 	CapCpuDmemKbMask          = 0xffff0000 // CAP_CPU[31:16]
+	CapTptRegionsLog2Mask     = 0xff       // CAP_TPT[7:0]
+	CapTptCacheLog2Mask       = 0xff00     // CAP_TPT[15:8]
 	CtrlSoftResetMask         = 0x1        // CTRL[0:0]
 	StatusResetBusyMask       = 0x1        // STATUS[0:0]
 	IrqStatusDiagDoneMask     = 0x1        // IRQ_STATUS[0:0]
@@ -216,6 +327,19 @@ const (
 	DiagStatusWrErrMask       = 0x20       // DIAG_STATUS[5:5]
 	DiagStatusAbortedMask     = 0x40       // DIAG_STATUS[6:6]
 	DiagStatusRespMask        = 0x300      // DIAG_STATUS[9:8]
+	DiagStatusXlatErrMask     = 0x400      // DIAG_STATUS[10:10]
+	DiagStatusXlatDstMask     = 0x800      // DIAG_STATUS[11:11]
+	DiagStatusXlatCodeMask    = 0x7000     // DIAG_STATUS[14:12]
+	DiagXlatModeMask          = 0x1        // DIAG_XLAT[0:0]
+	DiagXlatSrcKindMask       = 0x30       // DIAG_XLAT[5:4]
+	DiagXlatDstKindMask       = 0xc0       // DIAG_XLAT[7:6]
+	DiagXlatPtagMask          = 0xffff0000 // DIAG_XLAT[31:16]
+	TptProbeCtrlPtagMask      = 0xffff     // TPT_PROBE_CTRL[15:0]
+	TptProbeCtrlKindMask      = 0x30000    // TPT_PROBE_CTRL[17:16]
+	TptProbeStatusBusyMask    = 0x1        // TPT_PROBE_STATUS[0:0]
+	TptProbeStatusDoneMask    = 0x2        // TPT_PROBE_STATUS[1:1]
+	TptProbeStatusHitMask     = 0x4        // TPT_PROBE_STATUS[2:2]
+	TptProbeStatusErrMask     = 0x70       // TPT_PROBE_STATUS[6:4]
 	CpuCtrlRunMask            = 0x1        // CPU_CTRL[0:0]
 	CpuStatusRunningMask      = 0x1        // CPU_STATUS[0:0]
 	CpuStatusHaltedMask       = 0x2        // CPU_STATUS[1:1]
@@ -265,6 +389,10 @@ var (
 	CapCpuImemKb = Field{Reg: RegCapCpu, Name: "IMEM_KB", LSB: 0, Width: 16, Access: AccessRO}
 	// CapCpuDmemKb is CAP_CPU[31:16] (ro): CPU_DMEM_BYTES parameter / 1024.
 	CapCpuDmemKb = Field{Reg: RegCapCpu, Name: "DMEM_KB", LSB: 16, Width: 16, Access: AccessRO}
+	// CapTptRegionsLog2 is CAP_TPT[7:0] (ro): log2 of the TPT_REGIONS parameter (memory regions).
+	CapTptRegionsLog2 = Field{Reg: RegCapTpt, Name: "REGIONS_LOG2", LSB: 0, Width: 8, Access: AccessRO}
+	// CapTptCacheLog2 is CAP_TPT[15:8] (ro): log2 of the TPT_CACHE_ENTRIES parameter (cached page-list entries).
+	CapTptCacheLog2 = Field{Reg: RegCapTpt, Name: "CACHE_LOG2", LSB: 8, Width: 8, Access: AccessRO}
 	// CtrlSoftReset is CTRL[0:0] (wo): Write 1 to reset the NIC (the BAR0 slave keeps answering): the DMA engine is aborted and its bursts in flight are completed, the network port stops once no beat is pending (the loopback FIFO's contents are dropped), then every block and register is held in reset for SOFT_RESET_CYCLES cycles.
 	CtrlSoftReset = Field{Reg: RegCtrl, Name: "SOFT_RESET", LSB: 0, Width: 1, Access: AccessWO}
 	// StatusResetBusy is STATUS[0:0] (ro): 1 while a soft reset is in progress (draining, then holding the blocks in reset); writes meanwhile are answered but have no effect, and hardware interrupt causes are ignored.
@@ -303,6 +431,32 @@ var (
 	DiagStatusAborted = Field{Reg: RegDiagStatus, Name: "ABORTED", LSB: 6, Width: 1, Access: AccessRO}
 	// DiagStatusResp is DIAG_STATUS[9:8] (ro): AXI response code of the first error (2 SLVERR, 3 DECERR).
 	DiagStatusResp = Field{Reg: RegDiagStatus, Name: "RESP", LSB: 8, Width: 2, Access: AccessRO}
+	// DiagStatusXlatErr is DIAG_STATUS[10:10] (ro): Translated mode: a translation failed; XLAT_CODE and XLAT_DST say which and where. Nothing is written past the failing page.
+	DiagStatusXlatErr = Field{Reg: RegDiagStatus, Name: "XLAT_ERR", LSB: 10, Width: 1, Access: AccessRO}
+	// DiagStatusXlatDst is DIAG_STATUS[11:11] (ro): 0: the source's translation failed, 1: the destination's.
+	DiagStatusXlatDst = Field{Reg: RegDiagStatus, Name: "XLAT_DST", LSB: 11, Width: 1, Access: AccessRO}
+	// DiagStatusXlatCode is DIAG_STATUS[14:12] (ro): The TPT's error (TPT_ERR_*).
+	DiagStatusXlatCode = Field{Reg: RegDiagStatus, Name: "XLAT_CODE", LSB: 12, Width: 3, Access: AccessRO}
+	// DiagXlatMode is DIAG_XLAT[0:0] (rw): 0 physical addresses (the engine's original mode), 1 translated.
+	DiagXlatMode = Field{Reg: RegDiagXlat, Name: "MODE", LSB: 0, Width: 1, Access: AccessRW}
+	// DiagXlatSrcKind is DIAG_XLAT[5:4] (rw): Access kind checked on the source (TPT_KIND_*; a copy reads it: LOCAL_READ or REMOTE_READ).
+	DiagXlatSrcKind = Field{Reg: RegDiagXlat, Name: "SRC_KIND", LSB: 4, Width: 2, Access: AccessRW}
+	// DiagXlatDstKind is DIAG_XLAT[7:6] (rw): Access kind checked on the destination (LOCAL_WRITE or REMOTE_WRITE).
+	DiagXlatDstKind = Field{Reg: RegDiagXlat, Name: "DST_KIND", LSB: 6, Width: 2, Access: AccessRW}
+	// DiagXlatPtag is DIAG_XLAT[31:16] (rw): Protection tag presented with both accesses.
+	DiagXlatPtag = Field{Reg: RegDiagXlat, Name: "PTAG", LSB: 16, Width: 16, Access: AccessRW}
+	// TptProbeCtrlPtag is TPT_PROBE_CTRL[15:0] (rw): Protection tag presented.
+	TptProbeCtrlPtag = Field{Reg: RegTptProbeCtrl, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
+	// TptProbeCtrlKind is TPT_PROBE_CTRL[17:16] (rw): Access kind (TPT_KIND_*).
+	TptProbeCtrlKind = Field{Reg: RegTptProbeCtrl, Name: "KIND", LSB: 16, Width: 2, Access: AccessRW}
+	// TptProbeStatusBusy is TPT_PROBE_STATUS[0:0] (ro): The lookup is in progress (a page-list fetch may take a DMA round trip).
+	TptProbeStatusBusy = Field{Reg: RegTptProbeStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
+	// TptProbeStatusDone is TPT_PROBE_STATUS[1:1] (ro): The result below is valid.
+	TptProbeStatusDone = Field{Reg: RegTptProbeStatus, Name: "DONE", LSB: 1, Width: 1, Access: AccessRO}
+	// TptProbeStatusHit is TPT_PROBE_STATUS[2:2] (ro): The page-list entry came from the translation cache (0 on a miss, and on errors found before the page list is needed).
+	TptProbeStatusHit = Field{Reg: RegTptProbeStatus, Name: "HIT", LSB: 2, Width: 1, Access: AccessRO}
+	// TptProbeStatusErr is TPT_PROBE_STATUS[6:4] (ro): The TPT's answer (TPT_ERR_*).
+	TptProbeStatusErr = Field{Reg: RegTptProbeStatus, Name: "ERR", LSB: 4, Width: 3, Access: AccessRO}
 	// CpuCtrlRun is CPU_CTRL[0:0] (rw): 1 runs the core from address 0; 0 holds it in reset (its memories keep their contents).
 	CpuCtrlRun = Field{Reg: RegCpuCtrl, Name: "RUN", LSB: 0, Width: 1, Access: AccessRW}
 	// CpuStatusRunning is CPU_STATUS[0:0] (ro): RUN is 1 and the core has not halted.
@@ -379,6 +533,10 @@ var Bar0 = Map{
 			CapCpuImemKb,
 			CapCpuDmemKb,
 		}},
+		{Name: "CAP_TPT", Offset: RegCapTpt, Access: AccessRO, Doc: "Translation and protection table.", Fields: []Field{
+			CapTptRegionsLog2,
+			CapTptCacheLog2,
+		}},
 		{Name: "CTRL", Offset: RegCtrl, Access: AccessWO, Doc: "Global control; reads as zero.", Fields: []Field{
 			CtrlSoftReset,
 		}},
@@ -417,6 +575,9 @@ var Bar0 = Map{
 			DiagStatusWrErr,
 			DiagStatusAborted,
 			DiagStatusResp,
+			DiagStatusXlatErr,
+			DiagStatusXlatDst,
+			DiagStatusXlatCode,
 		}},
 		{Name: "DIAG_CYCLES", Offset: RegDiagCycles, Access: AccessRO, Doc: "Clock cycles from START to DONE of the last copy.", Fields: []Field{}},
 		{Name: "DIAG_BYTES", Offset: RegDiagBytes, Access: AccessRO, Doc: "Bytes written and acknowledged by the last copy.", Fields: []Field{}},
@@ -425,6 +586,36 @@ var Bar0 = Map{
 		{Name: "DIAG_RD_BURSTS", Offset: RegDiagRdBursts, Access: AccessRO, Doc: "Read bursts issued by the last copy.", Fields: []Field{}},
 		{Name: "DIAG_WR_BURSTS", Offset: RegDiagWrBursts, Access: AccessRO, Doc: "Write bursts issued by the last copy.", Fields: []Field{}},
 		{Name: "DIAG_MAX_INFLIGHT", Offset: RegDiagMaxInflight, Access: AccessRO, Doc: "Most read bursts in flight at once during the last copy.", Fields: []Field{}},
+		{Name: "DIAG_XLAT", Offset: RegDiagXlat, Access: AccessRW, Doc: "Translated mode: DIAG_SRC and DIAG_DST are virtual addresses in the memory regions DIAG_SRC_HANDLE and DIAG_DST_HANDLE, checked and translated by the TPT page by page with PTAG.", Fields: []Field{
+			DiagXlatMode,
+			DiagXlatSrcKind,
+			DiagXlatDstKind,
+			DiagXlatPtag,
+		}},
+		{Name: "DIAG_SRC_HANDLE", Offset: RegDiagSrcHandle, Access: AccessRW, Doc: "Translated mode: memory handle of the source region.", Fields: []Field{}},
+		{Name: "DIAG_DST_HANDLE", Offset: RegDiagDstHandle, Access: AccessRW, Doc: "Translated mode: memory handle of the destination region.", Fields: []Field{}},
+		{Name: "TPT_PROBE_HANDLE", Offset: RegTptProbeHandle, Access: AccessRW, Doc: "Probe input: memory handle.", Fields: []Field{}},
+		{Name: "TPT_PROBE_VA_LO", Offset: RegTptProbeVaLo, Access: AccessRW, Doc: "Probe input: virtual address, low 32 bits.", Fields: []Field{}},
+		{Name: "TPT_PROBE_VA_HI", Offset: RegTptProbeVaHi, Access: AccessRW, Doc: "Probe input: virtual address, high 32 bits.", Fields: []Field{}},
+		{Name: "TPT_PROBE_LEN", Offset: RegTptProbeLen, Access: AccessRW, Doc: "Probe input: length in bytes.", Fields: []Field{}},
+		{Name: "TPT_PROBE_CTRL", Offset: RegTptProbeCtrl, Access: AccessRW, Doc: "Probe input: ptag and access kind.", Fields: []Field{
+			TptProbeCtrlPtag,
+			TptProbeCtrlKind,
+		}},
+		{Name: "TPT_PROBE_GO", Offset: RegTptProbeGo, Access: AccessWO, Doc: "Writing any value runs the probe: one lookup through the TPT, as the DMA engines do, without moving data. Ignored while TPT_PROBE_STATUS.BUSY.", Fields: []Field{}},
+		{Name: "TPT_PROBE_STATUS", Offset: RegTptProbeStatus, Access: AccessRO, Doc: "Probe result; cleared by TPT_PROBE_GO.", Fields: []Field{
+			TptProbeStatusBusy,
+			TptProbeStatusDone,
+			TptProbeStatusHit,
+			TptProbeStatusErr,
+		}},
+		{Name: "TPT_PROBE_PA_LO", Offset: RegTptProbePaLo, Access: AccessRO, Doc: "Probe result: physical address of the probed virtual address, low 32 bits (0 on an error or a zero length).", Fields: []Field{}},
+		{Name: "TPT_PROBE_PA_HI", Offset: RegTptProbePaHi, Access: AccessRO, Doc: "Probe result: physical address, high 32 bits.", Fields: []Field{}},
+		{Name: "TPT_PROBE_BYTES", Offset: RegTptProbeBytes, Access: AccessRO, Doc: "Probe result: contiguous bytes at the physical address (to the end of its page, at most LEN).", Fields: []Field{}},
+		{Name: "TPT_LOOKUPS", Offset: RegTptLookups, Access: AccessRO, Doc: "Lookups answered since reset (wraps).", Fields: []Field{}},
+		{Name: "TPT_HITS", Offset: RegTptHits, Access: AccessRO, Doc: "Lookups whose page-list entry came from the translation cache (wraps).", Fields: []Field{}},
+		{Name: "TPT_MISSES", Offset: RegTptMisses, Access: AccessRO, Doc: "Lookups that fetched page-list entries from host memory (wraps).", Fields: []Field{}},
+		{Name: "TPT_ERRORS", Offset: RegTptErrors, Access: AccessRO, Doc: "Lookups answered with an error (wraps).", Fields: []Field{}},
 		{Name: "NET_RX_FRAMES", Offset: RegNetRxFrames, Access: AccessRO, Doc: "Frames received on the network port (s_axis, counted at tlast).", Fields: []Field{}},
 		{Name: "NET_TX_FRAMES", Offset: RegNetTxFrames, Access: AccessRO, Doc: "Frames sent on the network port (m_axis, counted at tlast).", Fields: []Field{}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{

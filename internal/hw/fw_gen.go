@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x1eac74c40105cf6a
+const FwHash uint64 = 0x8e998b9603392efa
 
 // Constants of the layout.
 const (
@@ -21,6 +21,16 @@ const (
 	FwEvAdmin = 0x1
 	// FwEvTimer: The timer reached TIMER_CMP.
 	FwEvTimer = 0x2
+	// FwTptOpNop: Nothing.
+	FwTptOpNop = 0x0
+	// FwTptOpWrite: Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
+	FwTptOpWrite = 0x1
+	// FwTptOpSetAttr: Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid.
+	FwTptOpSetAttr = 0x2
+	// FwTptOpInvalidate: Deregisters the region: no new lookup succeeds from the next cycle (generation incremented, skipping 0), and BUSY stays 1 until every DMA that used a translation obtained before it has completed (the fence).
+	FwTptOpInvalidate = 0x3
+	// FwTptOpRead: Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS.
+	FwTptOpRead = 0x4
 )
 
 // FwEv is a value of enum EV: Hardware event codes (EVENT.CODE); the constants are EV_NONE, EV_ADMIN, EV_TIMER.
@@ -40,6 +50,27 @@ func (v FwEv) String() string {
 		return s
 	}
 	return "EV(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// FwTptOp is a value of enum TPT_OP: TPT_CMD.OP values.
+// The constants FwTptOp* are untyped so that they fit integer fields; FwTptOp(v).String() names a value.
+type FwTptOp uint8
+
+// FwTptOpNames maps every value of TPT_OP to its name in the layout.
+var FwTptOpNames = map[FwTptOp]string{
+	FwTptOpNop:        "NOP",
+	FwTptOpWrite:      "WRITE",
+	FwTptOpSetAttr:    "SET_ATTR",
+	FwTptOpInvalidate: "INVALIDATE",
+	FwTptOpRead:       "READ",
+}
+
+// String returns the value's name in the layout ("NOP"), or TPT_OP(N) for a value the layout does not name.
+func (v FwTptOp) String() string {
+	if s, ok := FwTptOpNames[v]; ok {
+		return s
+	}
+	return "TPT_OP(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // Address windows.
@@ -90,6 +121,24 @@ const (
 	FwRegReady uint32 = 0x044
 	// FwRegScratch (rw): Scratch register.
 	FwRegScratch uint32 = 0x048
+	// FwRegTptIndex (rw): Region index (0 .. TPT_REGIONS-1; higher bits are ignored).
+	FwRegTptIndex uint32 = 0x100
+	// FwRegTptVaLo (rw): Region base virtual address, low 32 bits.
+	FwRegTptVaLo uint32 = 0x104
+	// FwRegTptVaHi (rw): Region base virtual address, high 32 bits.
+	FwRegTptVaHi uint32 = 0x108
+	// FwRegTptLen (rw): Region length in bytes (1 .. 2**32-1).
+	FwRegTptLen uint32 = 0x10c
+	// FwRegTptAttr (rw): Region protection attributes.
+	FwRegTptAttr uint32 = 0x110
+	// FwRegTptPlLo (rw): Physical address of the region's page list in host memory (8-byte aligned), low 32 bits: one 64-bit physical page address per 4 KiB page the region spans, in order.
+	FwRegTptPlLo uint32 = 0x114
+	// FwRegTptPlHi (rw): Page list physical address, high 32 bits.
+	FwRegTptPlHi uint32 = 0x118
+	// FwRegTptCmd (wo): Runs a TPT command on region TPT_INDEX. Ignored while TPT_STATUS.BUSY.
+	FwRegTptCmd uint32 = 0x11c
+	// FwRegTptStatus (ro): TPT command status.
+	FwRegTptStatus uint32 = 0x120
 )
 
 // Register fields' bits in place, as constants.
@@ -100,6 +149,13 @@ const (
 	FwEventCountCountMask   = 0xffff     // EVENT_COUNT[15:0]
 	FwEventCountDroppedMask = 0xffff0000 // EVENT_COUNT[31:16]
 	FwTimerCtrlArmMask      = 0x1        // TIMER_CTRL[0:0]
+	FwTptAttrPtagMask       = 0xffff     // TPT_ATTR[15:0]
+	FwTptAttrRdmaWriteMask  = 0x10000    // TPT_ATTR[16:16]
+	FwTptAttrRdmaReadMask   = 0x20000    // TPT_ATTR[17:17]
+	FwTptCmdOpMask          = 0x7        // TPT_CMD[2:0]
+	FwTptStatusBusyMask     = 0x1        // TPT_STATUS[0:0]
+	FwTptStatusValidMask    = 0x2        // TPT_STATUS[1:1]
+	FwTptStatusGenMask      = 0xffff0000 // TPT_STATUS[31:16]
 )
 
 // Fields, as typed accessors.
@@ -116,6 +172,20 @@ var (
 	FwEventCountDropped = Field{Reg: FwRegEventCount, Name: "DROPPED", LSB: 16, Width: 16, Access: AccessRO}
 	// FwTimerCtrlArm is TIMER_CTRL[0:0] (rw): 1 arms the timer: once TIME >= TIMER_CMP it pushes EV_TIMER and clears ARM.
 	FwTimerCtrlArm = Field{Reg: FwRegTimerCtrl, Name: "ARM", LSB: 0, Width: 1, Access: AccessRW}
+	// FwTptAttrPtag is TPT_ATTR[15:0] (rw): Protection tag of the region.
+	FwTptAttrPtag = Field{Reg: FwRegTptAttr, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
+	// FwTptAttrRdmaWrite is TPT_ATTR[16:16] (rw): Remote writes (TPT_KIND_REMOTE_WRITE) are allowed.
+	FwTptAttrRdmaWrite = Field{Reg: FwRegTptAttr, Name: "RDMA_WRITE", LSB: 16, Width: 1, Access: AccessRW}
+	// FwTptAttrRdmaRead is TPT_ATTR[17:17] (rw): Remote reads (TPT_KIND_REMOTE_READ) are allowed.
+	FwTptAttrRdmaRead = Field{Reg: FwRegTptAttr, Name: "RDMA_READ", LSB: 17, Width: 1, Access: AccessRW}
+	// FwTptCmdOp is TPT_CMD[2:0] (wo): The command (TPT_OP_*).
+	FwTptCmdOp = Field{Reg: FwRegTptCmd, Name: "OP", LSB: 0, Width: 3, Access: AccessWO}
+	// FwTptStatusBusy is TPT_STATUS[0:0] (ro): A command is in progress (INVALIDATE: until its fence has drained).
+	FwTptStatusBusy = Field{Reg: FwRegTptStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
+	// FwTptStatusValid is TPT_STATUS[1:1] (ro): After WRITE, SET_ATTR or READ: the region is registered.
+	FwTptStatusValid = Field{Reg: FwRegTptStatus, Name: "VALID", LSB: 1, Width: 1, Access: AccessRO}
+	// FwTptStatusGen is TPT_STATUS[31:16] (ro): After WRITE or READ: the region's generation (the handle is GEN << 16 | index).
+	FwTptStatusGen = Field{Reg: FwRegTptStatus, Name: "GEN", LSB: 16, Width: 16, Access: AccessRO}
 )
 
 // Fw describes the fw layout: every register and field, for tools that work by name.
@@ -146,5 +216,24 @@ var Fw = Map{
 		{Name: "ADMIN_COMPLETE", Offset: FwRegAdminComplete, Access: AccessWO, Doc: "Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.", Fields: []Field{}},
 		{Name: "READY", Offset: FwRegReady, Access: AccessRW, Doc: "The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).", Fields: []Field{}},
 		{Name: "SCRATCH", Offset: FwRegScratch, Access: AccessRW, Doc: "Scratch register.", Fields: []Field{}},
+		{Name: "TPT_INDEX", Offset: FwRegTptIndex, Access: AccessRW, Doc: "Region index (0 .. TPT_REGIONS-1; higher bits are ignored).", Fields: []Field{}},
+		{Name: "TPT_VA_LO", Offset: FwRegTptVaLo, Access: AccessRW, Doc: "Region base virtual address, low 32 bits.", Fields: []Field{}},
+		{Name: "TPT_VA_HI", Offset: FwRegTptVaHi, Access: AccessRW, Doc: "Region base virtual address, high 32 bits.", Fields: []Field{}},
+		{Name: "TPT_LEN", Offset: FwRegTptLen, Access: AccessRW, Doc: "Region length in bytes (1 .. 2**32-1).", Fields: []Field{}},
+		{Name: "TPT_ATTR", Offset: FwRegTptAttr, Access: AccessRW, Doc: "Region protection attributes.", Fields: []Field{
+			FwTptAttrPtag,
+			FwTptAttrRdmaWrite,
+			FwTptAttrRdmaRead,
+		}},
+		{Name: "TPT_PL_LO", Offset: FwRegTptPlLo, Access: AccessRW, Doc: "Physical address of the region's page list in host memory (8-byte aligned), low 32 bits: one 64-bit physical page address per 4 KiB page the region spans, in order.", Fields: []Field{}},
+		{Name: "TPT_PL_HI", Offset: FwRegTptPlHi, Access: AccessRW, Doc: "Page list physical address, high 32 bits.", Fields: []Field{}},
+		{Name: "TPT_CMD", Offset: FwRegTptCmd, Access: AccessWO, Doc: "Runs a TPT command on region TPT_INDEX. Ignored while TPT_STATUS.BUSY.", Fields: []Field{
+			FwTptCmdOp,
+		}},
+		{Name: "TPT_STATUS", Offset: FwRegTptStatus, Access: AccessRO, Doc: "TPT command status.", Fields: []Field{
+			FwTptStatusBusy,
+			FwTptStatusValid,
+			FwTptStatusGen,
+		}},
 	},
 }

@@ -5,17 +5,32 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h0805c66e76d5361d
+`define VIA_ADMIN_HASH 64'h0ccdcea6ea0c9f06
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
 `define VIA_ADMIN_OP_QUERY_NIC 32'h00000001 // Answers the NIC attributes (NIC_ATTRS) in the response payload.
 `define VIA_ADMIN_OP_ECHO 32'h00000002 // Answers the command's payload unchanged (diagnostics).
+`define VIA_ADMIN_OP_CREATE_PTAG 32'h00000010 // Allocates a protection tag; answers PTAG_ARGS.
+`define VIA_ADMIN_OP_DESTROY_PTAG 32'h00000011 // Frees the protection tag in PTAG_ARGS; ST_IN_USE while a region (or VI) uses it.
+`define VIA_ADMIN_OP_REGISTER_MEM 32'h00000012 // Registers a memory region (REG_MEM); answers MEM_HANDLE.
+`define VIA_ADMIN_OP_DEREGISTER_MEM 32'h00000013 // Deregisters the region MEM_HANDLE names; answers once no DMA uses its old translation (the TPT fence).
+`define VIA_ADMIN_OP_QUERY_MEM 32'h00000014 // Answers the attributes (MEM_ATTRS) of the region MEM_HANDLE names.
+`define VIA_ADMIN_OP_SET_MEM_ATTRS 32'h00000015 // Changes a region's ptag and RDMA enables (SET_MEM).
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
 `define VIA_ADMIN_ST_BUSY 32'h00000003 // The firmware cannot take the command now; retry later.
+`define VIA_ADMIN_ST_INVALID_PTAG 32'h00000004 // The protection tag does not exist (never created, or destroyed).
+`define VIA_ADMIN_ST_INVALID_HANDLE 32'h00000005 // The memory handle does not name a registered region (never issued, or deregistered).
+`define VIA_ADMIN_ST_NO_RESOURCE 32'h00000006 // A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES.
+`define VIA_ADMIN_ST_IN_USE 32'h00000007 // The object is still used (a ptag by regions).
 `define VIA_ADMIN_PAYLOAD_MAX 32'h000000f0 // Largest payload of a command or response, in bytes.
+`define VIA_ADMIN_MAX_PTAGS 32'h00000040 // Protection tags the firmware hands out at once (MaxPtags).
+`define VIA_ADMIN_MAX_REGISTER_BYTES 32'hfffff000 // Most bytes registered at once, summed over the regions (MaxRegisterBytes).
+`define VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES 32'h80000000 // Largest single region in bytes (MaxRegisterBlockBytes).
+`define VIA_ADMIN_MEM_RDMA_WRITE 32'h00000001 // REG_MEM / SET_MEM / MEM_ATTRS FLAGS bit: remote RDMA writes allowed.
+`define VIA_ADMIN_MEM_RDMA_READ 32'h00000002 // FLAGS bit: remote RDMA reads allowed.
 
 // CMD: An admin command, in BAR0's ADMIN_CMD window.
 `define VIA_ADMIN_CMD_BYTES 256
@@ -85,5 +100,54 @@
 `define VIA_ADMIN_NIC_ATTRS_RELIABILITY_LEVEL_SUPPORT_SIZE 4
 `define VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_OFFSET 148 // Reliability levels with RDMA read (same mask).
 `define VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_SIZE 4
+
+// PTAG_ARGS: CREATE_PTAG response and DESTROY_PTAG command payload.
+`define VIA_ADMIN_PTAG_ARGS_BYTES 4
+`define VIA_ADMIN_PTAG_ARGS_PTAG_OFFSET 0 // The protection tag: generation << 8 | index (bits 31:16 zero); never 0.
+`define VIA_ADMIN_PTAG_ARGS_PTAG_SIZE 4
+
+// REG_MEM: REGISTER_MEM command payload.
+`define VIA_ADMIN_REG_MEM_BYTES 32
+`define VIA_ADMIN_REG_MEM_VA_OFFSET 0 // Virtual address of the region's first byte.
+`define VIA_ADMIN_REG_MEM_VA_SIZE 8
+`define VIA_ADMIN_REG_MEM_LEN_OFFSET 8 // Length in bytes (1 .. MAX_REGISTER_BLOCK_BYTES); VA+LEN must not overflow.
+`define VIA_ADMIN_REG_MEM_LEN_SIZE 4
+`define VIA_ADMIN_REG_MEM_PTAG_OFFSET 12 // Protection tag of the region.
+`define VIA_ADMIN_REG_MEM_PTAG_SIZE 4
+`define VIA_ADMIN_REG_MEM_FLAGS_OFFSET 16 // MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero.
+`define VIA_ADMIN_REG_MEM_FLAGS_SIZE 4
+`define VIA_ADMIN_REG_MEM_PAGES_OFFSET 20 // Entries in the page list: the 4 KiB pages [VA, VA+LEN) spans.
+`define VIA_ADMIN_REG_MEM_PAGES_SIZE 4
+`define VIA_ADMIN_REG_MEM_PAGE_LIST_OFFSET 24 // Physical address of the page list (8-byte aligned): PAGES 64-bit physical page addresses, 4 KiB aligned.
+`define VIA_ADMIN_REG_MEM_PAGE_LIST_SIZE 8
+
+// MEM_HANDLE: REGISTER_MEM response; DEREGISTER_MEM and QUERY_MEM command payload.
+`define VIA_ADMIN_MEM_HANDLE_BYTES 4
+`define VIA_ADMIN_MEM_HANDLE_HANDLE_OFFSET 0 // Memory handle: generation << 16 | region index; never 0.
+`define VIA_ADMIN_MEM_HANDLE_HANDLE_SIZE 4
+
+// MEM_ATTRS: QUERY_MEM response payload: the region as the TPT holds it.
+`define VIA_ADMIN_MEM_ATTRS_BYTES 32
+`define VIA_ADMIN_MEM_ATTRS_VA_OFFSET 0 // Virtual address of the region's first byte.
+`define VIA_ADMIN_MEM_ATTRS_VA_SIZE 8
+`define VIA_ADMIN_MEM_ATTRS_LEN_OFFSET 8 // Length in bytes.
+`define VIA_ADMIN_MEM_ATTRS_LEN_SIZE 4
+`define VIA_ADMIN_MEM_ATTRS_PTAG_OFFSET 12 // Protection tag.
+`define VIA_ADMIN_MEM_ATTRS_PTAG_SIZE 4
+`define VIA_ADMIN_MEM_ATTRS_FLAGS_OFFSET 16 // MEM_RDMA_WRITE | MEM_RDMA_READ.
+`define VIA_ADMIN_MEM_ATTRS_FLAGS_SIZE 4
+`define VIA_ADMIN_MEM_ATTRS_PAGES_OFFSET 20 // Entries in the page list.
+`define VIA_ADMIN_MEM_ATTRS_PAGES_SIZE 4
+`define VIA_ADMIN_MEM_ATTRS_PAGE_LIST_OFFSET 24 // Physical address of the page list.
+`define VIA_ADMIN_MEM_ATTRS_PAGE_LIST_SIZE 8
+
+// SET_MEM: SET_MEM_ATTRS command payload.
+`define VIA_ADMIN_SET_MEM_BYTES 12
+`define VIA_ADMIN_SET_MEM_HANDLE_OFFSET 0 // Memory handle of the region.
+`define VIA_ADMIN_SET_MEM_HANDLE_SIZE 4
+`define VIA_ADMIN_SET_MEM_PTAG_OFFSET 4 // New protection tag.
+`define VIA_ADMIN_SET_MEM_PTAG_SIZE 4
+`define VIA_ADMIN_SET_MEM_FLAGS_OFFSET 8 // New MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero.
+`define VIA_ADMIN_SET_MEM_FLAGS_SIZE 4
 
 `endif // VIA_ADMIN_VH

@@ -5,13 +5,24 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hb02fb9f28ffe9a00
+`define VIA_BAR0_HASH 64'h38bd45ae5f1576e7
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
 `define VIA_VERSION_MAJOR 32'h00000000 // Hardware major version.
 `define VIA_VERSION_MINOR 32'h00000001 // Hardware minor version.
 `define VIA_VERSION_PATCH 32'h00000000 // Hardware patch level.
+`define VIA_TPT_KIND_LOCAL_READ 32'h00000000 // The NIC reads local memory (a send's gather, a copy's source).
+`define VIA_TPT_KIND_LOCAL_WRITE 32'h00000001 // The NIC writes local memory (a receive's scatter, a status write-back).
+`define VIA_TPT_KIND_REMOTE_READ 32'h00000002 // A remote RDMA read reads the region: needs the region's RDMA read enable.
+`define VIA_TPT_KIND_REMOTE_WRITE 32'h00000003 // A remote RDMA write writes the region: needs the region's RDMA write enable.
+`define VIA_TPT_ERR_OK 32'h00000000 // The access is allowed.
+`define VIA_TPT_ERR_HANDLE 32'h00000001 // Invalid handle: the index is beyond TPT_REGIONS, the generation is 0, or the region is not registered and the handle's generation is the current one.
+`define VIA_TPT_ERR_STALE 32'h00000002 // Stale handle: the region was deregistered (or re-registered) since the handle was issued; its generation differs.
+`define VIA_TPT_ERR_PTAG 32'h00000003 // The ptag presented differs from the region's.
+`define VIA_TPT_ERR_ACCESS 32'h00000004 // The access kind is not enabled on the region (REMOTE_READ without RDMA read, REMOTE_WRITE without RDMA write).
+`define VIA_TPT_ERR_BOUNDS 32'h00000005 // [VA, VA+LEN) is not inside the region, or VA+LEN overflows 64 bits. A zero-length access is in bounds when base <= VA <= base+length.
+`define VIA_TPT_ERR_FETCH 32'h00000006 // Reading the region's page list from host memory got a bus error.
 
 // build parameter defaults
 `define VIA_DEFAULT_DATA_WIDTH 64 // AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512).
@@ -28,6 +39,8 @@
 `define VIA_DEFAULT_CPU_DMEM_BYTES 8192 // Control processor data memory in bytes (power of two, at most 256 KiB).
 `define VIA_DEFAULT_FW_LOG_DEPTH 64 // Depth in 32-bit words of the firmware log FIFO.
 `define VIA_DEFAULT_FW_EVENT_DEPTH 16 // Depth of the control processor's hardware event FIFO.
+`define VIA_DEFAULT_TPT_REGIONS 1024 // Memory regions in the translation and protection table (power of two, 16..65536): MaxRegisterRegions.
+`define VIA_DEFAULT_TPT_CACHE_ENTRIES 512 // Page-list entries the TPT's translation cache holds (power of two, 64..16384).
 
 // address windows
 `define VIA_GLOBAL_BASE 32'h00000000
@@ -124,6 +137,15 @@
 `define VIA_CAP_CPU_DMEM_KB_MSB 31
 `define VIA_CAP_CPU_DMEM_KB_WIDTH 16
 `define VIA_CAP_CPU_DMEM_KB_RANGE 31:16
+`define VIA_REG_CAP_TPT 16'h006c // ro Translation and protection table.
+`define VIA_CAP_TPT_REGIONS_LOG2_LSB 0
+`define VIA_CAP_TPT_REGIONS_LOG2_MSB 7
+`define VIA_CAP_TPT_REGIONS_LOG2_WIDTH 8
+`define VIA_CAP_TPT_REGIONS_LOG2_RANGE 7:0
+`define VIA_CAP_TPT_CACHE_LOG2_LSB 8
+`define VIA_CAP_TPT_CACHE_LOG2_MSB 15
+`define VIA_CAP_TPT_CACHE_LOG2_WIDTH 8
+`define VIA_CAP_TPT_CACHE_LOG2_RANGE 15:8
 `define VIA_REG_CTRL 16'h0080 // wo Global control; reads as zero.
 `define VIA_CTRL_SOFT_RESET_LSB 0
 `define VIA_CTRL_SOFT_RESET_MSB 0
@@ -214,6 +236,18 @@
 `define VIA_DIAG_STATUS_RESP_MSB 9
 `define VIA_DIAG_STATUS_RESP_WIDTH 2
 `define VIA_DIAG_STATUS_RESP_RANGE 9:8
+`define VIA_DIAG_STATUS_XLAT_ERR_LSB 10
+`define VIA_DIAG_STATUS_XLAT_ERR_MSB 10
+`define VIA_DIAG_STATUS_XLAT_ERR_WIDTH 1
+`define VIA_DIAG_STATUS_XLAT_ERR_RANGE 10:10
+`define VIA_DIAG_STATUS_XLAT_DST_LSB 11
+`define VIA_DIAG_STATUS_XLAT_DST_MSB 11
+`define VIA_DIAG_STATUS_XLAT_DST_WIDTH 1
+`define VIA_DIAG_STATUS_XLAT_DST_RANGE 11:11
+`define VIA_DIAG_STATUS_XLAT_CODE_LSB 12
+`define VIA_DIAG_STATUS_XLAT_CODE_MSB 14
+`define VIA_DIAG_STATUS_XLAT_CODE_WIDTH 3
+`define VIA_DIAG_STATUS_XLAT_CODE_RANGE 14:12
 `define VIA_REG_DIAG_CYCLES 16'h0120 // ro Clock cycles from START to DONE of the last copy.
 `define VIA_REG_DIAG_BYTES 16'h0124 // ro Bytes written and acknowledged by the last copy.
 `define VIA_REG_DIAG_ERR_ADDR_LO 16'h0128 // ro Start address of the burst that got the first error, low 32 bits.
@@ -221,6 +255,63 @@
 `define VIA_REG_DIAG_RD_BURSTS 16'h0130 // ro Read bursts issued by the last copy.
 `define VIA_REG_DIAG_WR_BURSTS 16'h0134 // ro Write bursts issued by the last copy.
 `define VIA_REG_DIAG_MAX_INFLIGHT 16'h0138 // ro Most read bursts in flight at once during the last copy.
+`define VIA_REG_DIAG_XLAT 16'h013c // rw Translated mode: DIAG_SRC and DIAG_DST are virtual addresses in the memory regions DIAG_SRC_HANDLE and DIAG_DST_HANDLE, checked and translated by the TPT page by page with PTAG.
+`define VIA_DIAG_XLAT_MODE_LSB 0
+`define VIA_DIAG_XLAT_MODE_MSB 0
+`define VIA_DIAG_XLAT_MODE_WIDTH 1
+`define VIA_DIAG_XLAT_MODE_RANGE 0:0
+`define VIA_DIAG_XLAT_SRC_KIND_LSB 4
+`define VIA_DIAG_XLAT_SRC_KIND_MSB 5
+`define VIA_DIAG_XLAT_SRC_KIND_WIDTH 2
+`define VIA_DIAG_XLAT_SRC_KIND_RANGE 5:4
+`define VIA_DIAG_XLAT_DST_KIND_LSB 6
+`define VIA_DIAG_XLAT_DST_KIND_MSB 7
+`define VIA_DIAG_XLAT_DST_KIND_WIDTH 2
+`define VIA_DIAG_XLAT_DST_KIND_RANGE 7:6
+`define VIA_DIAG_XLAT_PTAG_LSB 16
+`define VIA_DIAG_XLAT_PTAG_MSB 31
+`define VIA_DIAG_XLAT_PTAG_WIDTH 16
+`define VIA_DIAG_XLAT_PTAG_RANGE 31:16
+`define VIA_REG_DIAG_SRC_HANDLE 16'h0140 // rw Translated mode: memory handle of the source region.
+`define VIA_REG_DIAG_DST_HANDLE 16'h0144 // rw Translated mode: memory handle of the destination region.
+`define VIA_REG_TPT_PROBE_HANDLE 16'h0380 // rw Probe input: memory handle.
+`define VIA_REG_TPT_PROBE_VA_LO 16'h0384 // rw Probe input: virtual address, low 32 bits.
+`define VIA_REG_TPT_PROBE_VA_HI 16'h0388 // rw Probe input: virtual address, high 32 bits.
+`define VIA_REG_TPT_PROBE_LEN 16'h038c // rw Probe input: length in bytes.
+`define VIA_REG_TPT_PROBE_CTRL 16'h0390 // rw Probe input: ptag and access kind.
+`define VIA_TPT_PROBE_CTRL_PTAG_LSB 0
+`define VIA_TPT_PROBE_CTRL_PTAG_MSB 15
+`define VIA_TPT_PROBE_CTRL_PTAG_WIDTH 16
+`define VIA_TPT_PROBE_CTRL_PTAG_RANGE 15:0
+`define VIA_TPT_PROBE_CTRL_KIND_LSB 16
+`define VIA_TPT_PROBE_CTRL_KIND_MSB 17
+`define VIA_TPT_PROBE_CTRL_KIND_WIDTH 2
+`define VIA_TPT_PROBE_CTRL_KIND_RANGE 17:16
+`define VIA_REG_TPT_PROBE_GO 16'h0394 // wo Writing any value runs the probe: one lookup through the TPT, as the DMA engines do, without moving data. Ignored while TPT_PROBE_STATUS.BUSY.
+`define VIA_REG_TPT_PROBE_STATUS 16'h0398 // ro Probe result; cleared by TPT_PROBE_GO.
+`define VIA_TPT_PROBE_STATUS_BUSY_LSB 0
+`define VIA_TPT_PROBE_STATUS_BUSY_MSB 0
+`define VIA_TPT_PROBE_STATUS_BUSY_WIDTH 1
+`define VIA_TPT_PROBE_STATUS_BUSY_RANGE 0:0
+`define VIA_TPT_PROBE_STATUS_DONE_LSB 1
+`define VIA_TPT_PROBE_STATUS_DONE_MSB 1
+`define VIA_TPT_PROBE_STATUS_DONE_WIDTH 1
+`define VIA_TPT_PROBE_STATUS_DONE_RANGE 1:1
+`define VIA_TPT_PROBE_STATUS_HIT_LSB 2
+`define VIA_TPT_PROBE_STATUS_HIT_MSB 2
+`define VIA_TPT_PROBE_STATUS_HIT_WIDTH 1
+`define VIA_TPT_PROBE_STATUS_HIT_RANGE 2:2
+`define VIA_TPT_PROBE_STATUS_ERR_LSB 4
+`define VIA_TPT_PROBE_STATUS_ERR_MSB 6
+`define VIA_TPT_PROBE_STATUS_ERR_WIDTH 3
+`define VIA_TPT_PROBE_STATUS_ERR_RANGE 6:4
+`define VIA_REG_TPT_PROBE_PA_LO 16'h039c // ro Probe result: physical address of the probed virtual address, low 32 bits (0 on an error or a zero length).
+`define VIA_REG_TPT_PROBE_PA_HI 16'h03a0 // ro Probe result: physical address, high 32 bits.
+`define VIA_REG_TPT_PROBE_BYTES 16'h03a4 // ro Probe result: contiguous bytes at the physical address (to the end of its page, at most LEN).
+`define VIA_REG_TPT_LOOKUPS 16'h03b0 // ro Lookups answered since reset (wraps).
+`define VIA_REG_TPT_HITS 16'h03b4 // ro Lookups whose page-list entry came from the translation cache (wraps).
+`define VIA_REG_TPT_MISSES 16'h03b8 // ro Lookups that fetched page-list entries from host memory (wraps).
+`define VIA_REG_TPT_ERRORS 16'h03bc // ro Lookups answered with an error (wraps).
 `define VIA_REG_NET_RX_FRAMES 16'h0180 // ro Frames received on the network port (s_axis, counted at tlast).
 `define VIA_REG_NET_TX_FRAMES 16'h0184 // ro Frames sent on the network port (m_axis, counted at tlast).
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.

@@ -19,6 +19,9 @@
 //   0x0130 DIAG_RD_BURSTS     ro
 //   0x0134 DIAG_WR_BURSTS     ro
 //   0x0138 DIAG_MAX_INFLIGHT  ro
+//   0x013c DIAG_XLAT          rw
+//   0x0140 DIAG_SRC_HANDLE    rw
+//   0x0144 DIAG_DST_HANDLE    rw
 //
 // Ports and conventions: docs/rtl.md ("Register blocks").
 
@@ -77,6 +80,9 @@ module via_bar0_diag_regs (
     input  wire        diag_status_wr_err_i,
     input  wire        diag_status_aborted_i,
     input  wire [1:0]  diag_status_resp_i,
+    input  wire        diag_status_xlat_err_i,
+    input  wire        diag_status_xlat_dst_i,
+    input  wire [2:0]  diag_status_xlat_code_i,
 
     // DIAG_CYCLES (ro): Clock cycles from START to DONE of the last copy.
     input  wire [31:0] diag_cycles_i,
@@ -97,7 +103,19 @@ module via_bar0_diag_regs (
     input  wire [31:0] diag_wr_bursts_i,
 
     // DIAG_MAX_INFLIGHT (ro): Most read bursts in flight at once during the last copy.
-    input  wire [31:0] diag_max_inflight_i
+    input  wire [31:0] diag_max_inflight_i,
+
+    // DIAG_XLAT (rw): Translated mode: DIAG_SRC and DIAG_DST are virtual addresses in the memory regions DIAG_SRC_HANDL...
+    output wire        diag_xlat_mode_q,
+    output wire [1:0]  diag_xlat_src_kind_q,
+    output wire [1:0]  diag_xlat_dst_kind_q,
+    output wire [15:0] diag_xlat_ptag_q,
+
+    // DIAG_SRC_HANDLE (rw): Translated mode: memory handle of the source region.
+    output wire [31:0] diag_src_handle_q,
+
+    // DIAG_DST_HANDLE (rw): Translated mode: memory handle of the destination region.
+    output wire [31:0] diag_dst_handle_q
 );
 
 wire [15:0] wr_off = {wr_addr[15:2], 2'b00};
@@ -123,7 +141,10 @@ assign wr_hit = wr_off == `VIA_REG_DIAG_SRC_LO
              || wr_off == `VIA_REG_DIAG_ERR_ADDR_HI
              || wr_off == `VIA_REG_DIAG_RD_BURSTS
              || wr_off == `VIA_REG_DIAG_WR_BURSTS
-             || wr_off == `VIA_REG_DIAG_MAX_INFLIGHT;
+             || wr_off == `VIA_REG_DIAG_MAX_INFLIGHT
+             || wr_off == `VIA_REG_DIAG_XLAT
+             || wr_off == `VIA_REG_DIAG_SRC_HANDLE
+             || wr_off == `VIA_REG_DIAG_DST_HANDLE;
 
 wire wr_diag_src_lo = wr_en && wr_off == `VIA_REG_DIAG_SRC_LO;
 wire wr_diag_src_hi = wr_en && wr_off == `VIA_REG_DIAG_SRC_HI;
@@ -132,6 +153,9 @@ wire wr_diag_dst_hi = wr_en && wr_off == `VIA_REG_DIAG_DST_HI;
 wire wr_diag_len = wr_en && wr_off == `VIA_REG_DIAG_LEN;
 wire wr_diag_ctrl = wr_en && wr_off == `VIA_REG_DIAG_CTRL;
 wire wr_diag_cfg = wr_en && wr_off == `VIA_REG_DIAG_CFG;
+wire wr_diag_xlat = wr_en && wr_off == `VIA_REG_DIAG_XLAT;
+wire wr_diag_src_handle = wr_en && wr_off == `VIA_REG_DIAG_SRC_HANDLE;
+wire wr_diag_dst_handle = wr_en && wr_off == `VIA_REG_DIAG_DST_HANDLE;
 
 reg [31:0] diag_src_lo_q_reg;
 
@@ -241,6 +265,78 @@ end
 
 assign diag_cfg_max_outstanding_q = diag_cfg_max_outstanding_q_reg;
 
+reg        diag_xlat_mode_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_xlat_mode_q_reg <= 1'h0;
+    end else if (wr_diag_xlat) begin
+        diag_xlat_mode_q_reg <= (diag_xlat_mode_q_reg & ~wr_mask[0]) | (wr_data[0] & wr_mask[0]);
+    end
+end
+
+assign diag_xlat_mode_q = diag_xlat_mode_q_reg;
+
+reg [1:0]  diag_xlat_src_kind_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_xlat_src_kind_q_reg <= 2'h0;
+    end else if (wr_diag_xlat) begin
+        diag_xlat_src_kind_q_reg <= (diag_xlat_src_kind_q_reg & ~wr_mask[5:4]) | (wr_data[5:4] & wr_mask[5:4]);
+    end
+end
+
+assign diag_xlat_src_kind_q = diag_xlat_src_kind_q_reg;
+
+reg [1:0]  diag_xlat_dst_kind_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_xlat_dst_kind_q_reg <= 2'h0;
+    end else if (wr_diag_xlat) begin
+        diag_xlat_dst_kind_q_reg <= (diag_xlat_dst_kind_q_reg & ~wr_mask[7:6]) | (wr_data[7:6] & wr_mask[7:6]);
+    end
+end
+
+assign diag_xlat_dst_kind_q = diag_xlat_dst_kind_q_reg;
+
+reg [15:0] diag_xlat_ptag_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_xlat_ptag_q_reg <= 16'h0;
+    end else if (wr_diag_xlat) begin
+        diag_xlat_ptag_q_reg <= (diag_xlat_ptag_q_reg & ~wr_mask[31:16]) | (wr_data[31:16] & wr_mask[31:16]);
+    end
+end
+
+assign diag_xlat_ptag_q = diag_xlat_ptag_q_reg;
+
+reg [31:0] diag_src_handle_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_src_handle_q_reg <= 32'h0;
+    end else if (wr_diag_src_handle) begin
+        diag_src_handle_q_reg <= (diag_src_handle_q_reg & ~wr_mask[31:0]) | (wr_data[31:0] & wr_mask[31:0]);
+    end
+end
+
+assign diag_src_handle_q = diag_src_handle_q_reg;
+
+reg [31:0] diag_dst_handle_q_reg;
+
+always @(posedge clk) begin
+    if (rst) begin
+        diag_dst_handle_q_reg <= 32'h0;
+    end else if (wr_diag_dst_handle) begin
+        diag_dst_handle_q_reg <= (diag_dst_handle_q_reg & ~wr_mask[31:0]) | (wr_data[31:0] & wr_mask[31:0]);
+    end
+end
+
+assign diag_dst_handle_q = diag_dst_handle_q_reg;
+
 reg [31:0] rd_word;
 reg        rd_match;
 
@@ -286,6 +382,9 @@ always @* begin
             rd_word[5] = diag_status_wr_err_i;
             rd_word[6] = diag_status_aborted_i;
             rd_word[9:8] = diag_status_resp_i;
+            rd_word[10] = diag_status_xlat_err_i;
+            rd_word[11] = diag_status_xlat_dst_i;
+            rd_word[14:12] = diag_status_xlat_code_i;
         end
         `VIA_REG_DIAG_CYCLES: begin
             rd_match = 1'b1;
@@ -314,6 +413,21 @@ always @* begin
         `VIA_REG_DIAG_MAX_INFLIGHT: begin
             rd_match = 1'b1;
             rd_word[31:0] = diag_max_inflight_i;
+        end
+        `VIA_REG_DIAG_XLAT: begin
+            rd_match = 1'b1;
+            rd_word[0] = diag_xlat_mode_q_reg;
+            rd_word[5:4] = diag_xlat_src_kind_q_reg;
+            rd_word[7:6] = diag_xlat_dst_kind_q_reg;
+            rd_word[31:16] = diag_xlat_ptag_q_reg;
+        end
+        `VIA_REG_DIAG_SRC_HANDLE: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = diag_src_handle_q_reg;
+        end
+        `VIA_REG_DIAG_DST_HANDLE: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = diag_dst_handle_q_reg;
         end
         default: begin
             // not a register of this block

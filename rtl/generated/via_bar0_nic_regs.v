@@ -20,6 +20,7 @@
 //   0x0060 CAP_NET            ro
 //   0x0064 CAP_RESET          ro
 //   0x0068 CAP_CPU            ro
+//   0x006c CAP_TPT            ro
 //   0x0080 CTRL               wo
 //   0x0084 STATUS             ro
 //
@@ -97,6 +98,10 @@ module via_bar0_nic_regs (
     input  wire [15:0] cap_cpu_imem_kb_i,
     input  wire [15:0] cap_cpu_dmem_kb_i,
 
+    // CAP_TPT (ro): Translation and protection table.
+    input  wire [7:0]  cap_tpt_regions_log2_i,
+    input  wire [7:0]  cap_tpt_cache_log2_i,
+
     // CTRL (wo): Global control; reads as zero.
     output wire        ctrl_soft_reset_pulse,
 
@@ -129,6 +134,7 @@ assign wr_hit = wr_off == `VIA_REG_MAGIC
              || wr_off == `VIA_REG_CAP_NET
              || wr_off == `VIA_REG_CAP_RESET
              || wr_off == `VIA_REG_CAP_CPU
+             || wr_off == `VIA_REG_CAP_TPT
              || wr_off == `VIA_REG_CTRL
              || wr_off == `VIA_REG_STATUS;
 
@@ -234,6 +240,11 @@ always @* begin
             rd_match = 1'b1;
             rd_word[15:0] = cap_cpu_imem_kb_i;
             rd_word[31:16] = cap_cpu_dmem_kb_i;
+        end
+        `VIA_REG_CAP_TPT: begin
+            rd_match = 1'b1;
+            rd_word[7:0] = cap_tpt_regions_log2_i;
+            rd_word[15:8] = cap_tpt_cache_log2_i;
         end
         `VIA_REG_CTRL: begin
             rd_match = 1'b1;

@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'h1eac74c40105cf6a
+`define VIA_FW_HASH 64'h8e998b9603392efa
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -13,6 +13,11 @@
 `define VIA_FW_EV_NONE 32'h00000000 // EVENT.CODE when the event FIFO is empty.
 `define VIA_FW_EV_ADMIN 32'h00000001 // The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD.
 `define VIA_FW_EV_TIMER 32'h00000002 // The timer reached TIMER_CMP.
+`define VIA_FW_TPT_OP_NOP 32'h00000000 // Nothing.
+`define VIA_FW_TPT_OP_WRITE 32'h00000001 // Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
+`define VIA_FW_TPT_OP_SET_ATTR 32'h00000002 // Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid.
+`define VIA_FW_TPT_OP_INVALIDATE 32'h00000003 // Deregisters the region: no new lookup succeeds from the next cycle (generation incremented, skipping 0), and BUSY stays 1 until every DMA that used a translation obtained before it has completed (the fence).
+`define VIA_FW_TPT_OP_READ 32'h00000004 // Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS.
 
 // address windows
 `define VIA_FW_REGS_BASE 32'h00000000
@@ -63,5 +68,42 @@
 `define VIA_FW_REG_ADMIN_COMPLETE 16'h0040 // wo Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.
 `define VIA_FW_REG_READY 16'h0044 // rw The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).
 `define VIA_FW_REG_SCRATCH 16'h0048 // rw Scratch register.
+`define VIA_FW_REG_TPT_INDEX 16'h0100 // rw Region index (0 .. TPT_REGIONS-1; higher bits are ignored).
+`define VIA_FW_REG_TPT_VA_LO 16'h0104 // rw Region base virtual address, low 32 bits.
+`define VIA_FW_REG_TPT_VA_HI 16'h0108 // rw Region base virtual address, high 32 bits.
+`define VIA_FW_REG_TPT_LEN 16'h010c // rw Region length in bytes (1 .. 2**32-1).
+`define VIA_FW_REG_TPT_ATTR 16'h0110 // rw Region protection attributes.
+`define VIA_FW_TPT_ATTR_PTAG_LSB 0
+`define VIA_FW_TPT_ATTR_PTAG_MSB 15
+`define VIA_FW_TPT_ATTR_PTAG_WIDTH 16
+`define VIA_FW_TPT_ATTR_PTAG_RANGE 15:0
+`define VIA_FW_TPT_ATTR_RDMA_WRITE_LSB 16
+`define VIA_FW_TPT_ATTR_RDMA_WRITE_MSB 16
+`define VIA_FW_TPT_ATTR_RDMA_WRITE_WIDTH 1
+`define VIA_FW_TPT_ATTR_RDMA_WRITE_RANGE 16:16
+`define VIA_FW_TPT_ATTR_RDMA_READ_LSB 17
+`define VIA_FW_TPT_ATTR_RDMA_READ_MSB 17
+`define VIA_FW_TPT_ATTR_RDMA_READ_WIDTH 1
+`define VIA_FW_TPT_ATTR_RDMA_READ_RANGE 17:17
+`define VIA_FW_REG_TPT_PL_LO 16'h0114 // rw Physical address of the region's page list in host memory (8-byte aligned), low 32 bits: one 64-bit physical page address per 4 KiB page the region spans, in order.
+`define VIA_FW_REG_TPT_PL_HI 16'h0118 // rw Page list physical address, high 32 bits.
+`define VIA_FW_REG_TPT_CMD 16'h011c // wo Runs a TPT command on region TPT_INDEX. Ignored while TPT_STATUS.BUSY.
+`define VIA_FW_TPT_CMD_OP_LSB 0
+`define VIA_FW_TPT_CMD_OP_MSB 2
+`define VIA_FW_TPT_CMD_OP_WIDTH 3
+`define VIA_FW_TPT_CMD_OP_RANGE 2:0
+`define VIA_FW_REG_TPT_STATUS 16'h0120 // ro TPT command status.
+`define VIA_FW_TPT_STATUS_BUSY_LSB 0
+`define VIA_FW_TPT_STATUS_BUSY_MSB 0
+`define VIA_FW_TPT_STATUS_BUSY_WIDTH 1
+`define VIA_FW_TPT_STATUS_BUSY_RANGE 0:0
+`define VIA_FW_TPT_STATUS_VALID_LSB 1
+`define VIA_FW_TPT_STATUS_VALID_MSB 1
+`define VIA_FW_TPT_STATUS_VALID_WIDTH 1
+`define VIA_FW_TPT_STATUS_VALID_RANGE 1:1
+`define VIA_FW_TPT_STATUS_GEN_LSB 16
+`define VIA_FW_TPT_STATUS_GEN_MSB 31
+`define VIA_FW_TPT_STATUS_GEN_WIDTH 16
+`define VIA_FW_TPT_STATUS_GEN_RANGE 31:16
 
 `endif // VIA_FW_VH
