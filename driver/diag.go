@@ -32,6 +32,21 @@ type DiagRequest struct {
 	// cycles (0: no bound). On a timeout the copy may still run
 	// (DiagAbort stops it).
 	TimeoutCycles uint64
+	// Xlat, when not nil, runs the copy in translated mode: Src and Dst
+	// are virtual addresses in registered memory regions, translated and
+	// checked by the NIC's TPT page by page.
+	Xlat *DiagXlat
+}
+
+// DiagXlat are the translated mode's inputs (DIAG_XLAT, DIAG_*_HANDLE):
+// the regions of the source and the destination, the ptag presented and
+// the access kinds checked (hw.TptKind*: a copy reads its source,
+// TptKindLocalRead or TptKindRemoteRead, and writes its destination,
+// TptKindLocalWrite or TptKindRemoteWrite).
+type DiagXlat struct {
+	SrcHandle, DstHandle MemHandle
+	Ptag                 Ptag
+	SrcKind, DstKind     hw.TptKind
 }
 
 // DiagResult is what the engine reports about a finished copy.
@@ -77,6 +92,13 @@ func (e *DiagError) Error() string {
 			bits = append(bits, f.Name)
 		}
 	}
+	if hw.DiagStatusXlatErr.Get(st) != 0 {
+		side := "source"
+		if hw.DiagStatusXlatDst.Get(st) != 0 {
+			side = "destination"
+		}
+		bits = append(bits, fmt.Sprintf("XLAT_ERR (the %s's translation: %s)", side, hw.TptErr(hw.DiagStatusXlatCode.Get(st))))
+	}
 	s := fmt.Sprintf("driver: diag: copy on node %d failed: %s (DIAG_STATUS 0x%x)", e.Node, strings.Join(bits, "+"), st)
 	if hw.DiagStatusRdErr.Get(st) != 0 || hw.DiagStatusWrErr.Get(st) != 0 {
 		s += fmt.Sprintf(", AXI response %d at host address 0x%x", hw.DiagStatusResp.Get(st), e.Result.ErrAddr)
@@ -86,6 +108,15 @@ func (e *DiagError) Error() string {
 
 // Is matches ErrDiagFailed.
 func (e *DiagError) Is(target error) bool { return target == ErrDiagFailed }
+
+// XlatErr returns the TPT's answer that stopped a translated copy and
+// whether it was the destination's, or TptErrOk if no translation failed.
+func (r DiagResult) XlatErr() (code hw.TptErr, dst bool) {
+	if hw.DiagStatusXlatErr.Get(r.Status) == 0 {
+		return hw.TptErrOk, false
+	}
+	return hw.TptErr(hw.DiagStatusXlatCode.Get(r.Status)), hw.DiagStatusXlatDst.Get(r.Status) != 0
+}
 
 // DiagCopy runs one copy of the DMA diagnostic engine to its end: it
 // enables and waits for the DIAG_DONE interrupt (which stays enabled),
@@ -198,6 +229,10 @@ func (n *NIC) checkDiag(r DiagRequest) error {
 		return fmt.Errorf("%w: MaxBurst %d does not fit DIAG_CFG.MAX_BURST", ErrDiagParam, r.MaxBurst)
 	case r.MaxOutstanding < 0 || uint32(r.MaxOutstanding) > hw.DiagCfgMaxOutstanding.Mask()>>hw.DiagCfgMaxOutstanding.LSB:
 		return fmt.Errorf("%w: MaxOutstanding %d does not fit DIAG_CFG.MAX_OUTSTANDING", ErrDiagParam, r.MaxOutstanding)
+	case r.Xlat != nil && (r.Xlat.SrcKind > hw.TptKindRemoteWrite || r.Xlat.DstKind > hw.TptKindRemoteWrite):
+		return fmt.Errorf("%w: access kinds %d and %d (0..3)", ErrDiagParam, r.Xlat.SrcKind, r.Xlat.DstKind)
+	case r.Xlat != nil && uint32(r.Xlat.Ptag) > hw.DiagXlatPtag.Mask()>>hw.DiagXlatPtag.LSB:
+		return fmt.Errorf("%w: ptag 0x%x does not fit DIAG_XLAT.PTAG", ErrDiagParam, uint32(r.Xlat.Ptag))
 	}
 	return nil
 }
@@ -205,7 +240,17 @@ func (n *NIC) checkDiag(r DiagRequest) error {
 // diagStart programs and starts a checked request (posted writes). Call
 // with mu held.
 func (n *NIC) diagStart(ctx context.Context, r DiagRequest) error {
-	return errors.Join(
+	xlat := uint32(0) // physical mode
+	var xerr error
+	if x := r.Xlat; x != nil {
+		xlat = hw.DiagXlatMode.Val(1) | hw.DiagXlatSrcKind.Val(uint32(x.SrcKind)) |
+			hw.DiagXlatDstKind.Val(uint32(x.DstKind)) | hw.DiagXlatPtag.Val(uint32(x.Ptag))
+		xerr = errors.Join(
+			n.b.Write32(ctx, hw.RegDiagSrcHandle, uint32(x.SrcHandle)),
+			n.b.Write32(ctx, hw.RegDiagDstHandle, uint32(x.DstHandle)))
+	}
+	return errors.Join(xerr,
+		n.b.Write32(ctx, hw.RegDiagXlat, xlat),
 		n.b.Write32(ctx, hw.RegDiagCfg, hw.DiagCfgMaxBurst.Val(uint32(r.MaxBurst))|hw.DiagCfgMaxOutstanding.Val(uint32(r.MaxOutstanding))),
 		n.b.Write64(ctx, hw.RegDiagSrcLo, r.Src),
 		n.b.Write64(ctx, hw.RegDiagDstLo, r.Dst),

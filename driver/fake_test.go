@@ -319,6 +319,8 @@ func (f *fakeNIC) read(off uint32) uint32 {
 		return hw.DoorbellBase
 	case hw.RegCapDbStride:
 		return hw.DoorbellStride
+	case hw.RegCapTpt:
+		return 9<<8 | 10
 	case hw.RegStatus:
 		if f.cycle < f.resetEnd {
 			return 1

@@ -110,6 +110,10 @@ type Caps struct {
 	DMemBytes      int    // CAP_CPU.DMEM_KB * 1024
 	DoorbellBase   uint32 // CAP_DB_BASE
 	DoorbellStride uint32 // CAP_DB_STRIDE
+	// TPTRegions and TPTCacheEntries are CAP_TPT's: memory regions of
+	// the translation and protection table and page-list entries its
+	// cache holds.
+	TPTRegions, TPTCacheEntries int
 }
 
 // irqMask is every interrupt the driver handles; the bits are generated
@@ -145,6 +149,11 @@ type NIC struct {
 
 	listening bool   // the interrupt listener runs; guarded by mu
 	irqEn     uint32 // what the driver last wrote to IRQ_ENABLE; guarded by mu
+
+	// host memory and the sessions using it (mem.go); memMu is never
+	// held across a bus call
+	memMu sync.Mutex
+	mem   memState
 
 	closed atomic.Bool
 	stop   chan struct{}
@@ -238,7 +247,7 @@ func (n *NIC) identify(ctx context.Context) error {
 	if hash != hw.Bar0Hash {
 		return mapMismatch(hash)
 	}
-	regs := []uint32{hw.RegHwVersion, hw.RegCapDatapath, hw.RegCapVi, hw.RegCapIrq, hw.RegCapCpu, hw.RegCapDbBase, hw.RegCapDbStride}
+	regs := []uint32{hw.RegHwVersion, hw.RegCapDatapath, hw.RegCapVi, hw.RegCapIrq, hw.RegCapCpu, hw.RegCapDbBase, hw.RegCapDbStride, hw.RegCapTpt}
 	v := make([]uint32, len(regs))
 	for i, r := range regs {
 		if v[i], err = n.b.Read32(ctx, r); err != nil {
@@ -254,6 +263,10 @@ func (n *NIC) identify(ctx context.Context) error {
 		DMemBytes:      int(hw.CapCpuDmemKb.Get(v[4])) * 1024,
 		DoorbellBase:   v[5],
 		DoorbellStride: v[6],
+	}
+	if v[7] != 0 {
+		n.caps.TPTRegions = 1 << hw.CapTptRegionsLog2.Get(v[7])
+		n.caps.TPTCacheEntries = 1 << hw.CapTptCacheLog2.Get(v[7])
 	}
 	return nil
 }
