@@ -111,7 +111,7 @@ func adminVip(op string, err error) error {
 	if !errors.As(err, &se) {
 		return &VipError{Op: op, Code: hw.VipReturnErrorResource, Err: err}
 	}
-	code := hw.VipReturnErrorResource
+	code := hw.VipReturn(hw.VipReturnErrorResource)
 	switch se.Status {
 	case hw.AdminStBadParam, hw.AdminStInvalidHandle:
 		code = hw.VipReturnInvalidParameter
@@ -268,7 +268,7 @@ func (s *Session) Free(b *hostvm.Buffer) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.space.Free(b); err != nil {
-		code := hw.VipReturnInvalidParameter
+		code := hw.VipReturn(hw.VipReturnInvalidParameter)
 		if errors.Is(err, hostvm.ErrPinned) {
 			code = hw.VipReturnErrorResource
 		}

@@ -266,7 +266,7 @@ func TestCosimMemXlatErrors(t *testing.T) {
 	r, err = copyX(src.VA, dst.VA, 4096, ok)
 	require.ErrorIs(t, err, driver.ErrDiagFailed)
 	code, isDst := r.XlatErr()
-	assert.Equal(t, hw.TptErrStale.String(), code.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrStale).String(), code.String())
 	assert.True(t, isDst)
 	assert.True(t, bytes.Equal(dst.Bytes, make([]byte, len(dst.Bytes))), "use after deregistration wrote nothing")
 }
@@ -297,7 +297,7 @@ func TestCosimMemProbe(t *testing.T) {
 		return a
 	}
 	a := probe(buf.VA+4096+5, 8, hw.TptKindLocalRead)
-	assert.Equal(t, hw.TptErrOk.String(), a.Err.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrOk).String(), a.Err.String())
 	assert.Equal(t, pages[1]+5, a.PA)
 	assert.Equal(t, uint32(8), a.Bytes)
 	a2 := probe(buf.VA+4096+5, 8, hw.TptKindLocalRead)
@@ -305,12 +305,12 @@ func TestCosimMemProbe(t *testing.T) {
 	a = probe(buf.VA+3*4096+4000, 500, hw.TptKindRemoteRead)
 	assert.Equal(t, pages[3]+4000, a.PA)
 	assert.Equal(t, uint32(96), a.Bytes, "to the end of the page")
-	assert.Equal(t, hw.TptErrAccess.String(), probe(buf.VA+200, 8, hw.TptKindRemoteWrite).Err.String())
-	assert.Equal(t, hw.TptErrBounds.String(), probe(buf.VA+99, 8, hw.TptKindLocalRead).Err.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrAccess).String(), probe(buf.VA+200, 8, hw.TptKindRemoteWrite).Err.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrBounds).String(), probe(buf.VA+99, 8, hw.TptKindLocalRead).Err.String())
 	z := probe(buf.VA+100+9*4096, 0, hw.TptKindLocalRead)
-	assert.Equal(t, hw.TptErrOk.String(), z.Err.String(), "zero length at the end")
+	assert.Equal(t, hw.TptErr(hw.TptErrOk).String(), z.Err.String(), "zero length at the end")
 	assert.Zero(t, z.PA)
-	assert.Equal(t, hw.TptErrBounds.String(), probe(buf.VA+101+9*4096, 0, hw.TptKindLocalRead).Err.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrBounds).String(), probe(buf.VA+101+9*4096, 0, hw.TptKindLocalRead).Err.String())
 
 	st, err := n.TPTStats(ctx)
 	require.NoError(t, err)
@@ -355,7 +355,7 @@ func TestCosimMemTwoSpaces(t *testing.T) {
 	r, err := n.DiagCopy(ctx, driver.DiagRequest{Src: bufA.VA, Dst: bufB.VA, Len: 4096, Xlat: &x})
 	require.ErrorIs(t, err, driver.ErrDiagFailed)
 	code, _ := r.XlatErr()
-	assert.Equal(t, hw.TptErrPtag.String(), code.String())
+	assert.Equal(t, hw.TptErr(hw.TptErrPtag).String(), code.String())
 	assert.True(t, bytes.Equal(bufB.Bytes, make([]byte, 8192)))
 	// B's VA inside A's handle: bounds (A's region does not cover it).
 	x = driver.DiagXlat{SrcHandle: ha, DstHandle: hb, Ptag: pa, SrcKind: hw.TptKindLocalRead, DstKind: hw.TptKindLocalWrite}
