@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: two simulated NICs, each copying a buffer with its DMA
-# diagnostic engine through the co-simulation bridge, then the results, the
+# The main job: two simulated NICs, each registering two buffers of a
+# process and copying one into the other through the NIC's translation and
+# protection table (the DMA diagnostic engine), then the results, the
 # waveform and the GTKWave command that opens it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
