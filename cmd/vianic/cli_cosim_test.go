@@ -69,6 +69,7 @@ func TestDemo(t *testing.T) {
 	code, out, errs := runCLI("demo", "-bytes", "8192", "-wave", wave)
 	require.Equal(t, 0, code, errs)
 	assert.Equal(t, 2, strings.Count(out, "verified"), out)
+	assert.Equal(t, 2, strings.Count(out, "STALE"), out)
 	assert.Contains(t, out, "gtkwave -a ")
 	assert.Contains(t, out, filepath.Join("sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
 	st, err := os.Stat(wave)
