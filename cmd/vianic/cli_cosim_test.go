@@ -80,3 +80,31 @@ func TestDemo(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errs, "multiple of 8")
 }
+
+// TestTPTProbe asks a real TPT about a registered buffer.
+func TestTPTProbe(t *testing.T) {
+	simtest.RequireHDL(t)
+	code, out, errs := runCLI("tpt", "probe", "-rdma-read")
+	require.Equal(t, 0, code, errs)
+	for _, want := range []string{"OK", "BOUNDS", "ACCESS", "hit", "miss", "TPT: "} {
+		assert.Contains(t, out, want)
+	}
+	assert.Contains(t, errs, "registered 12800 bytes")
+	// remote-read is allowed with -rdma-read, remote-write is not
+	assert.Regexp(t, `remote-read\s.*\sOK\s`, out)
+	assert.Regexp(t, `remote-write\s.*\sACCESS\s`, out)
+
+	code, out, errs = runCLI("tpt", "probe", "-deregister", "local-read:0:8", "local-write:@0x1000:8")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, 2, strings.Count(out, "STALE"), out)
+
+	code, out, errs = runCLI("tpt", "probe", "-ptag", "0x4242", "-json", "local-read")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, `"answer": "PTAG"`)
+
+	code, _, errs = runCLI("tpt", "probe", "sideways:0:8")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "kind \"sideways\"")
+	code, _, _ = runCLI("tpt")
+	assert.NotEqual(t, 0, code)
+}
