@@ -1001,3 +1001,46 @@ func TestConcurrent(t *testing.T) {
 		t.Fatalf("leak: %+v", st)
 	}
 }
+
+// TestAllocMappingFails: when mapping a run fails (as when the process
+// runs out of mappings, vm.max_map_count), Alloc undoes everything: the
+// addresses are inaccessible again and the pages are free.
+func TestAllocMappingFails(t *testing.T) {
+	p := newPhys(t, 4*MiB, PhysOptions{Seed: 41})
+	s := newSpace(t, p, "s", 1*MiB)
+	lo, _ := s.Range()
+	calls := 0
+	mmapPages = func(fd int, off int64, addr unsafe.Pointer, n uintptr, prot, flags int) (unsafe.Pointer, error) {
+		if calls++; calls == 5 {
+			return nil, unix.ENOMEM
+		}
+		return unix.MmapPtr(fd, off, addr, n, prot, flags)
+	}
+	defer func() { mmapPages = unix.MmapPtr }()
+	_, err := s.Alloc(16 * PageSize)
+	wantErr(t, "Alloc with a failing mmap", err, ErrNoMemory)
+	if err == nil || !strings.Contains(err.Error(), "max_map_count") {
+		t.Errorf("error %q gives no hint", err)
+	}
+	if calls != 5 {
+		t.Errorf("%d mmap calls, want 5", calls)
+	}
+	if pm := perms(t, lo+2*PageSize); pm != "---p" {
+		t.Errorf("after the failed Alloc the addresses are %q, want ---p", pm)
+	}
+	if st := p.Stats(); st.Allocated != 0 || s.Stats().Buffers != 0 {
+		t.Errorf("after the failed Alloc: %+v %+v", st, s.Stats())
+	}
+	mmapPages = func(int, int64, unsafe.Pointer, uintptr, int, int) (unsafe.Pointer, error) {
+		return nil, unix.EACCES
+	}
+	_, err = s.Alloc(1)
+	if err == nil || errors.Is(err, ErrNoMemory) || !errors.Is(err, unix.EACCES) {
+		t.Errorf("Alloc with mmap failing EACCES: %v", err)
+	}
+	mmapPages = unix.MmapPtr
+	b := mustAlloc(t, s, 16*PageSize)
+	if b.VA != lo+PageSize {
+		t.Errorf("Alloc after failures at 0x%x, want 0x%x", b.VA, lo+PageSize)
+	}
+}
