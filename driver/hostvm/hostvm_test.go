@@ -727,7 +727,7 @@ func TestExhaustionAndRecovery(t *testing.T) {
 // TestRandomRounds: 1,000 random alloc / pin / unpin / free rounds on two
 // spaces against a model; no page leaks.
 func TestRandomRounds(t *testing.T) {
-	p := newPhys(t, 8*MiB, PhysOptions{Seed: 23, Reserve: 64 * 1024})
+	p := newPhys(t, 1*MiB, PhysOptions{Seed: 23, Reserve: 64 * 1024})
 	total := p.Stats().Total
 	spaces := []*Space{newSpace(t, p, "a", 16*MiB), newSpace(t, p, "b", 16*MiB)}
 	type live struct {
@@ -737,6 +737,7 @@ func TestRandomRounds(t *testing.T) {
 		fill byte
 	}
 	var bufs []*live
+	var allocs, full, refused int
 	rng := rand.New(rand.NewPCG(4, 5))
 	check := func(l *live) {
 		for _, i := range []int{0, len(l.b.Bytes) / 2, len(l.b.Bytes) - 1} {
@@ -751,22 +752,24 @@ func TestRandomRounds(t *testing.T) {
 	}
 	for round := 0; round < 1000; round++ {
 		switch op := rng.IntN(10); {
-		case op < 4 || len(bufs) == 0:
+		case op < 3 || len(bufs) == 0:
 			s := spaces[rng.IntN(2)]
-			n := 1 + rng.IntN(20*PageSize)
+			n := 1 + rng.IntN(32*PageSize)
 			b, err := s.Alloc(n)
 			if err != nil {
 				if !errors.Is(err, ErrNoMemory) {
 					t.Fatal(err)
 				}
+				full++
 				continue
 			}
+			allocs++
 			l := &live{s: s, b: b, pins: map[int]int{}, fill: byte(round)}
 			for i := range b.Bytes {
 				b.Bytes[i] = l.fill
 			}
 			bufs = append(bufs, l)
-		case op < 6:
+		case op < 5:
 			l := bufs[rng.IntN(len(bufs))]
 			off := rng.IntN(len(l.b.Bytes))
 			n := 1 + rng.IntN(len(l.b.Bytes)-off)
@@ -782,7 +785,7 @@ func TestRandomRounds(t *testing.T) {
 				}
 				l.pins[pg]++
 			}
-		case op < 8:
+		case op < 7:
 			l := bufs[rng.IntN(len(bufs))]
 			off := rng.IntN(len(l.b.Bytes))
 			n := 1 + rng.IntN(len(l.b.Bytes)-off)
@@ -809,7 +812,17 @@ func TestRandomRounds(t *testing.T) {
 			err := l.s.Free(l.b)
 			if len(l.pins) > 0 {
 				wantErr(t, "Free pinned", err, ErrPinned)
-				continue
+				refused++
+				// Deregister: take every pin off, then free.
+				for pg, c := range l.pins {
+					for ; c > 0; c-- {
+						if err := l.s.Unpin(l.b.VA+uint64(pg)*PageSize, 1); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				l.pins = map[int]int{}
+				err = l.s.Free(l.b)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -824,7 +837,11 @@ func TestRandomRounds(t *testing.T) {
 	}
 	st := spaces[0].Stats()
 	st1 := spaces[1].Stats()
-	t.Logf("after 1000 rounds: %d buffers, %d pinned pages, phys %+v", len(bufs), pinned, p.Stats())
+	t.Logf("1000 rounds: %d allocs, %d refused for lack of memory, %d frees refused as pinned; at the end %d buffers, %d pinned pages, phys %+v",
+		allocs, full, refused, len(bufs), pinned, p.Stats())
+	if full == 0 || refused == 0 {
+		t.Errorf("the rounds never ran out of memory (%d) or never freed a pinned buffer (%d)", full, refused)
+	}
 	if st.Pinned+st1.Pinned != pinned || st.Buffers+st1.Buffers != len(bufs) {
 		t.Fatalf("space stats %+v %+v disagree with the model (%d buffers, %d pinned)", st, st1, len(bufs), pinned)
 	}
