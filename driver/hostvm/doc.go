@@ -43,6 +43,14 @@
 // reservation back over the buffer (so a stale pointer faults instead of
 // reading someone else's page) and returns its pages to Phys.
 //
+// Each physically contiguous run of a buffer is one kernel mapping, and a
+// process has a limited number of them (vm.max_map_count, 65530 by
+// default). A buffer of up to ScatterRuns pages costs up to one per page, a
+// larger one about ScatterRuns while physical memory is not fragmented.
+// Handing out all of a large memory in small buffers can therefore reach
+// the limit before the pages run out: Alloc then fails with ErrNoMemory
+// (and a hint) and undoes what it did.
+//
 // Spaces are isolated: their reservations do not overlap, no physical page
 // belongs to two buffers, and a Space answers Translate, Pin and Contains
 // only for its own live buffers (ErrNotMapped otherwise). This is what lets

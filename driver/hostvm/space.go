@@ -11,6 +11,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// mmapPages maps pages of the memfd over the reservation; a variable so
+// that tests can make it fail.
+var mmapPages = unix.MmapPtr
+
 // Space is one address space: a reserved range of virtual addresses of
 // this process in which buffers backed by scattered physical pages are
 // mapped. See the package documentation.
@@ -161,7 +165,7 @@ func (s *Space) Alloc(n int) (*Buffer, error) {
 		for j < npages && pages[j] == pages[j-1]+PageSize {
 			j++
 		}
-		_, err := unix.MmapPtr(s.p.fd, int64(pages[i]), s.ptr(va+uint64(i)*PageSize), uintptr(j-i)*PageSize,
+		_, err := mmapPages(s.p.fd, int64(pages[i]), s.ptr(va+uint64(i)*PageSize), uintptr(j-i)*PageSize,
 			unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_FIXED)
 		if err != nil {
 			// Undo: the reservation back first, then the pages.
