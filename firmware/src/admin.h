@@ -16,6 +16,7 @@ typedef struct {
     uint32_t hw_version; /* HW_VERSION register value */
     uint32_t num_vi;     /* CAP_VI.NUM_VI */
     uint32_t data_width; /* CAP_DATAPATH.DATA_WIDTH, bits */
+    uint32_t regions;    /* TPT regions registration uses (mem_init) */
 } admin_caps_t;
 
 /* admin_execute runs one command and fills *rsp completely (every byte is
