@@ -90,9 +90,10 @@ static void boot(void)
     caps.hw_version = hw_bar0_read(VIA_REG_HW_VERSION);
     caps.num_vi = via_cap_vi_num_vi_get(hw_bar0_read(VIA_REG_CAP_VI));
     caps.data_width = via_cap_datapath_data_width_get(hw_bar0_read(VIA_REG_CAP_DATAPATH));
-    /* CAP_TPT says 4..16 (16..65536 regions); clamp anything else. */
+    /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT
+     * (registration then says NO_RESOURCE and never touches the TPT). */
     uint32_t rlog2 = via_cap_tpt_regions_log2_get(hw_bar0_read(VIA_REG_CAP_TPT));
-    caps.regions = mem_init(1u << (rlog2 < 16 ? rlog2 : 16));
+    caps.regions = mem_init(rlog2 == 0 ? 0 : 1u << (rlog2 < 16 ? rlog2 : 16));
 
     fw_log("vianic fw %u.%u: %u VIs, %u regions, imem %u/%u B, dmem %u/%u B\n", (unsigned)FW_VERSION_MAJOR,
            (unsigned)FW_VERSION_MINOR, (unsigned)caps.num_vi, (unsigned)caps.regions, (unsigned)(uintptr_t)_image_end,

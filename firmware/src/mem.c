@@ -131,7 +131,7 @@ uint32_t mem_init(uint32_t tpt_regions)
     total_bytes = 0;
     fence_pending = 0;
     regions = tpt_regions < MEM_MAX_REGIONS ? tpt_regions : MEM_MAX_REGIONS;
-    if (tpt_busy(tpt_wait()))
+    if (regions != 0 && tpt_busy(tpt_wait()))
         fw_log("mem: TPT still busy clearing after %u polls\n", (unsigned)MEM_POLL_LIMIT);
     return regions;
 }

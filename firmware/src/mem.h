@@ -40,7 +40,8 @@
  * waits for the TPT to finish clearing itself after reset (BUSY; a TPT that
  * stays busy is logged, and commands then answer ST_BUSY until it is idle)
  * and returns how many regions registration uses: min(tpt_regions,
- * MEM_MAX_REGIONS), what QUERY_NIC reports as MAX_REGISTER_REGIONS. The
+ * MEM_MAX_REGIONS), what QUERY_NIC reports as MAX_REGISTER_REGIONS (0: no
+ * TPT; nothing touches its registers, REGISTER_MEM says NO_RESOURCE). The
  * firmware only starts after a NIC reset, which invalidates every TPT entry,
  * so empty tables are the TPT's state too. */
 uint32_t mem_init(uint32_t tpt_regions);

@@ -224,6 +224,19 @@ static void test_boot(void)
     fake_tpt_reset(8192, 0);
     CHECK_EQ_U(mem_init(65536), MEM_MAX_REGIONS);
 
+    /* No TPT (CAP_TPT 0): no register is touched, nothing registers. */
+    fake_tpt_reset(16, FAKE_BUSY_FOREVER);
+    caps.regions = mem_init(0);
+    CHECK_EQ_U(caps.regions, 0);
+    CHECK_EQ_U(fake.status_reads, 0);
+    uint32_t p0 = new_ptag(), h0 = 0;
+    CHECK_EQ_U(reg(0x10000, 100, p0, 0, 0x8000, &h0), ST_NO_RESOURCE);
+    CHECK_EQ_U(dereg(1u << 16), ST_INVALID_HANDLE);
+    CHECK_EQ_U(query(1u << 16, &(via_admin_mem_attrs_t){0}), ST_INVALID_HANDLE);
+    CHECK_EQ_U(set_attrs(1u << 16, p0, 0), ST_INVALID_HANDLE);
+    CHECK_EQ_U(fake.status_reads, 0);
+    CHECK_EQ_U(fake.log_n, 0);
+
     /* A TPT that never finishes clearing: a bounded wait, a log line, and
      * commands answer BUSY until it is idle. */
     fake_tpt_reset(64, FAKE_BUSY_FOREVER);
