@@ -23,10 +23,10 @@ static struct {
     uint16_t uses;
 } ptags[VIA_ADMIN_MAX_PTAGS];
 
-static uint32_t regions;                         /* regions in use: mem_init */
-static uint32_t region_map[MEM_MAX_REGIONS / 32]; /* bit i: region i registered */
-static uint32_t total_bytes;                     /* sum of registered lengths */
-static uint32_t fence_pending;                   /* handle answered ST_BUSY by DEREGISTER */
+static uint32_t regions;                          /* TPT regions used (mem_init) */
+static uint32_t region_map[MEM_MAX_REGIONS / 32]; /* bit i: region i taken */
+static uint32_t total_bytes;                      /* sum of registered lengths */
+static uint32_t fence_pending; /* handle whose DEREGISTER answered ST_BUSY (fence not drained), or 0 */
 
 /* ------------------------------------------------------------ TPT access */
 
