@@ -46,11 +46,26 @@
  * so empty tables are the TPT's state too. */
 uint32_t mem_init(uint32_t tpt_regions);
 
+/* CREATE_PTAG: OK with the lowest free index; NO_RESOURCE when all
+ * MAX_PTAGS exist. */
 uint32_t mem_create_ptag(uint32_t *ptag);
+/* DESTROY_PTAG: INVALID_PTAG (bits 31:16 set, index >= MAX_PTAGS, not
+ * created, or an old generation), IN_USE while a region has it. */
 uint32_t mem_destroy_ptag(uint32_t ptag);
+/* REGISTER_MEM, checked in this order: BAD_PARAM (LEN 0 or over
+ * MAX_REGISTER_BLOCK_BYTES, VA+LEN overflowing 64 bits, FLAGS reserved
+ * bits, PAGES not the pages [VA, VA+LEN) spans, PAGE_LIST not 8-byte
+ * aligned or PAGE_LIST + 8*PAGES overflowing), INVALID_PTAG, NO_RESOURCE
+ * (no free region, or MAX_REGISTER_BYTES exceeded), BUSY (TPT stuck). */
 uint32_t mem_register(const via_admin_reg_mem_t *r, uint32_t *handle);
+/* DEREGISTER_MEM: INVALID_HANDLE unless the handle is current (generation
+ * 0, index out of range, not registered, deregistered or re-registered
+ * since); OK once the fence has drained; BUSY if it did not in time. */
 uint32_t mem_deregister(uint32_t handle);
+/* QUERY_MEM: INVALID_HANDLE as above; OK with the entry as the TPT holds it. */
 uint32_t mem_query(uint32_t handle, via_admin_mem_attrs_t *a);
+/* SET_MEM_ATTRS: BAD_PARAM (FLAGS reserved bits), INVALID_HANDLE,
+ * INVALID_PTAG; OK moves the region's use from its old ptag to the new. */
 uint32_t mem_set_attrs(const via_admin_set_mem_t *s);
 
 /* The firmware's bookkeeping, for the host tests' consistency checks. */
