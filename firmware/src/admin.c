@@ -4,21 +4,19 @@
 
 #include "admin.h"
 #include "lib.h"
+#include "mem.h"
 #include "version.h"
 
-/* Provisional NIC attributes: the blocks that will bound these (TPT, queue
+/* Provisional NIC attributes: the blocks that will bound these (queue
  * state, CQ engine, packetizer, reliability engine) are not in the hardware
  * yet, and there is no capability register for them. Each value says which
  * later hardware will supply it; until then these are the promises the
- * driver and VIPL are built against. */
+ * driver and VIPL are built against. The registration limits are real:
+ * admin.layout's constants (enforced by mem.c) and the TPT's regions. */
 enum {
     /* Connection manager (firmware + fabric): discriminator bytes carried in
      * a connect request. */
     ATTR_MAX_DISCRIMINATOR_LEN = 64,
-    /* TPT (a future CAP_TPT register): regions, pages and the largest region. */
-    ATTR_MAX_REGISTER_REGIONS = 1024,
-    ATTR_MAX_REGISTER_BYTES = 256u << 20,
-    ATTR_MAX_REGISTER_BLOCK_BYTES = 64u << 20,
     /* Queue state: descriptors are chained through their Next field in host
      * memory, so the NIC keeps no per-descriptor state; the limit only bounds
      * what the driver sizes (a future CAP_QUEUE register). */
@@ -31,8 +29,6 @@ enum {
     ATTR_MAX_TRANSFER_SIZE = 64u << 10,
     /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
     ATTR_NATIVE_MTU = 4096,
-    /* TPT protection tags. */
-    ATTR_MAX_PTAGS = 64,
     /* Reliability engine: unreliable delivery only until it exists
      * (mask: 1 unreliable, 2 reliable delivery, 4 reliable reception). */
     ATTR_RELIABILITY_LEVEL_SUPPORT = 1,
@@ -56,9 +52,9 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
     a->nic_address_len = ATTR_NIC_ADDRESS_LEN;
     a->thread_safe = ATTR_THREAD_SAFE;
     a->max_discriminator_len = ATTR_MAX_DISCRIMINATOR_LEN;
-    a->max_register_bytes = ATTR_MAX_REGISTER_BYTES;
-    a->max_register_regions = ATTR_MAX_REGISTER_REGIONS;
-    a->max_register_block_bytes = ATTR_MAX_REGISTER_BLOCK_BYTES;
+    a->max_register_bytes = VIA_ADMIN_MAX_REGISTER_BYTES;
+    a->max_register_regions = caps->regions;
+    a->max_register_block_bytes = VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES;
     a->max_vi = caps->num_vi;
     a->max_descriptors_per_queue = ATTR_MAX_DESCRIPTORS_PER_QUEUE;
     a->max_segments_per_desc = ATTR_MAX_SEGMENTS_PER_DESC;
@@ -66,7 +62,7 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
     a->max_cq_entries = ATTR_MAX_CQ_ENTRIES;
     a->max_transfer_size = ATTR_MAX_TRANSFER_SIZE;
     a->native_mtu = ATTR_NATIVE_MTU;
-    a->max_ptags = ATTR_MAX_PTAGS;
+    a->max_ptags = VIA_ADMIN_MAX_PTAGS;
     a->reliability_level_support = ATTR_RELIABILITY_LEVEL_SUPPORT;
     a->rdma_read_support = ATTR_RDMA_READ_SUPPORT;
 }
@@ -74,6 +70,10 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
 _Static_assert(sizeof(via_admin_nic_attrs_t) <= VIA_ADMIN_PAYLOAD_MAX, "NIC_ATTRS must fit a response payload");
 _Static_assert(sizeof(((via_admin_cmd_t *)0)->payload) == VIA_ADMIN_PAYLOAD_MAX, "CMD payload size");
 _Static_assert(sizeof(((via_admin_rsp_t *)0)->payload) == VIA_ADMIN_PAYLOAD_MAX, "RSP payload size");
+
+/* Payload bytes a command must have (LEN); ANY_LEN: NOP and QUERY_NIC
+ * ignore theirs, ECHO answers it. */
+enum { ANY_LEN = 0xFF };
 
 void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin_caps_t *caps)
 {
@@ -83,34 +83,82 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
     uint16_t flags = cmd->flags;
     uint32_t seq = cmd->seq;
     uint32_t len = cmd->len;
+    uint32_t want;
 
     memset(rsp, 0, sizeof *rsp);
     rsp->opcode = opcode;
     rsp->seq = seq;
 
-    if (opcode != VIA_ADMIN_OP_NOP && opcode != VIA_ADMIN_OP_QUERY_NIC && opcode != VIA_ADMIN_OP_ECHO) {
+    switch (opcode) {
+    case VIA_ADMIN_OP_NOP:
+    case VIA_ADMIN_OP_QUERY_NIC:
+    case VIA_ADMIN_OP_ECHO:
+        want = ANY_LEN;
+        break;
+    case VIA_ADMIN_OP_CREATE_PTAG:
+        want = 0;
+        break;
+    case VIA_ADMIN_OP_DESTROY_PTAG:
+        want = sizeof(via_admin_ptag_args_t);
+        break;
+    case VIA_ADMIN_OP_REGISTER_MEM:
+        want = sizeof(via_admin_reg_mem_t);
+        break;
+    case VIA_ADMIN_OP_DEREGISTER_MEM:
+    case VIA_ADMIN_OP_QUERY_MEM:
+        want = sizeof(via_admin_mem_handle_t);
+        break;
+    case VIA_ADMIN_OP_SET_MEM_ATTRS:
+        want = sizeof(via_admin_set_mem_t);
+        break;
+    default:
         rsp->status = VIA_ADMIN_ST_UNKNOWN_CMD;
         return;
     }
-    if (flags != 0 || len > VIA_ADMIN_PAYLOAD_MAX) {
+    if (flags != 0 || len > VIA_ADMIN_PAYLOAD_MAX || (want != ANY_LEN && len != want)) {
         rsp->status = VIA_ADMIN_ST_BAD_PARAM;
         return;
     }
 
-    rsp->status = VIA_ADMIN_ST_OK;
+    /* The payloads start word aligned (offset 16 of an aligned struct), so
+     * they are read and written in place through the generated structs; the
+     * mem functions write their output only on ST_OK. */
+    const void *in = cmd->payload;
+    void *out = rsp->payload;
+    uint32_t st = VIA_ADMIN_ST_OK, out_len = 0;
     switch (opcode) {
-    case VIA_ADMIN_OP_QUERY_NIC: {
-        via_admin_nic_attrs_t attrs;
-        admin_fill_nic_attrs(&attrs, caps);
-        memcpy(rsp->payload, &attrs, sizeof attrs);
-        rsp->len = sizeof attrs;
+    case VIA_ADMIN_OP_QUERY_NIC:
+        admin_fill_nic_attrs(out, caps);
+        out_len = sizeof(via_admin_nic_attrs_t);
         break;
-    }
     case VIA_ADMIN_OP_ECHO:
-        memcpy(rsp->payload, cmd->payload, len);
-        rsp->len = len;
+        memcpy(out, in, len);
+        out_len = len;
+        break;
+    case VIA_ADMIN_OP_CREATE_PTAG:
+        st = mem_create_ptag(&((via_admin_ptag_args_t *)out)->ptag);
+        out_len = sizeof(via_admin_ptag_args_t);
+        break;
+    case VIA_ADMIN_OP_DESTROY_PTAG:
+        st = mem_destroy_ptag(((const via_admin_ptag_args_t *)in)->ptag);
+        break;
+    case VIA_ADMIN_OP_REGISTER_MEM:
+        st = mem_register(in, &((via_admin_mem_handle_t *)out)->handle);
+        out_len = sizeof(via_admin_mem_handle_t);
+        break;
+    case VIA_ADMIN_OP_DEREGISTER_MEM:
+        st = mem_deregister(((const via_admin_mem_handle_t *)in)->handle);
+        break;
+    case VIA_ADMIN_OP_QUERY_MEM:
+        st = mem_query(((const via_admin_mem_handle_t *)in)->handle, out);
+        out_len = sizeof(via_admin_mem_attrs_t);
+        break;
+    case VIA_ADMIN_OP_SET_MEM_ATTRS:
+        st = mem_set_attrs(in);
         break;
     default: /* VIA_ADMIN_OP_NOP */
         break;
     }
+    rsp->status = (uint16_t)st;
+    rsp->len = st == VIA_ADMIN_ST_OK ? out_len : 0;
 }

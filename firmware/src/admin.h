@@ -16,6 +16,7 @@ typedef struct {
     uint32_t hw_version; /* HW_VERSION register value */
     uint32_t num_vi;     /* CAP_VI.NUM_VI */
     uint32_t data_width; /* CAP_DATAPATH.DATA_WIDTH, bits */
+    uint32_t regions;    /* TPT regions registration uses (mem_init) */
 } admin_caps_t;
 
 /* admin_execute runs one command and fills *rsp completely (every byte is
@@ -24,9 +25,15 @@ typedef struct {
  *   unknown OPCODE               -> ST_UNKNOWN_CMD (the firmware cannot tell
  *                                   which flags or lengths it would accept)
  *   FLAGS != 0 or LEN > 240      -> ST_BAD_PARAM
+ *   LEN not the size of the command's payload struct (CREATE_PTAG 0,
+ *   DESTROY_PTAG 4, REGISTER_MEM 32, DEREGISTER_MEM 4, QUERY_MEM 4,
+ *   SET_MEM_ATTRS 12)            -> ST_BAD_PARAM
  * then NOP -> ST_OK; QUERY_NIC -> ST_OK with NIC_ATTRS (LEN 240); ECHO ->
  * ST_OK with the first LEN payload bytes and LEN. NOP and QUERY_NIC ignore
- * their payload. On any status but ST_OK, LEN is 0 and the payload zero. */
+ * their payload. The memory commands are mem.c's (mem.h); on ST_OK
+ * CREATE_PTAG answers PTAG_ARGS, REGISTER_MEM MEM_HANDLE and QUERY_MEM
+ * MEM_ATTRS, the others no payload. On any status but ST_OK, LEN is 0 and
+ * the payload zero. */
 void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin_caps_t *caps);
 
 /* admin_fill_nic_attrs writes QUERY_NIC's answer. */

@@ -1,7 +1,8 @@
 /* main.c: boot and the event loop of the control processor.
  *
- * Boot: read the capabilities through the BAR0 view, log one line, write
- * READY (the driver waits for it). Then pop hardware events forever and
+ * Boot: read the capabilities through the BAR0 view, log one line, wait
+ * for the TPT to clear itself after reset (mem_init), write READY (the
+ * driver waits for it). Then pop hardware events forever and
  * sleep in WFI when there are none. The admin path copies the command out
  * of its window, runs admin_execute (admin.c, pure logic) and writes the
  * response back before ADMIN_COMPLETE; the host owns neither copy while the
@@ -11,6 +12,7 @@
 #include "admin.h"
 #include "hw.h"
 #include "log.h"
+#include "mem.h"
 #include "version.h"
 
 /* link.ld */
@@ -42,6 +44,16 @@ void log_write_word(uint32_t w)
     /* A full FIFO drops the word and counts it (FW_LOG_LEVEL.DROPPED):
      * the firmware never waits for the host to read its log. */
     hw_write(VIA_FW_REG_LOG, w);
+}
+
+uint32_t tpt_read(uint32_t reg)
+{
+    return hw_read(reg);
+}
+
+void tpt_write(uint32_t reg, uint32_t v)
+{
+    hw_write(reg, v);
 }
 
 static void admin_event(void)
@@ -78,10 +90,14 @@ static void boot(void)
     caps.hw_version = hw_bar0_read(VIA_REG_HW_VERSION);
     caps.num_vi = via_cap_vi_num_vi_get(hw_bar0_read(VIA_REG_CAP_VI));
     caps.data_width = via_cap_datapath_data_width_get(hw_bar0_read(VIA_REG_CAP_DATAPATH));
+    /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT
+     * (registration then says NO_RESOURCE and never touches the TPT). */
+    uint32_t rlog2 = via_cap_tpt_regions_log2_get(hw_bar0_read(VIA_REG_CAP_TPT));
+    caps.regions = mem_init(rlog2 == 0 ? 0 : 1u << (rlog2 < 16 ? rlog2 : 16));
 
-    fw_log("vianic fw %u.%u: %u VIs, imem %u/%u B, dmem %u/%u B\n", (unsigned)FW_VERSION_MAJOR,
-           (unsigned)FW_VERSION_MINOR, (unsigned)caps.num_vi, (unsigned)(uintptr_t)_image_end, (unsigned)imem,
-           (unsigned)(_bss_end - _dmem_start), (unsigned)dmem);
+    fw_log("vianic fw %u.%u: %u VIs, %u regions, imem %u/%u B, dmem %u/%u B\n", (unsigned)FW_VERSION_MAJOR,
+           (unsigned)FW_VERSION_MINOR, (unsigned)caps.num_vi, (unsigned)caps.regions, (unsigned)(uintptr_t)_image_end,
+           (unsigned)imem, (unsigned)(_bss_end - _dmem_start), (unsigned)dmem);
     /* The stack already lives at the linked end of data memory: a smaller
      * memory would have faulted before this line, a larger one is unused. */
     if (imem < (uint32_t)(uintptr_t)_image_end || dmem < (uint32_t)(_stack_top - _dmem_start))

@@ -1,5 +1,7 @@
 /* test_admin.c: host-native unit tests of the firmware's pure logic: the
  * admin commands (admin.c) and the log formatter and word packing (log.c).
+ * The memory commands have their own tests (test_mem.c); here they only
+ * take part in the random commands, against the TPT model (fake_tpt.c).
  * Built with the host gcc and AddressSanitizer/UBSan (make -C firmware test);
  * the commands live in heap blocks of exactly their size, so any read or
  * write past a CMD or RSP is caught. */
@@ -9,7 +11,9 @@
 #include <string.h>
 
 #include "admin.h"
+#include "fake_tpt.h"
 #include "log.h"
+#include "mem.h"
 #include "version.h"
 #include "harness.h"
 
@@ -19,6 +23,7 @@ static const admin_caps_t test_caps = {
     .hw_version = 0x00000100u, /* 0.1.0 */
     .num_vi = 16,
     .data_width = 64,
+    .regions = 1024,
 };
 
 static via_admin_cmd_t *new_cmd(uint16_t opcode, uint16_t flags, uint32_t seq, uint32_t len)
@@ -143,13 +148,15 @@ static void test_query_nic(void)
     CHECK(all_zero(a.local_nic_address, sizeof a.local_nic_address));
     CHECK(a.thread_safe == 0 || a.thread_safe == 1);
     CHECK(a.max_discriminator_len > 0);
-    CHECK(a.max_register_regions > 0);
+    CHECK_EQ_U(a.max_register_regions, test_caps.regions);
+    CHECK_EQ_U(a.max_register_bytes, VIA_ADMIN_MAX_REGISTER_BYTES);
+    CHECK_EQ_U(a.max_register_block_bytes, VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES);
     CHECK(a.max_register_block_bytes > 0 && a.max_register_block_bytes <= a.max_register_bytes);
     CHECK(a.max_descriptors_per_queue > 0);
     CHECK(a.max_segments_per_desc > 0);
     CHECK(a.max_cq_entries > 0);
     CHECK(a.native_mtu > 0 && a.native_mtu <= a.max_transfer_size);
-    CHECK(a.max_ptags > 0);
+    CHECK_EQ_U(a.max_ptags, VIA_ADMIN_MAX_PTAGS);
     CHECK(a.reliability_level_support & 1u); /* unreliable is always there */
     CHECK_EQ_U(a.reliability_level_support & ~7u, 0);
     CHECK_EQ_U(a.rdma_read_support & ~a.reliability_level_support, 0);
@@ -164,10 +171,12 @@ static void test_query_nic(void)
     CHECK_EQ_U(le32(p + VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_OFFSET), a.max_transfer_size);
     CHECK_EQ_U(le32(p + VIA_ADMIN_NIC_ATTRS_RDMA_READ_SUPPORT_OFFSET), a.rdma_read_support);
     CHECK_EQ_U(le32(p + VIA_ADMIN_NIC_ATTRS_NATIVE_MTU_OFFSET), a.native_mtu);
+    CHECK_EQ_U(le32(p + VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_REGIONS_OFFSET), 1024);
+    CHECK_EQ_U(le32(p + VIA_ADMIN_NIC_ATTRS_MAX_PTAGS_OFFSET), VIA_ADMIN_MAX_PTAGS);
     free(r);
 
     /* Another NIC configuration, and a payload (ignored). */
-    admin_caps_t caps2 = {.hw_version = 0x00020304u, .num_vi = 1024, .data_width = 512};
+    admin_caps_t caps2 = {.hw_version = 0x00020304u, .num_vi = 1024, .data_width = 512, .regions = 16};
     c->len = VIA_ADMIN_PAYLOAD_MAX;
     memset(c->payload, 0xFF, sizeof c->payload);
     r = malloc(sizeof *r);
@@ -176,6 +185,7 @@ static void test_query_nic(void)
     CHECK_EQ_U(r->status, VIA_ADMIN_ST_OK);
     CHECK_EQ_U(a.hardware_version, 0x00020304u);
     CHECK_EQ_U(a.max_vi, 1024);
+    CHECK_EQ_U(a.max_register_regions, 16);
     free(r);
     free(c);
 
@@ -265,9 +275,8 @@ static void test_unknown_cmd(void)
 
 static void test_statuses(void)
 {
-    /* The firmware answers every command at once, so it never says BUSY
-     * (that is for commands that will wait on hardware); make sure the four
-     * codes stay distinct and none of the above produced BUSY. */
+    /* Only the memory commands can say BUSY (a TPT that does not finish,
+     * test_mem.c); make sure the four codes stay distinct. */
     CHECK(VIA_ADMIN_ST_OK != VIA_ADMIN_ST_UNKNOWN_CMD);
     CHECK(VIA_ADMIN_ST_OK != VIA_ADMIN_ST_BAD_PARAM);
     CHECK(VIA_ADMIN_ST_OK != VIA_ADMIN_ST_BUSY);
@@ -293,9 +302,12 @@ static void test_seq_echo(void)
 }
 
 /* Random commands: whatever the bytes, an answer that keeps the invariants
- * and no access outside the two blocks (ASan). The command is not written. */
+ * and no access outside the two blocks (ASan). The command is not written,
+ * and the firmware never misuses the TPT (the model counts violations). */
 static void test_random_commands(void)
 {
+    fake_tpt_reset(1024, 0);
+    mem_init(1024);
     via_admin_cmd_t *c = malloc(sizeof *c);
     via_admin_cmd_t *copy = malloc(sizeof *copy);
     for (int n = 0; n < 20000; n++) {
@@ -305,6 +317,8 @@ static void test_random_commands(void)
         /* Bias towards the interesting cases. */
         if (n & 1)
             c->opcode &= 3;
+        else if (n & 8)
+            c->opcode = 0x10 | (c->opcode & 7);
         if (n & 2)
             c->flags = 0;
         if (n & 4)
@@ -313,12 +327,16 @@ static void test_random_commands(void)
         via_admin_rsp_t *r = run(c);
         CHECK(memcmp(copy, c, sizeof *c) == 0);
         check_rsp_common(c, r);
-        CHECK(r->status == VIA_ADMIN_ST_OK || r->status == VIA_ADMIN_ST_UNKNOWN_CMD ||
-              r->status == VIA_ADMIN_ST_BAD_PARAM);
+        CHECK(r->status <= VIA_ADMIN_ST_IN_USE);
+        CHECK(r->status != VIA_ADMIN_ST_BUSY); /* the model's TPT always finishes */
+        if (c->opcode < VIA_ADMIN_OP_CREATE_PTAG)
+            CHECK(r->status == VIA_ADMIN_ST_OK || r->status == VIA_ADMIN_ST_UNKNOWN_CMD ||
+                  r->status == VIA_ADMIN_ST_BAD_PARAM);
         if (c->opcode == VIA_ADMIN_OP_ECHO && r->status == VIA_ADMIN_ST_OK)
             CHECK(memcmp(r->payload, c->payload, c->len) == 0);
         free(r);
     }
+    CHECK_EQ_U(fake.violations, 0);
     free(copy);
     free(c);
 }
