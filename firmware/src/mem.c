@@ -148,14 +148,17 @@ uint32_t mem_register(const via_admin_reg_mem_t *r, uint32_t *handle)
     uint32_t len = r->len, flags = r->flags, pages = r->pages;
 
     /* The parameters on their own. */
-    if (len == 0 || len > VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES || va + len < va || (flags & ~MEM_FLAGS) ||
+    if (len == 0 || va + len < va || (flags & ~MEM_FLAGS) ||
         pages != pages_spanned(va, len) || (pl & 7) || pl + ((uint64_t)pages << 3) < pl)
         return VIA_ADMIN_ST_BAD_PARAM;
     int p = ptag_index(r->ptag);
     if (p < 0)
         return VIA_ADMIN_ST_INVALID_PTAG;
 
-    /* The limits: a free region (first fit) and the byte total. */
+    /* The limits: the block size, a free region (first fit) and the byte
+     * total. */
+    if (len > VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES)
+        return VIA_ADMIN_ST_NO_RESOURCE;
     uint32_t index = 0;
     while (index < regions && region_map[index >> 5] == ~0u)
         index += 32;

@@ -396,8 +396,18 @@ static void test_register_bad_param(void)
 
     BAD(r.len = 0; r.pages = 0);
     BAD(r.len = 0);
-    BAD(r.len = VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES + 1; r.pages = 0x80001);
-    BAD(r.len = 0xFFFFFFFFu; r.pages = 0x100000);
+    /* past MAX_REGISTER_BLOCK_BYTES: a limit (NO_RESOURCE), checked after
+     * the parameters and the ptag */
+    r = good;
+    r.len = VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES + 1;
+    r.pages = 0x80001;
+    CHECK_EQ_U(reg_raw(&r, &h), ST_NO_RESOURCE);
+    r.pages = 0x80000;
+    CHECK_EQ_U(reg_raw(&r, &h), ST_BAD_PARAM);
+    r.len = 0xFFFFFFFFu;
+    r.pages = 0x100000;
+    r.ptag = 0;
+    CHECK_EQ_U(reg_raw(&r, &h), ST_INVALID_PTAG);
     BAD(r.va = 0xFFFFFFFFFFFFF000ull; r.len = PAGE; r.pages = 1);        /* ends at 2**64 */
     BAD(r.va = 0xFFFFFFFFFFFFFFF0ull; r.len = 0x100; r.pages = 2);       /* wraps */
     BAD(r.va = 0xFFFFFFFFFFFFFFFFull; r.len = 1; r.pages = 1);          /* wraps by 1 */
