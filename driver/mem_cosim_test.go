@@ -128,11 +128,12 @@ func TestCosimMemRegistrationCodes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, driver.MemAttrs{Ptag: p2, EnableRdmaWrite: true}, r.Attrs)
 	requireVip(t, hw.VipReturnInvalidPtag, s.SetMemAttributes(ctx, buf.VA+10, h, driver.MemAttrs{Ptag: 0x7777}))
-	require.NoError(t, s.DestroyPtag(ctx, p2) /* h2 still uses p, h now p2 */, "ptag p2")
+	requireVip(t, hw.VipReturnErrorResource, s.DestroyPtag(ctx, p2), "h now uses p2")
 
 	// deregister, twice
 	require.NoError(t, s.DeregisterMem(ctx, buf.VA+10, h))
 	requireVip(t, hw.VipReturnInvalidParameter, s.DeregisterMem(ctx, buf.VA+10, h), "deregistering twice")
+	require.NoError(t, s.DestroyPtag(ctx, p2))
 	require.NoError(t, s.DeregisterMem(ctx, buf.VA, h2))
 	require.NoError(t, s.DestroyPtag(ctx, p))
 	requireVip(t, hw.VipReturnInvalidPtag, s.DestroyPtag(ctx, p), "destroyed ptag")

@@ -75,7 +75,8 @@ func (n *NIC) ProbeTPT(ctx context.Context, p TPTProbe) (TPTAnswer, error) {
 	}
 	if err := errors.Join(
 		n.b.Write32(ctx, hw.RegTptProbeHandle, uint32(p.Handle)),
-		n.b.Write64(ctx, hw.RegTptProbeVaLo, p.VA),
+		n.b.Write32(ctx, hw.RegTptProbeVaLo, uint32(p.VA)),
+		n.b.Write32(ctx, hw.RegTptProbeVaHi, uint32(p.VA>>32)),
 		n.b.Write32(ctx, hw.RegTptProbeLen, p.Len),
 		n.b.Write32(ctx, hw.RegTptProbeCtrl, hw.TptProbeCtrlPtag.Val(uint32(p.Ptag))|hw.TptProbeCtrlKind.Val(uint32(p.Kind))),
 		n.b.Write32(ctx, hw.RegTptProbeGo, 1)); err != nil {
@@ -95,9 +96,15 @@ func (n *NIC) ProbeTPT(ctx context.Context, p TPTProbe) (TPTAnswer, error) {
 				Err: hw.TptErr(hw.TptProbeStatusErr.Get(st)),
 				Hit: hw.TptProbeStatusHit.Get(st) != 0,
 			}
-			if a.PA, err = n.b.Read64(ctx, hw.RegTptProbePaLo); err != nil {
+			lo, err := n.b.Read32(ctx, hw.RegTptProbePaLo)
+			if err != nil {
 				return a, fmt.Errorf("driver: ProbeTPT: reading TPT_PROBE_PA: %w", err)
 			}
+			hi, err := n.b.Read32(ctx, hw.RegTptProbePaHi)
+			if err != nil {
+				return a, fmt.Errorf("driver: ProbeTPT: reading TPT_PROBE_PA: %w", err)
+			}
+			a.PA = uint64(hi)<<32 | uint64(lo)
 			if a.Bytes, err = n.b.Read32(ctx, hw.RegTptProbeBytes); err != nil {
 				return a, fmt.Errorf("driver: ProbeTPT: reading TPT_PROBE_BYTES: %w", err)
 			}
