@@ -144,6 +144,68 @@ type mappable interface {
 type memState struct {
 	phys     *hostvm.Phys
 	sessions map[*Session]struct{}
+	pool     plPool
+}
+
+// plPool is the page-list pool: physically contiguous pages taken from the
+// allocator when the driver gets the memory, enough for a page list of
+// every page of host memory (1/512 of it). Page lists come from the pool
+// first, so that a registration of all of host memory never fails for
+// want of contiguous pages in a fragmented memory; when the pool is full
+// (the same memory registered many times) they come from the allocator.
+type plPool struct {
+	base uint64
+	used []bool // per page
+}
+
+// alloc takes n contiguous pages of the pool (first fit).
+func (p *plPool) alloc(n int) (uint64, bool) {
+	run := 0
+	for i := range p.used {
+		if p.used[i] {
+			run = 0
+			continue
+		}
+		run++
+		if run == n {
+			first := i - n + 1
+			for j := first; j <= i; j++ {
+				p.used[j] = true
+			}
+			return p.base + uint64(first)*hostvm.PageSize, true
+		}
+	}
+	return 0, false
+}
+
+// free returns pages of the pool; false if pa is not in it.
+func (p *plPool) free(pa uint64, n int) bool {
+	if pa < p.base || pa >= p.base+uint64(len(p.used))*hostvm.PageSize {
+		return false
+	}
+	first := int((pa - p.base) / hostvm.PageSize)
+	for j := first; j < first+n; j++ {
+		p.used[j] = false
+	}
+	return true
+}
+
+// allocPageList takes n contiguous pages for a page list.
+func (n *NIC) allocPageList(pages int) (uint64, error) {
+	n.memMu.Lock()
+	defer n.memMu.Unlock()
+	if pa, ok := n.mem.pool.alloc(pages); ok {
+		return pa, nil
+	}
+	return n.mem.phys.AllocContig(pages)
+}
+
+func (n *NIC) freePageList(pa uint64, pages int) {
+	n.memMu.Lock()
+	defer n.memMu.Unlock()
+	if !n.mem.pool.free(pa, pages) {
+		n.mem.phys.FreeContig(pa, pages)
+	}
 }
 
 // ManageMemory makes the driver the owner of m's pages: m must already be
@@ -175,8 +237,15 @@ func (n *NIC) ManageMemory(m HostMemory, opts MemoryOptions) error {
 	if err != nil {
 		return fmt.Errorf("driver: ManageMemory: %w", err)
 	}
+	pages := (p.Stats().Total*8 + hostvm.PageSize - 1) / hostvm.PageSize
+	base, err := p.AllocContig(pages)
+	if err != nil {
+		p.Close()
+		return fmt.Errorf("driver: ManageMemory: the page-list pool (%d pages): %w", pages, err)
+	}
 	n.mem.phys = p
 	n.mem.sessions = map[*Session]struct{}{}
+	n.mem.pool = plPool{base: base, used: make([]bool, pages)}
 	return nil
 }
 
@@ -353,7 +422,7 @@ func (s *Session) RegisterMem(ctx context.Context, va uint64, length int, attrs 
 	unpin := func() { s.space.Unpin(va, length) }
 	phys := s.phys
 	plPages := (len(pages)*8 + hostvm.PageSize - 1) / hostvm.PageSize
-	plPA, err := phys.AllocContig(plPages)
+	plPA, err := s.n.allocPageList(plPages)
 	if err != nil {
 		unpin()
 		return 0, vipErr(op, hw.VipReturnErrorResource, err, "no %d contiguous pages for the page list", plPages)
@@ -361,7 +430,7 @@ func (s *Session) RegisterMem(ctx context.Context, va uint64, length int, attrs 
 	pl, err := phys.Bytes(plPA, len(pages)*8)
 	if err != nil {
 		unpin()
-		phys.FreeContig(plPA, plPages)
+		s.n.freePageList(plPA, plPages)
 		return 0, vipErr(op, hw.VipReturnErrorResource, err, "page list")
 	}
 	for i, pa := range pages {
@@ -376,7 +445,7 @@ func (s *Session) RegisterMem(ctx context.Context, va uint64, length int, attrs 
 	}
 	if err != nil {
 		unpin()
-		phys.FreeContig(plPA, plPages)
+		s.n.freePageList(plPA, plPages)
 		return 0, adminVip(op, err)
 	}
 	var h hw.AdminMemHandle
@@ -437,7 +506,7 @@ func (s *Session) deregister(ctx context.Context, h MemHandle, r *region) error 
 
 func (s *Session) release(h MemHandle, r *region) {
 	s.space.Unpin(r.va, r.length)
-	s.phys.FreeContig(r.plPA, r.plPages)
+	s.n.freePageList(r.plPA, r.plPages)
 	delete(s.regions, h)
 }
 

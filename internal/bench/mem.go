@@ -131,9 +131,7 @@ func BenchMemory(ctx context.Context, o MemOptions) (MemFigures, error) {
 	if err := nic.AttachMemory(ctx, mem); err != nil {
 		return f, err
 	}
-	// the bottom of host memory for the physical copy
-	reserve := int64(2 * o.CopyBytes)
-	if err := nic.ManageMemory(mem, driver.MemoryOptions{Reserve: reserve}); err != nil {
+	if err := nic.ManageMemory(mem, driver.MemoryOptions{}); err != nil {
 		return f, err
 	}
 	sess, err := nic.OpenSession("bench", 0)
@@ -195,13 +193,21 @@ func BenchMemory(ctx context.Context, o MemOptions) (MemFigures, error) {
 
 	// physical against translated copy, same simulator
 	n := o.CopyBytes
+	np := (n + hostvm.PageSize - 1) / hostvm.PageSize
+	pa, err := nic.Phys().AllocContig(2 * np) // source and destination, physically contiguous
+	if err != nil {
+		return f, err
+	}
 	phys := mem.Bytes()
 	for i := range n {
-		phys[i] = byte(i*7 + 1)
+		phys[pa+uint64(i)] = byte(i*7 + 1)
 	}
-	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(n), Len: n})
+	r, err := nic.DiagCopy(ctx, driver.DiagRequest{Src: pa, Dst: pa + uint64(np)*hostvm.PageSize, Len: n})
 	if err != nil {
 		return f, fmt.Errorf("bench mem: physical copy: %w", err)
+	}
+	if err := nic.Phys().FreeContig(pa, 2*np); err != nil {
+		return f, err
 	}
 	f.PhysCopyCycles = r.Cycles
 	f.PhysBytesPerCycle = float64(n) / float64(r.Cycles)
@@ -265,10 +271,9 @@ func BenchMemory(ctx context.Context, o MemOptions) (MemFigures, error) {
 		return f, err
 	}
 
-	// the largest registration: every free page but those its page list
-	// needs, in one buffer
-	free := nic.Phys().Stats().Free
-	pages := free - (free*8+hostvm.PageSize-1)/hostvm.PageSize - 1
+	// the largest registration: every free page in one buffer (its page
+	// list comes from the driver's pool)
+	pages := nic.Phys().Stats().Free
 	big, err := sess.Alloc(pages * hostvm.PageSize)
 	if err != nil {
 		return f, fmt.Errorf("bench mem: allocating %d pages: %w", pages, err)
