@@ -23,9 +23,14 @@ const memTestBytes = 16 << 20
 // memNode boots node 0 of a new one-node simulator with memTestBytes of
 // host memory managed by the driver.
 func memNode(t *testing.T) (*driver.NIC, *cosim.Memory) {
+	n, mem, _ := memNodeConn(t)
+	return n, mem
+}
+
+func memNodeConn(t *testing.T) (*driver.NIC, *cosim.Memory, *cosim.Conn) {
 	t.Helper()
 	s := startSim(t, 1)
-	n, _, _, err := openNode(t, s, 0, driver.Options{})
+	n, _, conn, err := openNode(t, s, 0, driver.Options{})
 	require.NoError(t, err)
 	mem, err := cosim.NewMemory(memTestBytes)
 	require.NoError(t, err)
@@ -33,7 +38,7 @@ func memNode(t *testing.T) (*driver.NIC, *cosim.Memory) {
 	ctx := ctxT(t)
 	require.NoError(t, n.AttachMemory(ctx, mem))
 	require.NoError(t, n.ManageMemory(mem, driver.MemoryOptions{}))
-	return n, mem
+	return n, mem, conn
 }
 
 func session(t *testing.T, n *driver.NIC, name string) *driver.Session {
@@ -433,4 +438,61 @@ func TestCosimMemRounds(t *testing.T) {
 		require.NoError(t, s.DeregisterMem(ctx, b.VA, h))
 	}
 	t.Logf("%d rounds, then all %d regions registered again", rounds, len(hs))
+}
+
+// TestCosimMemDeregisterDuringCopy: the fence. A long translated copy runs
+// while its destination is deregistered: DeregisterMem returns only when
+// no DMA under the old translation is in flight, the copy stops with
+// STALE on the destination, what was written is a prefix of the copy, and
+// nothing changes in the destination after DeregisterMem has returned.
+func TestCosimMemDeregisterDuringCopy(t *testing.T) {
+	n, _, conn := memNodeConn(t)
+	ctx := ctxT(t)
+	s := session(t, n, "fence")
+	p, err := s.CreatePtag(ctx)
+	require.NoError(t, err)
+	const size = 512 << 10
+	src, err := s.Alloc(size)
+	require.NoError(t, err)
+	dst, err := s.Alloc(size)
+	require.NoError(t, err)
+	fillRand(src.Bytes, 11)
+	hs, err := s.RegisterMem(ctx, src.VA, size, driver.MemAttrs{Ptag: p})
+	require.NoError(t, err)
+	hd, err := s.RegisterMem(ctx, dst.VA, size, driver.MemAttrs{Ptag: p})
+	require.NoError(t, err)
+
+	x := &driver.DiagXlat{SrcHandle: hs, DstHandle: hd, Ptag: p, SrcKind: hw.TptKindLocalRead, DstKind: hw.TptKindLocalWrite}
+	require.NoError(t, n.DiagStart(ctx, driver.DiagRequest{Src: src.VA, Dst: dst.VA, Len: size, Xlat: x}))
+	start := conn.LastCycle()
+	require.NoError(t, s.DeregisterMem(ctx, dst.VA, hd))
+	deregAt := conn.LastCycle()
+	after := physOf(t, n, s, dst.VA, size)
+
+	// the copy ends (its interrupt is not enabled: poll DIAG_STATUS)
+	var st uint32
+	for i := 0; ; i++ {
+		st, err = conn.Read32(ctx, hw.RegDiagStatus)
+		require.NoError(t, err)
+		if hw.DiagStatusDone.Get(st) != 0 {
+			break
+		}
+		require.Less(t, i, 1000, "the copy does not end")
+		_, err = conn.Run(ctx, 1000)
+		require.NoError(t, err)
+	}
+	written, err := conn.Read32(ctx, hw.RegDiagBytes)
+	require.NoError(t, err)
+	t.Logf("copy started at cycle %d, DeregisterMem returned at %d; the copy wrote %d of %d bytes (DIAG_STATUS 0x%x)",
+		start, deregAt, written, size, st)
+	require.Equal(t, uint32(1), hw.DiagStatusXlatErr.Get(st), "the copy stopped on a translation error")
+	require.Equal(t, uint32(hw.TptErrStale), hw.DiagStatusXlatCode.Get(st))
+	require.Equal(t, uint32(1), hw.DiagStatusXlatDst.Get(st))
+	require.Less(t, written, uint32(size), "deregistered before the copy ended")
+
+	final := physOf(t, n, s, dst.VA, size)
+	require.True(t, bytes.Equal(after, final), "nothing written after DeregisterMem returned")
+	require.True(t, bytes.Equal(final[:written], src.Bytes[:written]), "a prefix of the copy")
+	require.True(t, bytes.Equal(final[written:], make([]byte, size-int(written))), "nothing beyond it")
+	require.NoError(t, s.DeregisterMem(ctx, src.VA, hs))
 }
