@@ -65,6 +65,7 @@ initial begin
 end
 
 initial begin
+    wait (rst === 1'b0);
     wait (fin_a === 1'b1 && fin_b === 1'b1);
     repeat (2) @(posedge clk);
     $display("PASS");

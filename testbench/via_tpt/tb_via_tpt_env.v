@@ -457,6 +457,14 @@ end
 
 integer n_issued_next, lk_stalls;
 
+// one clock: the stimulus acts 1 ns after the rising edge, on settled values
+task tick;
+    begin
+        @(posedge clk);
+        #1;
+    end
+endtask
+
 // one lookup: driven after this edge, returns at the edge that accepts it
 task lookup;
     input [31:0] handle;
@@ -465,20 +473,20 @@ task lookup;
     input [15:0] ptag;
     input [1:0]  kind;
     begin
-        lk_valid <= 1'b1;
-        lk_handle <= handle;
-        lk_va <= va;
-        lk_len <= len;
-        lk_ptag <= ptag;
-        lk_kind <= kind;
-        lk_tag <= n_issued_next[TAG_WIDTH-1:0];
+        lk_valid = 1'b1;
+        lk_handle = handle;
+        lk_va = va;
+        lk_len = len;
+        lk_ptag = ptag;
+        lk_kind = kind;
+        lk_tag = n_issued_next[TAG_WIDTH-1:0];
         n_issued_next = n_issued_next + 1;
-        @(posedge clk);
-        while (!lk_ready) begin
+        tick;
+        while (n_issued < n_issued_next) begin
             lk_stalls = lk_stalls + 1;
-            @(posedge clk);
+            tick;
         end
-        lk_valid <= 1'b0;
+        lk_valid = 1'b0;
     end
 endtask
 
@@ -493,26 +501,26 @@ task prog;
     input        rr;
     input [63:0] pl;
     begin
-        while (prog_busy) @(posedge clk);
-        prog_valid <= 1'b1;
-        prog_op <= op;
-        prog_index <= idx;
-        prog_va <= va;
-        prog_len <= len;
-        prog_ptag <= ptag;
-        prog_rdma_write <= ww;
-        prog_rdma_read <= rr;
-        prog_pl <= pl;
-        @(posedge clk);
-        prog_valid <= 1'b0;
+        while (prog_busy) tick;
+        prog_valid = 1'b1;
+        prog_op = op;
+        prog_index = idx;
+        prog_va = va;
+        prog_len = len;
+        prog_ptag = ptag;
+        prog_rdma_write = ww;
+        prog_rdma_read = rr;
+        prog_pl = pl;
+        tick;
+        prog_valid = 1'b0;
     end
 endtask
 
 task wait_idle;
     begin
-        @(posedge clk);
-        while (prog_busy || q_count != 0 || lk_valid) @(posedge clk);
-        @(posedge clk);
+        tick;
+        while (prog_busy || q_count != 0 || lk_valid) tick;
+        tick;
     end
 endtask
 
@@ -542,8 +550,8 @@ task register_random;
         else if (r < 90) g_va = 64'd0 - {32'd0, g_len} + urand(20000) - 10000;
         else g_va = {32'd0, bench_random(0)};
         r = urand(100);
-        if (r < 12) g_pl = ERR_LO - urand(2048);
-        else if (r < 22) g_pl = MEM_BYTES - urand(4096);
+        if (r < 20) g_pl = ERR_LO - urand(2048);
+        else if (r < 35) g_pl = MEM_BYTES - urand(4096);
         else g_pl = urand(MEM_BYTES - 4096);
         g_pl = g_pl & ~64'd7;
         prog(OP_WRITE, idx, g_va, g_len, urand(3) + 1, bench_random(0) & 1, bench_random(0) & 1, g_pl);
@@ -607,13 +615,13 @@ task random_prog;
     begin
         p_idx = pool[urand(NPOOL)];
         r = urand(100);
-        if (r < 35) begin
+        if (r < 45) begin
             if (sh_valid[p_idx]) prog(OP_INVALIDATE, p_idx, 0, 0, 0, 0, 0, 0);
             else register_random(p_idx);
-        end else if (r < 55) begin
+        end else if (r < 50) begin
             if (sh_valid[p_idx]) prog(OP_INVALIDATE, p_idx, 0, 0, 0, 0, 0, 0);
             else prog(OP_INVALIDATE, p_idx, rnd64(0), 0, 0, 0, 0, 0);
-        end else if (r < 65) begin
+        end else if (r < 70) begin
             register_random(p_idx);
         end else if (r < 80) begin
             prog(OP_SET_ATTR, p_idx, rnd64(0), bench_random(0), urand(3) + 1,
@@ -695,26 +703,29 @@ initial begin
     end
 
     // ---- reset: the table is cleared with busy high and no lookups
-    @(posedge clk);
+    tick;
     ram.set_rd_error(ERR_LO, ERR_HI);
-    while (rst) @(posedge clk);
+    while (rst) tick;
     cyc_clear = 0;
-    lk_valid <= 1'b1;
-    lk_handle <= 32'h00010000;
+    lk_valid = 1'b1;
+    lk_handle = 32'h00010000;
     while (prog_busy) begin
         if (lk_ready) `FAIL_CHECK("lk_ready while clearing after reset")
         cyc_clear = cyc_clear + 1;
-        @(posedge clk);
+        tick;
     end
-    lk_valid <= 1'b0;
+    // lk_ready is 1 now: accepted at the next edge
+    tick;
+    lk_valid = 1'b0;
     n_issued_next = n_issued_next + 1;
-    if (cyc_clear < (REGIONS > LINES ? REGIONS : LINES)) `FAIL_CHECK("clearing after reset too short")
+    if (cyc_clear < (REGIONS > LINES ? REGIONS : LINES) - 2) `FAIL_CHECK("clearing after reset too short")
     // that lookup (handle 1<<16: index 0, generation 1) was accepted as busy fell
-    @(posedge clk);
+    tick;
     for (i = 0; i < 6; i = i + 1) begin
         prog(OP_READ, (i * 7919) % REGIONS, 0, 0, 0, 0, 0, 0);
     end
     wait_idle;
+    if (n_err[E_HANDLE] != 1) $display("  n_resp %0d n_issued %0d handle %0d stale %0d ok %0d", n_resp, n_issued, n_err[E_HANDLE], n_err[E_STALE], n_err[E_OK]);
     if (n_err[E_HANDLE] != 1) `FAIL_CHECK("the lookup after reset did not answer HANDLE")
 
     // ---- a pool of regions
@@ -731,7 +742,7 @@ initial begin
     end
     wait_idle;
     rs_prob = 100;
-    @(posedge clk);
+    tick;
     tp_lo = n_issued_next;
     tp_hi = n_issued_next + 199;
     lk_stalls = 0;
@@ -770,13 +781,13 @@ initial begin
     end
     for (i = 0; i < 100; i = i + 1) begin
         if (!prog_busy) `FAIL_CHECK("INVALIDATE finished while its old epoch was held")
-        @(posedge clk);
+        tick;
     end
     hold_manual[j] = 1'b0;
     i = 0;
     while (prog_busy) begin
         i = i + 1;
-        @(posedge clk);
+        tick;
     end
     if (i > 80) `FAIL_CHECK("INVALIDATE still busy long after the release")
     wait_idle;
