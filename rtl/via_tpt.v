@@ -84,7 +84,12 @@
 //               the second cycle after the flip on. A consumer raises
 //               inflight_epoch[e] from the cycle it accepts a response of
 //               epoch e until every DMA using it has completed.
-//               prog_rd_* = the entry after the op.
+//               prog_rd_* = the entry after the op. (An entry that is not
+//               valid gets its generation incremented too.)
+// A lookup accepted in the cycle of a prog_valid is ordered before the op.
+// lk_ready depends combinationally on rs_ready and on the cache tag compare
+// (a stage moves when the one after it moves); nothing else of the lookup
+// port is combinational.
 // Page-list addresses are kept as bits [ADDR_WIDTH-1:3] (prog_rd_pl returns
 // them, zero-extended). A WRITE over a valid region has no fence: the
 // firmware deregisters first.

@@ -202,6 +202,7 @@ integer n_err [0:7];
 integer n_st_lookup, n_st_hit, n_st_miss, n_st_error;
 integer n_prog [0:7];
 integer n_fence_waits;
+integer n_ignored;  // prog_valid while busy
 // throughput window: responses with seq in [tp_lo, tp_hi]
 integer tp_lo, tp_hi, tp_first, tp_last, tp_count;
 
@@ -401,6 +402,7 @@ always @(posedge clk) begin
             end
         end
 
+        if (prog_valid && prog_busy) n_ignored = n_ignored + 1;
         // ---- a programming op accepted: the shadow follows it
         if (prog_valid && !prog_busy) begin
             e = prog_index % REGIONS;
@@ -456,6 +458,9 @@ end
 // ------------------------------------------------------------ stimulus
 
 integer n_issued_next, lk_stalls;
+// the next lookup also pulses prog_valid (prog_* set by the caller) in its
+// first cycle, whatever prog_busy is
+reg pulse_next;
 
 // one clock: the stimulus acts 1 ns after the rising edge, on settled values
 task tick;
@@ -481,7 +486,10 @@ task lookup;
         lk_kind = kind;
         lk_tag = n_issued_next[TAG_WIDTH-1:0];
         n_issued_next = n_issued_next + 1;
+        prog_valid = pulse_next;
+        pulse_next = 1'b0;
         tick;
+        prog_valid = 1'b0;
         while (n_issued < n_issued_next) begin
             lk_stalls = lk_stalls + 1;
             tick;
@@ -555,6 +563,22 @@ task register_random;
         else g_pl = urand(MEM_BYTES - 4096);
         g_pl = g_pl & ~64'd7;
         prog(OP_WRITE, idx, g_va, g_len, urand(3) + 1, bench_random(0) & 1, bench_random(0) & 1, g_pl);
+    end
+endtask
+
+// prog_* for a pulse with the next lookup: any op (NOP and unknown ones
+// included), on a pool index
+task pulse_random;
+    begin
+        prog_op = urand(8);
+        prog_index = pool[urand(NPOOL)];
+        prog_va = sh_va[prog_index % REGIONS] + urand(4096);
+        prog_len = urand(100000) + 1;
+        prog_ptag = urand(3) + 1;
+        prog_rdma_write = bench_random(0) & 1;
+        prog_rdma_read = bench_random(0) & 1;
+        prog_pl = urand(MEM_BYTES - 4096) & ~64'd7;
+        pulse_next = 1'b1;
     end
 endtask
 
@@ -657,6 +681,8 @@ initial begin
     lk_kind = 2'd0;
     lk_tag = {TAG_WIDTH{1'b0}};
     rs_prob = 100;
+    pulse_next = 1'b0;
+    n_ignored = 0;
     hold_manual = 2'b00;
     cyc = 0;
     n_issued = 0;
@@ -781,8 +807,13 @@ initial begin
     end
     for (i = 0; i < 100; i = i + 1) begin
         if (!prog_busy) `FAIL_CHECK("INVALIDATE finished while its old epoch was held")
+        // a WRITE meanwhile is ignored (READ below shows the entry invalid)
+        prog_valid = i == 50;
+        prog_op = OP_WRITE;
+        prog_index = pool[1];
         tick;
     end
+    prog_valid = 1'b0;
     hold_manual[j] = 1'b0;
     i = 0;
     while (prog_busy) begin
@@ -791,6 +822,9 @@ initial begin
     end
     if (i > 80) `FAIL_CHECK("INVALIDATE still busy long after the release")
     wait_idle;
+    prog(OP_READ, pool[1], 0, 0, 0, 0, 0, 0);
+    wait_idle;
+    if (prog_rd_valid !== 1'b0) `FAIL_CHECK("a WRITE during the fence was not ignored")
     register_random(pool[0]);
     register_random(pool[1]);
 
@@ -828,7 +862,9 @@ initial begin
             ram.set_ready_prob(100);
         end
         for (i = 0; i < LOOKUPS / 2; i = i + 1) begin
-            if (urand(100) < 4) random_prog;
+            r = urand(100);
+            if (r < 4) random_prog;
+            else if (r < 7) pulse_random;
             random_lookup;
         end
         wait_idle;
@@ -845,8 +881,9 @@ initial begin
     $display("%m: %0d lookups: OK %0d (hits %0d, misses %0d, zero length %0d), HANDLE %0d, STALE %0d, PTAG %0d, ACCESS %0d, BOUNDS %0d (past 2**64 %0d), FETCH %0d",
         n_resp, n_err[E_OK], n_hit, n_miss, n_zero, n_err[E_HANDLE], n_err[E_STALE], n_err[E_PTAG],
         n_err[E_ACCESS], n_err[E_BOUNDS], n_ovf, n_err[E_FETCH]);
-    $display("%m: ops: WRITE %0d SET_ATTR %0d INVALIDATE %0d READ %0d; page-list fetches %0d (%0d errors); hit rate %0d%%",
-        n_prog[OP_WRITE], n_prog[OP_SET_ATTR], n_prog[OP_INVALIDATE], n_prog[OP_READ], ram.ar_count,
+    $display("%m: ops: WRITE %0d SET_ATTR %0d INVALIDATE %0d READ %0d, NOP or unknown %0d, ignored while busy %0d; page-list fetches %0d (%0d errors); hit rate %0d%%",
+        n_prog[OP_WRITE], n_prog[OP_SET_ATTR], n_prog[OP_INVALIDATE], n_prog[OP_READ],
+        n_prog[0] + n_prog[5] + n_prog[6] + n_prog[7], n_ignored, ram.ar_count,
         ram.rd_errors, (100 * n_hit) / (n_hit + n_miss));
     for (i = 0; i < 7; i = i + 1) begin
         if (n_err[i] < MIN_PER_CLASS) begin
