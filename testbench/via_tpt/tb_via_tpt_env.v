@@ -204,7 +204,7 @@ integer n_prog [0:7];
 integer n_fence_waits;
 integer n_ignored;  // prog_valid while busy
 // throughput window: responses with seq in [tp_lo, tp_hi]
-integer tp_lo, tp_hi, tp_first, tp_last, tp_count;
+integer tp_lo, tp_hi, tp_first, tp_last, tp_count, tp_hits;
 
 // consumer
 integer rs_prob;
@@ -355,6 +355,7 @@ always @(posedge clk) begin
                 if (tp_count == 0) tp_first = cyc;
                 tp_last = cyc;
                 tp_count = tp_count + 1;
+                if (rs_hit) tp_hits = tp_hits + 1;
             end
             // the consumer: a DMA of this epoch in flight for a while
             if (urand(100) < 40) begin
@@ -700,6 +701,7 @@ initial begin
     tp_lo = -1;
     tp_hi = -2;
     tp_count = 0;
+    tp_hits = 0;
     tp_first = 0;
     tp_last = 0;
     for (i = 0; i < 8; i = i + 1) begin
@@ -780,6 +782,7 @@ initial begin
         `FAIL_CHECK("back-to-back hits not accepted one per cycle")
     end
     wait_idle;
+    if (tp_hits != 200) `FAIL_CHECK("back-to-back lookups of one cached line did not all hit")
     if (tp_count != 200 || tp_last - tp_first != 199) begin
         $display("  %0d responses in %0d cycles", tp_count, tp_last - tp_first + 1);
         `FAIL_CHECK("back-to-back hits not answered one per cycle")
@@ -828,7 +831,19 @@ initial begin
     register_random(pool[0]);
     register_random(pool[1]);
 
-    // ---- generation wrap: the entry's generation poked to 0xFFFF
+    // ---- generation wrap: a line cached under generation 1 must not hit
+    // when the generation comes round to 1 again (the entry's generation is
+    // poked to 1, then to 0xFFFF; the page list changes in between)
+    wait_idle;
+    prog(OP_INVALIDATE, pool[2], 0, 0, 0, 0, 0, 0);
+    wait_idle;
+    tword = dut.u_table.mem[pool[2]];
+    tword[TW-2 -: 16] = 16'd1;
+    dut.u_table.mem[pool[2]] = tword;
+    sh_gen[pool[2]] = 16'd1;
+    prog(OP_WRITE, pool[2], tp_base, 16 * 4096, 16'h7, 1'b1, 1'b1, 64'd4096);
+    lookup({16'd1, pool[2][15:0]}, tp_base + 5, 8, 16'h7, 2'd3);
+    lookup({16'd1, pool[2][15:0]}, tp_base + 6, 8, 16'h7, 2'd3);
     wait_idle;
     prog(OP_INVALIDATE, pool[2], 0, 0, 0, 0, 0, 0);
     wait_idle;
@@ -836,11 +851,11 @@ initial begin
     tword[TW-2 -: 16] = 16'hffff;
     dut.u_table.mem[pool[2]] = tword;
     sh_gen[pool[2]] = 16'hffff;
-    prog(OP_WRITE, pool[2], tp_base, 16 * 4096, 16'h7, 1'b1, 1'b1, 64'd4096);
+    prog(OP_WRITE, pool[2], tp_base, 16 * 4096, 16'h7, 1'b1, 1'b1, 64'd4096 + 64'd512);
     wait_idle;
     if (prog_rd_gen !== 16'hffff) `FAIL_CHECK("WRITE did not keep generation 0xFFFF")
-    lookup({16'hffff, pool[2][15:0]}, tp_base + 5, 8, 16'h7, 2'd3);
-    lookup({16'hffff, pool[2][15:0]}, tp_base + 6, 8, 16'h7, 2'd3);
+    // (another line than the one cached under generation 1: no eviction)
+    lookup({16'hffff, pool[2][15:0]}, tp_base + 9 * 4096 + 5, 8, 16'h7, 2'd3);
     wait_idle;
     t0 = cyc;
     prog(OP_INVALIDATE, pool[2], 0, 0, 0, 0, 0, 0);
@@ -849,6 +864,12 @@ initial begin
     if (cyc - t0 < LINES) `FAIL_CHECK("INVALIDATE at the wrap did not flush the cache")
     lookup({16'hffff, pool[2][15:0]}, tp_base + 5, 8, 16'h7, 2'd3);
     lookup({16'h0000, pool[2][15:0]}, tp_base + 5, 8, 16'h7, 2'd3);
+    // generation 1 again, another page list: the old line must not answer
+    prog(OP_WRITE, pool[2], tp_base, 16 * 4096, 16'h7, 1'b1, 1'b1, 64'd4096 + 64'd1024);
+    j = n_hit;
+    lookup({16'd1, pool[2][15:0]}, tp_base + 5, 8, 16'h7, 2'd3);
+    wait_idle;
+    if (n_hit != j) `FAIL_CHECK("a line of an earlier generation 1 hit after the wrap")
     register_random(pool[2]);
     wait_idle;
 
