@@ -899,6 +899,11 @@ initial begin
             n_st_lookup, n_st_hit, n_st_miss, n_st_error, n_resp, n_hit, n_miss, n_err[E_FETCH], n_resp - n_err[E_OK]);
         `FAIL_CHECK("st_* pulses differ from the responses")
     end
+    // one fetch per miss, none for errors and zero lengths
+    if (ram.ar_count != n_miss + n_err[E_FETCH]) begin
+        $display("  %0d page-list fetches for %0d misses and %0d FETCH errors", ram.ar_count, n_miss, n_err[E_FETCH]);
+        `FAIL_CHECK("page-list fetches != misses")
+    end
     $display("%m: %0d lookups: OK %0d (hits %0d, misses %0d, zero length %0d), HANDLE %0d, STALE %0d, PTAG %0d, ACCESS %0d, BOUNDS %0d (past 2**64 %0d), FETCH %0d",
         n_resp, n_err[E_OK], n_hit, n_miss, n_zero, n_err[E_HANDLE], n_err[E_STALE], n_err[E_PTAG],
         n_err[E_ACCESS], n_err[E_BOUNDS], n_ovf, n_err[E_FETCH]);
