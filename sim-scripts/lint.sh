@@ -39,6 +39,10 @@ lint via_nic -GDATA_WIDTH=128 -GDMA_MAX_BURST=256 -GDMA_MAX_OUTSTANDING=15 -GNET
 lint via_nic -GCPU_IMEM_BYTES=1024 -GCPU_DMEM_BYTES=262144 -GFW_LOG_DEPTH=5 -GFW_EVENT_DEPTH=2 -GNUM_IRQ=3
 lint via_nic -GCPU_IMEM_BYTES=262144 -GCPU_DMEM_BYTES=1024 -GFW_LOG_DEPTH=1000 -GFW_EVENT_DEPTH=64
 
+# the TPT is not under via_nic yet: its edge cases here
+lint via_tpt -GREGIONS=16 -GCACHE_ENTRIES=64 -GADDR_WIDTH=32 -GDATA_WIDTH=128 -GTAG_WIDTH=1 -GID_WIDTH=1
+lint via_tpt -GREGIONS=65536 -GCACHE_ENTRIES=16384 -GADDR_WIDTH=64 -GDATA_WIDTH=512 -GTAG_WIDTH=32
+
 for f in rtl/*.v rtl/generated/*.v; do
   m=$(basename "$f" .v)
   [ "$m" = via_nic ] && continue
