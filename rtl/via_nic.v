@@ -1067,14 +1067,36 @@ via_net_loopback #(
 // skip past the compare value). It is busy while it runs otherwise and while
 // a peripheral access, an admin event, a multi-cycle BAR0 read or a
 // log/complete strobe is under way.
+//
+// The TPT is quiet when it has no command in progress (prog_busy), no
+// lookup is presented or unanswered and no page-list fetch is in flight.
+// One exception: the clear of its table after a reset (prog_busy from the
+// reset until the first time it falls) is not activity. A simulator that
+// skips cycles only delays it; it advances in every cycle that is
+// evaluated, and whatever depends on it keeps the NIC busy until it is over
+// (a lookup waits with lk_pending, the firmware polls TPT_STATUS). Without
+// this a freshly reset node would stay awake for REGIONS cycles on its
+// own, and how many of them run before the first client connects would
+// depend on the wall clock.
 localparam IDLE_HOLD = 4;
+
+// the TPT's table clear after a reset
+reg tpt_clearing_reg;
+
+always @(posedge clk) begin
+    if (blk_rst) begin
+        tpt_clearing_reg <= 1'b1;
+    end else if (!tpt_prog_busy) begin
+        tpt_clearing_reg <= 1'b0;
+    end
+end
 
 wire cpu_quiet = (cpu_rst || cpu_halted || (cpu_wfi && !cpu_irq_wake && !per_timer_armed)) &&
                  !per_busy && !regfile_busy && !fw_log_push && !fw_admin_complete;
 
 wire quiet = cpu_quiet &&
              !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
-             !probe_busy && !lk_pending && !tpt_rd_busy && !tpt_prog_busy &&
+             !probe_busy && !lk_pending && !tpt_rd_busy && (!tpt_prog_busy || tpt_clearing_reg) &&
              !m_axis_tvalid && !s_axis_tvalid &&
              !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
              !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;
