@@ -5,7 +5,8 @@
 //   0x0000 REGS    ID, EVENT (pop), EVENT_COUNT (DROPPED clear-on-read),
 //                  TIME_LO (latches TIME_HI), TIME_HI, TIMER_CMP_LO/HI,
 //                  TIMER_CTRL.ARM, LOG (push), LOG_SPACE, ADMIN_COMPLETE,
-//                  READY, SCRATCH
+//                  READY, SCRATCH; TPT_INDEX .. TPT_STATUS (the TPT's
+//                  programming port, below)
 //   0x1000 ADMIN_CMD_WIN  64 words, read only (the RAM lives in via_admin_mbox)
 //   0x1100 ADMIN_RSP_WIN  64 words, read/write with byte strobes (idem)
 //   0x8000 BAR0    read-only view of BAR0's global registers 0x000..0x3FF,
@@ -38,6 +39,18 @@
 // Log: a store to LOG is a one-cycle log_push with the word (always, even
 // when via_fw_log's FIFO is full and drops it; LOG_SPACE is log_space).
 // via_nic also brings log_push/log_data out as the fw_log_* debug port.
+//
+// TPT window: TPT_INDEX, TPT_VA_LO/HI, TPT_LEN, TPT_ATTR, TPT_PL_LO/HI are
+// rw registers that drive via_tpt's prog_* inputs. A store to TPT_CMD (byte
+// 0 strobed) while TPT_STATUS.BUSY is 0 sends TPT_CMD.OP to the TPT: a
+// one-cycle prog_valid in the next cycle (a registered pulse); while BUSY
+// the store is ignored. TPT_STATUS.BUSY is 1 from the store until the TPT
+// has finished (prog_busy, checked from the cycle after the pulse: the TPT
+// raises it in that cycle when the command takes longer); VALID and GEN are
+// the TPT's prog_rd_valid and prog_rd_gen. When a WRITE, SET_ATTR or READ
+// has finished, TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL are loaded with the
+// entry the TPT reports (prog_rd_*), in the cycle BUSY falls; INVALIDATE
+// and NOP leave them as they are.
 //
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
 // events, timer, READY, SCRATCH and the TIME_HI latch start over with the
@@ -101,6 +114,26 @@ module via_cpu_periph #(
     input  wire [31:0] bar_rd_data,
     input  wire        bar_rd_err,
 
+    // via_tpt's programming port
+    output wire        tpt_prog_valid,
+    output wire [2:0]  tpt_prog_op,
+    output wire [15:0] tpt_prog_index,
+    output wire [63:0] tpt_prog_va,
+    output wire [31:0] tpt_prog_len,
+    output wire [15:0] tpt_prog_ptag,
+    output wire        tpt_prog_rdma_write,
+    output wire        tpt_prog_rdma_read,
+    output wire [63:0] tpt_prog_pl,
+    input  wire        tpt_prog_busy,
+    input  wire [63:0] tpt_prog_rd_va,
+    input  wire [31:0] tpt_prog_rd_len,
+    input  wire [15:0] tpt_prog_rd_ptag,
+    input  wire        tpt_prog_rd_rdma_write,
+    input  wire        tpt_prog_rd_rdma_read,
+    input  wire [63:0] tpt_prog_rd_pl,
+    input  wire        tpt_prog_rd_valid,
+    input  wire [15:0] tpt_prog_rd_gen,
+
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
     output wire        timer_armed,
@@ -146,6 +179,16 @@ function [31:0] merge;
     end
 endfunction
 
+// TPT_ATTR keeps its fields only (PTAG 15:0, RDMA_WRITE 16, RDMA_READ 17)
+function [17:0] merge_attr;
+    input [17:0] old;
+    input [17:0] data;
+    input [17:0] mask;
+    begin
+        merge_attr = (old & ~mask) | (data & mask);
+    end
+endfunction
+
 // ---------------------------------------------------------------- state
 
 reg [1:0]  state_reg, state_next;
@@ -160,6 +203,19 @@ reg        arm_reg, arm_next;
 reg [31:0] ready_val_reg, ready_val_next;
 reg [31:0] scratch_reg, scratch_next;
 reg [15:0] ev_dropped_reg, ev_dropped_next;
+
+// TPT window
+reg [31:0] tpt_index_reg, tpt_index_next;
+reg [31:0] tpt_va_lo_reg, tpt_va_lo_next;
+reg [31:0] tpt_va_hi_reg, tpt_va_hi_next;
+reg [31:0] tpt_len_reg, tpt_len_next;
+reg [17:0] tpt_attr_reg, tpt_attr_next;
+reg [31:0] tpt_pl_lo_reg, tpt_pl_lo_next;
+reg [31:0] tpt_pl_hi_reg, tpt_pl_hi_next;
+reg [2:0]  tpt_op_reg, tpt_op_next;
+// the command pulse, then waiting for the TPT to finish it
+reg        tpt_go_reg, tpt_go_next;
+reg        tpt_wait_reg, tpt_wait_next;
 
 reg        log_push_r;
 reg        complete_r;
@@ -196,6 +252,15 @@ wire ev_drop    = ev_in && !ev_ready;
 
 wire take = per_valid && !ready_reg && state_reg == S_IDLE;
 
+wire tpt_busy = tpt_go_reg || tpt_wait_reg || tpt_prog_busy;
+localparam [31:0] TPT_OP_WRITE32    = `VIA_FW_TPT_OP_WRITE;
+localparam [31:0] TPT_OP_SET_ATTR32 = `VIA_FW_TPT_OP_SET_ATTR;
+localparam [31:0] TPT_OP_READ32     = `VIA_FW_TPT_OP_READ;
+localparam [2:0]  TPT_OP_WRITE      = TPT_OP_WRITE32[2:0];
+localparam [2:0]  TPT_OP_SET_ATTR   = TPT_OP_SET_ATTR32[2:0];
+localparam [2:0]  TPT_OP_READ       = TPT_OP_READ32[2:0];
+wire tpt_loads = tpt_op_reg == TPT_OP_WRITE || tpt_op_reg == TPT_OP_SET_ATTR || tpt_op_reg == TPT_OP_READ;
+
 always @* begin
     state_next      = state_reg;
     ready_next      = 1'b0;
@@ -215,9 +280,36 @@ always @* begin
     cmd_en_r        = 1'b0;
     rsp_en_r        = 1'b0;
     rsp_we_r        = 4'd0;
+    tpt_index_next  = tpt_index_reg;
+    tpt_va_lo_next  = tpt_va_lo_reg;
+    tpt_va_hi_next  = tpt_va_hi_reg;
+    tpt_len_next    = tpt_len_reg;
+    tpt_attr_next   = tpt_attr_reg;
+    tpt_pl_lo_next  = tpt_pl_lo_reg;
+    tpt_pl_hi_next  = tpt_pl_hi_reg;
+    tpt_op_next     = tpt_op_reg;
+    tpt_go_next     = 1'b0;
+    tpt_wait_next   = tpt_wait_reg;
 
     if (timer_fire) begin
         arm_next = 1'b0;
+    end
+
+    // TPT command: the pulse, then wait for prog_busy to fall and load the
+    // entry the TPT reports
+    if (tpt_go_reg) begin
+        tpt_wait_next = 1'b1;
+    end
+    if (tpt_wait_reg && !tpt_prog_busy) begin
+        tpt_wait_next = 1'b0;
+        if (tpt_loads) begin
+            tpt_va_lo_next = tpt_prog_rd_va[31:0];
+            tpt_va_hi_next = tpt_prog_rd_va[63:32];
+            tpt_len_next   = tpt_prog_rd_len;
+            tpt_attr_next  = {tpt_prog_rd_rdma_read, tpt_prog_rd_rdma_write, tpt_prog_rd_ptag};
+            tpt_pl_lo_next = tpt_prog_rd_pl[31:0];
+            tpt_pl_hi_next = tpt_prog_rd_pl[63:32];
+        end
     end
 
     case (state_reg)
@@ -251,6 +343,19 @@ always @* begin
                             `VIA_FW_REG_ADMIN_COMPLETE: rdata_next = 32'd0;
                             `VIA_FW_REG_READY:        rdata_next = ready_val_reg;
                             `VIA_FW_REG_SCRATCH:      rdata_next = scratch_reg;
+                            `VIA_FW_REG_TPT_INDEX:    rdata_next = tpt_index_reg;
+                            `VIA_FW_REG_TPT_VA_LO:    rdata_next = tpt_va_lo_reg;
+                            `VIA_FW_REG_TPT_VA_HI:    rdata_next = tpt_va_hi_reg;
+                            `VIA_FW_REG_TPT_LEN:      rdata_next = tpt_len_reg;
+                            `VIA_FW_REG_TPT_ATTR:     rdata_next[17:0] = tpt_attr_reg;
+                            `VIA_FW_REG_TPT_PL_LO:    rdata_next = tpt_pl_lo_reg;
+                            `VIA_FW_REG_TPT_PL_HI:    rdata_next = tpt_pl_hi_reg;
+                            `VIA_FW_REG_TPT_CMD:      rdata_next = 32'd0;
+                            `VIA_FW_REG_TPT_STATUS: begin
+                                rdata_next[`VIA_FW_TPT_STATUS_BUSY_RANGE] = tpt_busy;
+                                rdata_next[`VIA_FW_TPT_STATUS_VALID_RANGE] = tpt_prog_rd_valid;
+                                rdata_next[`VIA_FW_TPT_STATUS_GEN_RANGE] = tpt_prog_rd_gen;
+                            end
                             default:                  err_next = 1'b1;
                         endcase
                     end else begin
@@ -266,6 +371,19 @@ always @* begin
                             `VIA_FW_REG_ADMIN_COMPLETE: complete_r = 1'b1;
                             `VIA_FW_REG_READY:          ready_val_next = merge(ready_val_reg, per_wdata, wmask);
                             `VIA_FW_REG_SCRATCH:        scratch_next = merge(scratch_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_INDEX:      tpt_index_next = merge(tpt_index_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_VA_LO:      tpt_va_lo_next = merge(tpt_va_lo_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_VA_HI:      tpt_va_hi_next = merge(tpt_va_hi_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_LEN:        tpt_len_next = merge(tpt_len_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_ATTR:       tpt_attr_next = merge_attr(tpt_attr_reg, per_wdata[17:0], wmask[17:0]);
+                            `VIA_FW_REG_TPT_PL_LO:      tpt_pl_lo_next = merge(tpt_pl_lo_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_PL_HI:      tpt_pl_hi_next = merge(tpt_pl_hi_reg, per_wdata, wmask);
+                            `VIA_FW_REG_TPT_CMD: begin
+                                if (per_wstrb[0] && !tpt_busy) begin
+                                    tpt_op_next = per_wdata[`VIA_FW_TPT_CMD_OP_RANGE];
+                                    tpt_go_next = 1'b1;
+                                end
+                            end
                             default:                    err_next = 1'b1;
                         endcase
                     end
@@ -350,6 +468,16 @@ always @(posedge clk) begin
         ready_val_reg  <= 32'd0;
         scratch_reg    <= 32'd0;
         ev_dropped_reg <= 16'd0;
+        tpt_index_reg  <= 32'd0;
+        tpt_va_lo_reg  <= 32'd0;
+        tpt_va_hi_reg  <= 32'd0;
+        tpt_len_reg    <= 32'd0;
+        tpt_attr_reg   <= 18'd0;
+        tpt_pl_lo_reg  <= 32'd0;
+        tpt_pl_hi_reg  <= 32'd0;
+        tpt_op_reg     <= 3'd0;
+        tpt_go_reg     <= 1'b0;
+        tpt_wait_reg   <= 1'b0;
     end else begin
         state_reg      <= state_next;
         ready_reg      <= ready_next;
@@ -362,6 +490,16 @@ always @(posedge clk) begin
         ready_val_reg  <= ready_val_next;
         scratch_reg    <= scratch_next;
         ev_dropped_reg <= ev_dropped_next;
+        tpt_index_reg  <= tpt_index_next;
+        tpt_va_lo_reg  <= tpt_va_lo_next;
+        tpt_va_hi_reg  <= tpt_va_hi_next;
+        tpt_len_reg    <= tpt_len_next;
+        tpt_attr_reg   <= tpt_attr_next;
+        tpt_pl_lo_reg  <= tpt_pl_lo_next;
+        tpt_pl_hi_reg  <= tpt_pl_hi_next;
+        tpt_op_reg     <= tpt_op_next;
+        tpt_go_reg     <= tpt_go_next;
+        tpt_wait_reg   <= tpt_wait_next;
     end
 end
 
@@ -386,9 +524,19 @@ assign rsp_wdata      = per_wdata;
 assign bar_rd_en      = state_reg == S_BAR;
 assign bar_rd_addr    = {per_addr[9:2], 2'b00};
 
+assign tpt_prog_valid      = tpt_go_reg;
+assign tpt_prog_op         = tpt_op_reg;
+assign tpt_prog_index      = tpt_index_reg[15:0];
+assign tpt_prog_va         = {tpt_va_hi_reg, tpt_va_lo_reg};
+assign tpt_prog_len        = tpt_len_reg;
+assign tpt_prog_ptag       = tpt_attr_reg[15:0];
+assign tpt_prog_rdma_write = tpt_attr_reg[16];
+assign tpt_prog_rdma_read  = tpt_attr_reg[17];
+assign tpt_prog_pl         = {tpt_pl_hi_reg, tpt_pl_lo_reg};
+
 assign ev_pending     = !ev_empty;
 assign timer_armed    = arm_reg;
-assign busy           = per_valid || ready_reg || state_reg != S_IDLE;
+assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg;
 
 endmodule
 

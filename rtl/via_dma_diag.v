@@ -37,6 +37,48 @@
 // and including the cycle done rises). The buffer holds
 // max(MAX_OUTSTANDING, 2) * MAX_BURST beats rounded up to a power of two.
 // Write bursts in flight (AW issued, B not yet received) are limited to 15.
+//
+// Translated mode (xlat_mode = 1 at start; DIAG_XLAT.MODE)
+//   src_addr and dst_addr are virtual addresses in the memory regions
+//   src_handle and dst_handle; every access is checked by the TPT (lk_*,
+//   rs_*: via_tpt's lookup port, through via_tpt_probe's arbiter) with
+//   xlat_ptag and the kinds xlat_src_kind / xlat_dst_kind. The alignment
+//   rule is the same (VA and PA share bits 11:0); the ADDR_WIDTH limit does
+//   not apply to virtual addresses (the TPT checks bounds and overflow).
+//   - Before anything moves, one lookup over the whole source range and one
+//     over the whole destination range (state XPRE). Any error: xlat_err,
+//     xlat_code (TPT_ERR_*), xlat_dst (0 source, 1 destination; the source's
+//     is checked first), err_addr = the VA looked up, done with error=1;
+//     nothing is transferred. Their answers (PA of the first page of each
+//     side) become the first translations of the copy.
+//   - Then each side (reads: source pages, writes: destination pages) holds
+//     the translation of its current 4 KiB page; a burst is issued only with
+//     a held translation, at {PA page, VA[11:0]}. When a side has issued the
+//     last burst of its page, it drops that translation and looks up the
+//     next page (VA of the next burst, length to the end of that page or of
+//     the copy). One lookup per page and side; the lookup latency is not
+//     hidden (no look-ahead).
+//   - A lookup failing mid-copy (the region was deregistered meanwhile:
+//     TPT_ERR_STALE, or any other error) records xlat_err/code/dst like a
+//     bus error (only the first error is recorded) and stops the issue;
+//     what is in flight drains as after a bus error. No write burst is
+//     issued to a page whose translation failed, nor after any error.
+//   - Lookups are presented until accepted; every response is consumed
+//     (rs_ready is 1) before done, also after an error or abort.
+//
+// Fence (via_tpt's inflight_epoch; docs/memory.md): bit e is 1 from the
+//   cycle a successful lookup response of epoch e is accepted (rs_fire, a
+//   combinational term) while that translation is held (a side's current
+//   page, the two prechecks' answers included), and while any read burst
+//   issued under a translation of epoch e has not had its last R beat or any
+//   write burst issued under one has not had its B response. The epochs of
+//   the bursts in flight are kept in two 16-entry one-bit queues (bursts
+//   complete in order: one ID per direction). Held translations are dropped
+//   when their page's last burst is issued, when the copy stops (error,
+//   abort) and at done, so after an INVALIDATE the TPT's BUSY lasts until
+//   the bursts already issued under the old epoch have completed. In
+//   physical mode inflight_epoch is 0 and no lookup is made; the timing of
+//   physical copies is that of the engine without translation.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -73,6 +115,16 @@ module via_dma_diag #(
     input  wire [3:0]              cfg_max_outstanding,
 
     /*
+     * Translated mode (DIAG_XLAT, DIAG_SRC_HANDLE, DIAG_DST_HANDLE)
+     */
+    input  wire                    xlat_mode,
+    input  wire [1:0]              xlat_src_kind,
+    input  wire [1:0]              xlat_dst_kind,
+    input  wire [15:0]             xlat_ptag,
+    input  wire [31:0]             src_handle,
+    input  wire [31:0]             dst_handle,
+
+    /*
      * Status (held until the next start)
      */
     output wire                    busy,
@@ -90,6 +142,34 @@ module via_dma_diag #(
     output wire [31:0]             wr_bursts,
     output wire [7:0]              max_inflight,
     output wire                    done_pulse,
+    output wire                    xlat_err,
+    output wire                    xlat_dst,
+    output wire [2:0]              xlat_code,
+
+    /*
+     * TPT lookups (via_tpt's lookup port; tag 0: source, 1: destination)
+     */
+    output wire                    lk_valid,
+    input  wire                    lk_ready,
+    output wire [31:0]             lk_handle,
+    output wire [63:0]             lk_va,
+    output wire [31:0]             lk_len,
+    output wire [15:0]             lk_ptag,
+    output wire [1:0]              lk_kind,
+    output wire                    lk_tag,
+    input  wire                    rs_valid,
+    output wire                    rs_ready,
+    input  wire [2:0]              rs_err,
+    /* verilator lint_off UNUSEDSIGNAL */
+    // the page offset bits equal the VA's; rs_bytes and rs_hit carry
+    // nothing the engine needs (it computes its own page splits)
+    input  wire [ADDR_WIDTH-1:0]   rs_pa,
+    input  wire [12:0]             rs_bytes,
+    input  wire                    rs_hit,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                    rs_epoch,
+    input  wire                    rs_tag,
+    output wire [1:0]              inflight_epoch,
 
     /*
      * AXI4 master
@@ -179,7 +259,9 @@ localparam [8:0] MAX_BURST_C = MAX_BURST[8:0];
 localparam [3:0] MAX_OUTSTANDING_C = MAX_OUTSTANDING[3:0];
 localparam [LEN_W-1:0] PAGE_BEATS = 2**PO_W;
 localparam [CNT_W-1:0] BUF_DEPTH_C = BUF_DEPTH;
-localparam [ADDR_WIDTH-1:0] BEAT_BYTES = {{(ADDR_WIDTH-SIZE-1){1'b0}}, 1'b1, {SIZE{1'b0}}};
+localparam [63:0] BEAT_BYTES = {{(64-SIZE-1){1'b0}}, 1'b1, {SIZE{1'b0}}};
+// physical page number bits of an address
+localparam PG_W = ADDR_WIDTH - 12;
 localparam [64:0] ADDR_SPACE = 65'd1 << ADDR_WIDTH;
 
 localparam [2:0] AXI_SIZE = SIZE[2:0];
@@ -191,7 +273,8 @@ localparam [2:0] AXI_PROT = 3'b010;
 localparam [1:0]
     STATE_IDLE = 2'd0,
     STATE_CHECK = 2'd1,
-    STATE_RUN = 2'd2;
+    STATE_RUN = 2'd2,
+    STATE_XPRE = 2'd3;
 
 // Beats in the next burst at a beat offset page_off inside a 4 KiB page, with
 // left beats still to move and a limit of lim beats.
@@ -233,7 +316,7 @@ reg rd_err_reg, rd_err_next;
 reg wr_err_reg, wr_err_next;
 reg aborted_reg, aborted_next;
 reg [1:0] err_resp_reg, err_resp_next;
-reg [ADDR_WIDTH-1:0] err_addr_reg, err_addr_next;
+reg [63:0] err_addr_reg, err_addr_next;
 reg [31:0] cycles_reg, cycles_next;
 reg [31:0] bytes_reg, bytes_next;
 reg [31:0] rd_bursts_reg, rd_bursts_next;
@@ -241,7 +324,7 @@ reg [31:0] wr_bursts_reg, wr_bursts_next;
 reg [3:0] max_inflight_reg, max_inflight_next;
 
 // read issue: next source address and beats not yet requested
-reg [ADDR_WIDTH-1:0] ar_addr_reg, ar_addr_next;
+reg [63:0] ar_addr_reg, ar_addr_next;
 reg [LEN_W-1:0] ar_left_reg, ar_left_next;
 reg [ADDR_WIDTH-1:0] m_axi_araddr_reg, m_axi_araddr_next;
 reg [7:0] m_axi_arlen_reg, m_axi_arlen_next;
@@ -249,8 +332,8 @@ reg m_axi_arvalid_reg, m_axi_arvalid_next;
 // read bursts issued (arvalid set) whose last beat has not arrived
 reg [3:0] rd_out_reg, rd_out_next;
 // source address of the next R beat, and of the burst it belongs to
-reg [ADDR_WIDTH-1:0] r_addr_reg, r_addr_next;
-reg [ADDR_WIDTH-1:0] r_burst_addr_reg, r_burst_addr_next;
+reg [63:0] r_addr_reg, r_addr_next;
+reg [63:0] r_burst_addr_reg, r_burst_addr_next;
 
 // buffer: write pointer (R), read pointer (W), beats reserved or held
 // (reserved by issued reads, plus received and not yet read out for W), and
@@ -261,7 +344,7 @@ reg [CNT_W-1:0] buf_used_reg, buf_used_next;
 reg [CNT_W-1:0] buf_avail_reg, buf_avail_next;
 
 // write issue: next destination address and beats not yet claimed
-reg [ADDR_WIDTH-1:0] aw_addr_reg, aw_addr_next;
+reg [63:0] aw_addr_reg, aw_addr_next;
 reg [LEN_W-1:0] aw_left_reg, aw_left_next;
 reg [ADDR_WIDTH-1:0] m_axi_awaddr_reg, m_axi_awaddr_next;
 reg [7:0] m_axi_awlen_reg, m_axi_awlen_next;
@@ -277,8 +360,46 @@ reg ramq_valid_reg;
 reg [1:0] wq_cnt_reg, wq_cnt_next;
 
 // B side: destination address and beats of the next burst to be acknowledged
-reg [ADDR_WIDTH-1:0] b_addr_reg, b_addr_next;
+reg [63:0] b_addr_reg, b_addr_next;
 reg [LEN_W-1:0] b_left_reg, b_left_next;
+
+// translated mode: parameters latched at start, the error, the lookup
+// presented to the TPT, lookups accepted and not answered, the prechecks
+// issued and answered
+reg xlat_reg, xlat_next;
+reg [1:0] src_kind_reg, src_kind_next;
+reg [1:0] dst_kind_reg, dst_kind_next;
+reg [15:0] ptag_reg, ptag_next;
+reg [31:0] src_h_reg, src_h_next;
+reg [31:0] dst_h_reg, dst_h_next;
+reg xlat_err_reg, xlat_err_next;
+reg xlat_dst_reg, xlat_dst_next;
+reg [2:0] xlat_code_reg, xlat_code_next;
+reg lk_valid_reg, lk_valid_next;
+reg [31:0] lk_handle_reg, lk_handle_next;
+reg [63:0] lk_va_reg, lk_va_next;
+reg [31:0] lk_len_reg, lk_len_next;
+reg [1:0] lk_kind_reg, lk_kind_next;
+reg lk_tag_reg, lk_tag_next;
+reg [1:0] lk_out_reg, lk_out_next;
+reg [1:0] pre_iss_reg, pre_iss_next;
+reg [1:0] pre_rsp_reg, pre_rsp_next;
+// the last page lookup was the write side's (alternation)
+reg lk_last_w_reg, lk_last_w_next;
+// held translations: read side (source page of ar_addr) and write side
+// (destination page of aw_addr), a lookup pending for each, their epochs
+reg rx_valid_reg, rx_valid_next;
+reg rx_pend_reg, rx_pend_next;
+reg [PG_W-1:0] rx_page_reg, rx_page_next;
+reg rx_epoch_reg, rx_epoch_next;
+reg wx_valid_reg, wx_valid_next;
+reg wx_pend_reg, wx_pend_next;
+reg [PG_W-1:0] wx_page_reg, wx_page_next;
+reg wx_epoch_reg, wx_epoch_next;
+// epochs of the read bursts (rd_out_reg entries) and write bursts
+// (wr_out_reg entries) in flight, oldest in bit 0
+reg [15:0] rq_ep_reg, rq_ep_next;
+reg [15:0] wq_ep_reg, wq_ep_next;
 
 // data path (no reset)
 reg [DATA_WIDTH-1:0] buf_mem[BUF_DEPTH-1:0];
@@ -289,7 +410,7 @@ reg wq0_last_reg, wq1_last_reg;
 
 assign busy = state_reg != STATE_IDLE;
 assign done = done_reg;
-assign error = bad_param_reg | rd_err_reg | wr_err_reg | aborted_reg;
+assign error = bad_param_reg | rd_err_reg | wr_err_reg | aborted_reg | xlat_err_reg;
 assign bad_param = bad_param_reg;
 assign rd_err = rd_err_reg;
 assign wr_err = wr_err_reg;
@@ -302,13 +423,19 @@ assign wr_bursts = wr_bursts_reg;
 assign max_inflight = {4'd0, max_inflight_reg};
 assign done_pulse = done_pulse_reg;
 
-generate
-    if (ADDR_WIDTH < 64) begin : g_err_addr_ext
-        assign err_addr = {{(64-ADDR_WIDTH){1'b0}}, err_addr_reg};
-    end else begin : g_err_addr
-        assign err_addr = err_addr_reg;
-    end
-endgenerate
+assign err_addr = err_addr_reg;
+assign xlat_err = xlat_err_reg;
+assign xlat_dst = xlat_dst_reg;
+assign xlat_code = xlat_code_reg;
+
+assign lk_valid = lk_valid_reg;
+assign lk_handle = lk_handle_reg;
+assign lk_va = lk_va_reg;
+assign lk_len = lk_len_reg;
+assign lk_ptag = ptag_reg;
+assign lk_kind = lk_kind_reg;
+assign lk_tag = lk_tag_reg;
+assign rs_ready = 1'b1;
 
 assign m_axi_awid = {ID_WIDTH{1'b0}};
 assign m_axi_awaddr = m_axi_awaddr_reg;
@@ -351,13 +478,15 @@ wire issuing = state_reg == STATE_RUN && !stop_reg;
 wire ar_issue = issuing && ar_left_reg != {LEN_W{1'b0}}
     && (!m_axi_arvalid_reg || m_axi_arready)
     && rd_out_reg < out_lim_reg
-    && buf_used_reg + {{(CNT_W-9){1'b0}}, ar_blen} <= BUF_DEPTH_C;
+    && buf_used_reg + {{(CNT_W-9){1'b0}}, ar_blen} <= BUF_DEPTH_C
+    && (!xlat_reg || rx_valid_reg);
 
 wire aw_issue = issuing && aw_left_reg != {LEN_W{1'b0}}
     && (!m_axi_awvalid_reg || m_axi_awready)
     && w_nxt_reg == 9'd0
     && wr_out_reg != WR_LIMIT
-    && buf_avail_reg >= {{(CNT_W-9){1'b0}}, aw_blen};
+    && buf_avail_reg >= {{(CNT_W-9){1'b0}}, aw_blen}
+    && (!xlat_reg || wx_valid_reg);
 
 // read a claimed beat from the RAM when the W queue will have room for it
 // when it arrives next cycle
@@ -367,13 +496,13 @@ wire ram_rd = w_cur_reg != 9'd0 && wq_occ <= 2'd1;
 // error responses
 wire r_err = r_fire && m_axi_rresp[1];
 wire b_err = b_fire && m_axi_bresp[1];
-wire first_err = !rd_err_reg && !wr_err_reg;
+wire first_err = !rd_err_reg && !wr_err_reg && !xlat_err_reg;
 
 // parameter check
 wire [64:0] src_end = {1'b0, src_reg} + {33'd0, len_reg};
 wire [64:0] dst_end = {1'b0, dst_reg} + {33'd0, len_reg};
 wire param_bad = (|src_reg[SIZE-1:0]) || (|dst_reg[SIZE-1:0]) || (|len_reg[SIZE-1:0])
-    || src_end > ADDR_SPACE || dst_end > ADDR_SPACE;
+    || (!xlat_reg && (src_end > ADDR_SPACE || dst_end > ADDR_SPACE));
 
 // cfg_max_outstanding > MAX_OUTSTANDING (never, when MAX_OUTSTANDING is 15)
 wire cfg_out_over;
@@ -390,7 +519,49 @@ wire [3:0] rd_inflight = rd_out_reg - {3'd0, m_axi_arvalid_reg};
 
 // everything issued has completed
 wire quiet = rd_out_reg == 4'd0 && wr_out_reg == 4'd0;
-wire finish = state_reg == STATE_RUN && quiet && (stop_reg || b_left_reg == {LEN_W{1'b0}});
+// a lookup presented or awaiting its response (never in physical mode)
+wire lk_busy = lk_valid_reg || lk_out_reg != 2'd0;
+wire finish = state_reg == STATE_RUN && quiet && (stop_reg || b_left_reg == {LEN_W{1'b0}}) && !lk_busy;
+
+// translated mode: lookups and the fence
+wire lk_fire = lk_valid_reg && lk_ready;
+wire rs_fire = rs_valid;
+wire rs_ok = rs_fire && rs_err == 3'd0;
+wire lk_free = !lk_valid_reg || lk_ready;
+wire rx_need = xlat_reg && issuing && !rx_valid_reg && !rx_pend_reg && ar_left_reg != {LEN_W{1'b0}};
+wire wx_need = xlat_reg && issuing && !wx_valid_reg && !wx_pend_reg && aw_left_reg != {LEN_W{1'b0}};
+wire pre_need = state_reg == STATE_XPRE && !stop_reg && pre_iss_reg != 2'd2;
+
+// bytes from a VA to the end of its page, or to the end of the copy
+function [31:0] page_chunk;
+    input [11:0]      off;
+    input [LEN_W-1:0] left;
+    reg   [31:0]      rem;
+    reg   [31:0]      lb;
+    begin
+        rem = 32'd4096 - {20'd0, off};
+        lb = {left, {SIZE{1'b0}}};
+        page_chunk = lb < rem ? lb : rem;
+    end
+endfunction
+
+// the valid entries of a queue of rd_out_reg / wr_out_reg epochs
+function [15:0] qmask;
+    input [3:0] n;
+    begin
+        qmask = (16'd1 << n) - 16'd1;
+    end
+endfunction
+
+wire [15:0] rq_valid = qmask(rd_out_reg);
+wire [15:0] wq_valid = qmask(wr_out_reg);
+wire ep1_held = (rx_valid_reg && rx_epoch_reg) || (wx_valid_reg && wx_epoch_reg)
+    || |(rq_ep_reg & rq_valid) || |(wq_ep_reg & wq_valid) || (rs_ok && rs_epoch);
+wire ep0_held = (rx_valid_reg && !rx_epoch_reg) || (wx_valid_reg && !wx_epoch_reg)
+    || |(~rq_ep_reg & rq_valid) || |(~wq_ep_reg & wq_valid) || (rs_ok && !rs_epoch);
+assign inflight_epoch = xlat_reg ? {ep1_held, ep0_held} : 2'b00;
+
+wire r_last_fire = r_fire && m_axi_rlast;
 
 always @* begin
     state_next = state_reg;
@@ -443,18 +614,56 @@ always @* begin
     b_addr_next = b_addr_reg;
     b_left_next = b_left_reg;
 
+    xlat_next = xlat_reg;
+    src_kind_next = src_kind_reg;
+    dst_kind_next = dst_kind_reg;
+    ptag_next = ptag_reg;
+    src_h_next = src_h_reg;
+    dst_h_next = dst_h_reg;
+    xlat_err_next = xlat_err_reg;
+    xlat_dst_next = xlat_dst_reg;
+    xlat_code_next = xlat_code_reg;
+    lk_valid_next = lk_valid_reg && !lk_ready;
+    lk_handle_next = lk_handle_reg;
+    lk_va_next = lk_va_reg;
+    lk_len_next = lk_len_reg;
+    lk_kind_next = lk_kind_reg;
+    lk_tag_next = lk_tag_reg;
+    lk_out_next = lk_out_reg + {1'b0, lk_fire} - {1'b0, rs_fire};
+    pre_iss_next = pre_iss_reg;
+    pre_rsp_next = pre_rsp_reg;
+    lk_last_w_next = lk_last_w_reg;
+    rx_valid_next = rx_valid_reg;
+    rx_pend_next = rx_pend_reg;
+    rx_page_next = rx_page_reg;
+    rx_epoch_next = rx_epoch_reg;
+    wx_valid_next = wx_valid_reg;
+    wx_pend_next = wx_pend_reg;
+    wx_page_next = wx_page_reg;
+    wx_epoch_next = wx_epoch_reg;
+    rq_ep_next = rq_ep_reg;
+    wq_ep_next = wq_ep_reg;
+
     if (rd_inflight > max_inflight_reg) begin
         max_inflight_next = rd_inflight;
     end
 
     // AR: reserve room for the whole burst, then present it
     if (ar_issue) begin
-        m_axi_araddr_next = ar_addr_reg;
+        if (xlat_reg) begin
+            m_axi_araddr_next = {rx_page_reg, ar_addr_reg[11:0]};
+        end else begin
+            m_axi_araddr_next = ar_addr_reg[ADDR_WIDTH-1:0];
+        end
         m_axi_arlen_next = ar_blen[7:0] - 8'd1;
         m_axi_arvalid_next = 1'b1;
-        ar_addr_next = ar_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, ar_blen, {SIZE{1'b0}}};
+        ar_addr_next = ar_addr_reg + {{(64-9-SIZE){1'b0}}, ar_blen, {SIZE{1'b0}}};
         ar_left_next = ar_left_reg - {{(LEN_W-9){1'b0}}, ar_blen};
         rd_bursts_next = rd_bursts_reg + 32'd1;
+        // the page's last burst: drop its translation
+        if (ar_addr_next[11:0] == 12'd0 || ar_left_next == {LEN_W{1'b0}}) begin
+            rx_valid_next = 1'b0;
+        end
     end
     rd_out_next = rd_out_reg + {3'd0, ar_issue} - {3'd0, r_fire && m_axi_rlast};
 
@@ -482,12 +691,19 @@ always @* begin
 
     // AW: claim the burst's beats for W
     if (aw_issue) begin
-        m_axi_awaddr_next = aw_addr_reg;
+        if (xlat_reg) begin
+            m_axi_awaddr_next = {wx_page_reg, aw_addr_reg[11:0]};
+        end else begin
+            m_axi_awaddr_next = aw_addr_reg[ADDR_WIDTH-1:0];
+        end
         m_axi_awlen_next = aw_blen[7:0] - 8'd1;
         m_axi_awvalid_next = 1'b1;
-        aw_addr_next = aw_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, aw_blen, {SIZE{1'b0}}};
+        aw_addr_next = aw_addr_reg + {{(64-9-SIZE){1'b0}}, aw_blen, {SIZE{1'b0}}};
         aw_left_next = aw_left_reg - {{(LEN_W-9){1'b0}}, aw_blen};
         wr_bursts_next = wr_bursts_reg + 32'd1;
+        if (aw_addr_next[11:0] == 12'd0 || aw_left_next == {LEN_W{1'b0}}) begin
+            wx_valid_next = 1'b0;
+        end
     end
     wr_out_next = wr_out_reg + {3'd0, aw_issue} - {3'd0, b_fire};
 
@@ -511,7 +727,7 @@ always @* begin
 
     // B: the acknowledged burst is the next one in destination order
     if (b_fire) begin
-        b_addr_next = b_addr_reg + {{(ADDR_WIDTH-9-SIZE){1'b0}}, b_blen, {SIZE{1'b0}}};
+        b_addr_next = b_addr_reg + {{(64-9-SIZE){1'b0}}, b_blen, {SIZE{1'b0}}};
         b_left_next = b_left_reg - {{(LEN_W-9){1'b0}}, b_blen};
         if (b_err) begin
             wr_err_next = 1'b1;
@@ -528,12 +744,109 @@ always @* begin
         stop_next = 1'b1;
     end
 
+    // epochs of the bursts in flight: pop the completed one, push the issued
+    if (r_last_fire) begin
+        rq_ep_next = {1'b0, rq_ep_next[15:1]};
+    end
+    if (ar_issue) begin
+        rq_ep_next[rd_out_reg - {3'd0, r_last_fire}] = rx_epoch_reg;
+    end
+    if (b_fire) begin
+        wq_ep_next = {1'b0, wq_ep_next[15:1]};
+    end
+    if (aw_issue) begin
+        wq_ep_next[wr_out_reg - {3'd0, b_fire}] = wx_epoch_reg;
+    end
+
+    // lookups: the two prechecks, then a page lookup whenever a side has no
+    // translation (alternating when both need one)
+    if (lk_free) begin
+        if (pre_need) begin
+            lk_valid_next = 1'b1;
+            lk_tag_next = pre_iss_reg[0];
+            lk_handle_next = pre_iss_reg[0] ? dst_h_reg : src_h_reg;
+            lk_va_next = pre_iss_reg[0] ? dst_reg : src_reg;
+            lk_len_next = len_reg;
+            lk_kind_next = pre_iss_reg[0] ? dst_kind_reg : src_kind_reg;
+            pre_iss_next = pre_iss_reg + 2'd1;
+        end else if (rx_need && (!wx_need || lk_last_w_reg)) begin
+            lk_valid_next = 1'b1;
+            lk_tag_next = 1'b0;
+            lk_handle_next = src_h_reg;
+            lk_va_next = ar_addr_reg;
+            lk_len_next = page_chunk(ar_addr_reg[11:0], ar_left_reg);
+            lk_kind_next = src_kind_reg;
+            rx_pend_next = 1'b1;
+            lk_last_w_next = 1'b0;
+        end else if (wx_need) begin
+            lk_valid_next = 1'b1;
+            lk_tag_next = 1'b1;
+            lk_handle_next = dst_h_reg;
+            lk_va_next = aw_addr_reg;
+            lk_len_next = page_chunk(aw_addr_reg[11:0], aw_left_reg);
+            lk_kind_next = dst_kind_reg;
+            wx_pend_next = 1'b1;
+            lk_last_w_next = 1'b1;
+        end
+    end
+
+    // responses: a translation to hold, or the copy's translation error
+    if (rs_fire) begin
+        if (rs_tag) begin
+            wx_pend_next = 1'b0;
+        end else begin
+            rx_pend_next = 1'b0;
+        end
+        if (state_reg == STATE_XPRE) begin
+            pre_rsp_next = pre_rsp_reg + 2'd1;
+        end
+        if (!stop_reg) begin
+            if (rs_err != 3'd0) begin
+                stop_next = 1'b1;
+                if (!xlat_err_reg && !rd_err_reg && !wr_err_reg) begin
+                    xlat_err_next = 1'b1;
+                    xlat_code_next = rs_err;
+                    xlat_dst_next = rs_tag;
+                    if (!r_err && !b_err) begin
+                        err_addr_next = rs_tag ? aw_addr_reg : ar_addr_reg;
+                    end
+                end
+            end else if (rs_tag) begin
+                wx_valid_next = 1'b1;
+                wx_page_next = rs_pa[ADDR_WIDTH-1:12];
+                wx_epoch_next = rs_epoch;
+            end else begin
+                rx_valid_next = 1'b1;
+                rx_page_next = rs_pa[ADDR_WIDTH-1:12];
+                rx_epoch_next = rs_epoch;
+            end
+        end
+    end
+    // a stopped copy holds no translation
+    if (stop_reg) begin
+        rx_valid_next = 1'b0;
+        wx_valid_next = 1'b0;
+    end
+
     case (state_reg)
         STATE_IDLE: begin
             if (start) begin
                 src_next = src_addr;
                 dst_next = dst_addr;
                 len_next = len;
+                xlat_next = xlat_mode;
+                src_kind_next = xlat_src_kind;
+                dst_kind_next = xlat_dst_kind;
+                ptag_next = xlat_ptag;
+                src_h_next = src_handle;
+                dst_h_next = dst_handle;
+                xlat_err_next = 1'b0;
+                xlat_dst_next = 1'b0;
+                xlat_code_next = 3'd0;
+                pre_iss_next = 2'd0;
+                pre_rsp_next = 2'd0;
+                rx_valid_next = 1'b0;
+                wx_valid_next = 1'b0;
                 if (cfg_max_burst == 9'd0 || cfg_max_burst > MAX_BURST_C) begin
                     lim_next = MAX_BURST_C;
                 end else begin
@@ -551,7 +864,7 @@ always @* begin
                 wr_err_next = 1'b0;
                 aborted_next = 1'b0;
                 err_resp_next = 2'd0;
-                err_addr_next = {ADDR_WIDTH{1'b0}};
+                err_addr_next = 64'd0;
                 cycles_next = 32'd0;
                 bytes_next = 32'd0;
                 rd_bursts_next = 32'd0;
@@ -563,13 +876,13 @@ always @* begin
         STATE_CHECK: begin
             cycles_next = cycles_reg + 32'd1;
             // nothing is in flight here: start the copy from a clean buffer
-            ar_addr_next = src_reg[ADDR_WIDTH-1:0];
+            ar_addr_next = src_reg;
             ar_left_next = len_reg[31:SIZE];
-            r_addr_next = src_reg[ADDR_WIDTH-1:0];
-            r_burst_addr_next = src_reg[ADDR_WIDTH-1:0];
-            aw_addr_next = dst_reg[ADDR_WIDTH-1:0];
+            r_addr_next = src_reg;
+            r_burst_addr_next = src_reg;
+            aw_addr_next = dst_reg;
             aw_left_next = len_reg[31:SIZE];
-            b_addr_next = dst_reg[ADDR_WIDTH-1:0];
+            b_addr_next = dst_reg;
             b_left_next = len_reg[31:SIZE];
             buf_wr_ptr_next = {BUF_AW{1'b0}};
             buf_rd_ptr_next = {BUF_AW{1'b0}};
@@ -586,11 +899,23 @@ always @* begin
                 done_pulse_next = 1'b1;
                 state_next = STATE_IDLE;
             end else begin
-                state_next = STATE_RUN;
+                // translated: the prechecks first
+                state_next = xlat_reg ? STATE_XPRE : STATE_RUN;
                 if (abort) begin
                     aborted_next = 1'b1;
                     stop_next = 1'b1;
                 end
+            end
+        end
+        STATE_XPRE: begin
+            cycles_next = cycles_reg + 32'd1;
+            // both answered, or stopped with no lookup left: RUN issues the
+            // copy, or finishes at once when stopped
+            if (pre_rsp_reg == 2'd2 || (stop_reg && !lk_busy)) begin
+                state_next = STATE_RUN;
+            end else if (abort) begin
+                aborted_next = 1'b1;
+                stop_next = 1'b1;
             end
         end
         STATE_RUN: begin
@@ -599,13 +924,12 @@ always @* begin
                 done_next = 1'b1;
                 done_pulse_next = 1'b1;
                 state_next = STATE_IDLE;
+                rx_valid_next = 1'b0;
+                wx_valid_next = 1'b0;
             end else if (abort) begin
                 aborted_next = 1'b1;
                 stop_next = 1'b1;
             end
-        end
-        default: begin
-            state_next = STATE_IDLE;
         end
     endcase
 end
@@ -662,6 +986,36 @@ always @(posedge clk) begin
     b_addr_reg <= b_addr_next;
     b_left_reg <= b_left_next;
 
+    xlat_reg <= xlat_next;
+    src_kind_reg <= src_kind_next;
+    dst_kind_reg <= dst_kind_next;
+    ptag_reg <= ptag_next;
+    src_h_reg <= src_h_next;
+    dst_h_reg <= dst_h_next;
+    xlat_err_reg <= xlat_err_next;
+    xlat_dst_reg <= xlat_dst_next;
+    xlat_code_reg <= xlat_code_next;
+    lk_valid_reg <= lk_valid_next;
+    lk_handle_reg <= lk_handle_next;
+    lk_va_reg <= lk_va_next;
+    lk_len_reg <= lk_len_next;
+    lk_kind_reg <= lk_kind_next;
+    lk_tag_reg <= lk_tag_next;
+    lk_out_reg <= lk_out_next;
+    pre_iss_reg <= pre_iss_next;
+    pre_rsp_reg <= pre_rsp_next;
+    lk_last_w_reg <= lk_last_w_next;
+    rx_valid_reg <= rx_valid_next;
+    rx_pend_reg <= rx_pend_next;
+    rx_page_reg <= rx_page_next;
+    rx_epoch_reg <= rx_epoch_next;
+    wx_valid_reg <= wx_valid_next;
+    wx_pend_reg <= wx_pend_next;
+    wx_page_reg <= wx_page_next;
+    wx_epoch_reg <= wx_epoch_next;
+    rq_ep_reg <= rq_ep_next;
+    wq_ep_reg <= wq_ep_next;
+
     if (rst) begin
         state_reg <= STATE_IDLE;
         src_reg <= 64'd0;
@@ -677,25 +1031,25 @@ always @(posedge clk) begin
         wr_err_reg <= 1'b0;
         aborted_reg <= 1'b0;
         err_resp_reg <= 2'd0;
-        err_addr_reg <= {ADDR_WIDTH{1'b0}};
+        err_addr_reg <= 64'd0;
         cycles_reg <= 32'd0;
         bytes_reg <= 32'd0;
         rd_bursts_reg <= 32'd0;
         wr_bursts_reg <= 32'd0;
         max_inflight_reg <= 4'd0;
-        ar_addr_reg <= {ADDR_WIDTH{1'b0}};
+        ar_addr_reg <= 64'd0;
         ar_left_reg <= {LEN_W{1'b0}};
         m_axi_araddr_reg <= {ADDR_WIDTH{1'b0}};
         m_axi_arlen_reg <= 8'd0;
         m_axi_arvalid_reg <= 1'b0;
         rd_out_reg <= 4'd0;
-        r_addr_reg <= {ADDR_WIDTH{1'b0}};
-        r_burst_addr_reg <= {ADDR_WIDTH{1'b0}};
+        r_addr_reg <= 64'd0;
+        r_burst_addr_reg <= 64'd0;
         buf_wr_ptr_reg <= {BUF_AW{1'b0}};
         buf_rd_ptr_reg <= {BUF_AW{1'b0}};
         buf_used_reg <= {CNT_W{1'b0}};
         buf_avail_reg <= {CNT_W{1'b0}};
-        aw_addr_reg <= {ADDR_WIDTH{1'b0}};
+        aw_addr_reg <= 64'd0;
         aw_left_reg <= {LEN_W{1'b0}};
         m_axi_awaddr_reg <= {ADDR_WIDTH{1'b0}};
         m_axi_awlen_reg <= 8'd0;
@@ -705,8 +1059,37 @@ always @(posedge clk) begin
         w_nxt_reg <= 9'd0;
         ramq_valid_reg <= 1'b0;
         wq_cnt_reg <= 2'd0;
-        b_addr_reg <= {ADDR_WIDTH{1'b0}};
+        b_addr_reg <= 64'd0;
         b_left_reg <= {LEN_W{1'b0}};
+        xlat_reg <= 1'b0;
+        src_kind_reg <= 2'd0;
+        dst_kind_reg <= 2'd0;
+        ptag_reg <= 16'd0;
+        src_h_reg <= 32'd0;
+        dst_h_reg <= 32'd0;
+        xlat_err_reg <= 1'b0;
+        xlat_dst_reg <= 1'b0;
+        xlat_code_reg <= 3'd0;
+        lk_valid_reg <= 1'b0;
+        lk_handle_reg <= 32'd0;
+        lk_va_reg <= 64'd0;
+        lk_len_reg <= 32'd0;
+        lk_kind_reg <= 2'd0;
+        lk_tag_reg <= 1'b0;
+        lk_out_reg <= 2'd0;
+        pre_iss_reg <= 2'd0;
+        pre_rsp_reg <= 2'd0;
+        lk_last_w_reg <= 1'b0;
+        rx_valid_reg <= 1'b0;
+        rx_pend_reg <= 1'b0;
+        rx_page_reg <= {PG_W{1'b0}};
+        rx_epoch_reg <= 1'b0;
+        wx_valid_reg <= 1'b0;
+        wx_pend_reg <= 1'b0;
+        wx_page_reg <= {PG_W{1'b0}};
+        wx_epoch_reg <= 1'b0;
+        rq_ep_reg <= 16'd0;
+        wq_ep_reg <= 16'd0;
     end
 end
 

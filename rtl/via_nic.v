@@ -14,11 +14,21 @@
 //                     processor control and host port, generated register
 //                     modules), doorbell write port
 //   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
-//   via_dma_diag      DMA diagnostic copy engine (AXI4 master)
+//   via_dma_diag      DMA diagnostic copy engine (AXI4 master), physical or
+//                     translated through the TPT (DIAG_XLAT)
+//   via_tpt           translation and protection table: region table,
+//                     page-list cache, lookups, the DEREGISTER fence; fetches
+//                     page lists from host memory on the DMA master's read
+//                     channels
+//   via_tpt_probe     BAR0 block `tpt` (probe, counters) and the TPT's lookup
+//                     arbiter (DMA engine, probe)
+//   via_axi_rd_arb    shares the DMA master's AR/R channels between the DMA
+//                     engine (ARID 0) and the TPT's page-list fetch (ARID 1);
+//                     R routed by ID
 //   via_net_loopback  network port: s_axis -> FIFO -> m_axis
 //   via_cpu           control processor (RV32I) with its memories
 //   via_cpu_periph    the core's peripheral window (events, timer, log,
-//                     admin mailbox, read-only view of BAR0)
+//                     admin mailbox, TPT programming, read-only view of BAR0)
 //
 // BAR0 decode (via_regfile): the 64 KiB global space holds the registers
 // of rtl/layouts/bar0.layout (0x000..0x3FF) and the admin command and
@@ -34,7 +44,14 @@
 // cycles. blk_rst resets every block and register but the AXI-Lite slave,
 // which keeps answering: the triggering write gets its B response and
 // STATUS.RESET_BUSY reads 1 until the end. The network FIFO's contents are
-// dropped; beats not yet taken from s_axis stay with the sender.
+// dropped; beats not yet taken from s_axis stay with the sender. The TPT's
+// page-list fetches are drained too: the sequencer's dma_busy is 1 while the
+// DMA engine is busy, a probe is running, a lookup is presented or not yet
+// answered, or a fetch burst is presented or in flight. The TPT fetches only
+// to answer a lookup, and no new lookup starts once the engine is aborted
+// and BAR0 writes are ignored (reset_busy), so no fetch starts after the
+// drain. blk_rst resets the TPT as well (every region invalid, generations
+// back to 1): the firmware starts over and programs it again.
 //
 // Control processor: via_cpu and via_cpu_periph are held in reset while
 // CPU_CTRL.RUN is 0 or the NIC is in (soft) reset (cpu_rst); the host port
@@ -64,7 +81,9 @@ module via_nic #(
     parameter CPU_IMEM_BYTES      /*verilator public_flat*/ = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor instruction memory bytes
     parameter CPU_DMEM_BYTES      /*verilator public_flat*/ = `VIA_DEFAULT_CPU_DMEM_BYTES,      // control processor data memory bytes
     parameter FW_LOG_DEPTH        /*verilator public_flat*/ = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words
-    parameter FW_EVENT_DEPTH      /*verilator public_flat*/ = `VIA_DEFAULT_FW_EVENT_DEPTH       // control processor event FIFO entries
+    parameter FW_EVENT_DEPTH      /*verilator public_flat*/ = `VIA_DEFAULT_FW_EVENT_DEPTH,      // control processor event FIFO entries
+    parameter TPT_REGIONS         /*verilator public_flat*/ = `VIA_DEFAULT_TPT_REGIONS,         // TPT memory regions (power of two, 16..65536)
+    parameter TPT_CACHE_ENTRIES   /*verilator public_flat*/ = `VIA_DEFAULT_TPT_CACHE_ENTRIES    // TPT cached page-list entries (power of two, 64..16384)
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -171,8 +190,14 @@ generate
     if (AXIL_ADDR_WIDTH < 17 || AXIL_ADDR_WIDTH > 32) begin : g_bad_axil_addr_width
         `VIA_PARAM_FAIL(("via_nic: AXIL_ADDR_WIDTH=%0d, must be 17..32", AXIL_ADDR_WIDTH))
     end
-    if (DMA_ADDR_WIDTH < 16 || DMA_ADDR_WIDTH > 64) begin : g_bad_dma_addr_width
-        `VIA_PARAM_FAIL(("via_nic: DMA_ADDR_WIDTH=%0d, must be 16..64", DMA_ADDR_WIDTH))
+    if (DMA_ADDR_WIDTH < 32 || DMA_ADDR_WIDTH > 64) begin : g_bad_dma_addr_width
+        `VIA_PARAM_FAIL(("via_nic: DMA_ADDR_WIDTH=%0d, must be 32..64", DMA_ADDR_WIDTH))
+    end
+    if (TPT_REGIONS < 16 || TPT_REGIONS > 65536 || (TPT_REGIONS & (TPT_REGIONS - 1)) != 0) begin : g_bad_tpt_regions
+        `VIA_PARAM_FAIL(("via_nic: TPT_REGIONS=%0d, must be a power of two, 16..65536", TPT_REGIONS))
+    end
+    if (TPT_CACHE_ENTRIES < 64 || TPT_CACHE_ENTRIES > 16384 || (TPT_CACHE_ENTRIES & (TPT_CACHE_ENTRIES - 1)) != 0) begin : g_bad_tpt_cache_entries
+        `VIA_PARAM_FAIL(("via_nic: TPT_CACHE_ENTRIES=%0d, must be a power of two, 64..16384", TPT_CACHE_ENTRIES))
     end
     if (DMA_ID_WIDTH < 1 || DMA_ID_WIDTH > 32) begin : g_bad_dma_id_width
         `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 1..32", DMA_ID_WIDTH))
@@ -208,6 +233,12 @@ endgenerate
 
 localparam VI_WIDTH        = (NUM_VI > 1) ? $clog2(NUM_VI) : 1;
 localparam DB_OFFSET_WIDTH = $clog2(`VIA_DOORBELL_STRIDE);
+
+// AXI4 read IDs: the DMA engine's bursts, the TPT's page-list fetches
+localparam [DMA_ID_WIDTH-1:0] TPT_FETCH_ID = 1;
+// lookup tag bits at the TPT: requester (engine, probe) and the engine's
+// source/destination bit
+localparam TPT_TAG_WIDTH = 2;
 
 // ------------------------------------------------------------ resets
 
@@ -303,6 +334,113 @@ wire [31:0] diag_rd_bursts;
 wire [31:0] diag_wr_bursts;
 wire [7:0]  diag_max_inflight;
 wire        diag_done_pulse;
+wire        diag_xlat_mode;
+wire [1:0]  diag_xlat_src_kind;
+wire [1:0]  diag_xlat_dst_kind;
+wire [15:0] diag_xlat_ptag;
+wire [31:0] diag_src_handle;
+wire [31:0] diag_dst_handle;
+wire        diag_xlat_err;
+wire        diag_xlat_dst;
+wire [2:0]  diag_xlat_code;
+
+// the external register block (tpt) on the regfile's block bus
+wire        blk_wr_en;
+wire [15:0] blk_wr_addr;
+wire [31:0] blk_wr_data;
+wire [3:0]  blk_wr_strb;
+wire        blk_wr_hit;
+wire        blk_rd_en;
+wire [15:0] blk_rd_addr;
+wire        blk_rd_fire;
+wire        blk_rd_hit;
+wire [31:0] blk_rd_data;
+
+// TPT: programming (firmware), lookups, fence, statistics
+wire        tpt_prog_valid;
+wire [2:0]  tpt_prog_op;
+wire [15:0] tpt_prog_index;
+wire [63:0] tpt_prog_va;
+wire [31:0] tpt_prog_len;
+wire [15:0] tpt_prog_ptag;
+wire        tpt_prog_rdma_write;
+wire        tpt_prog_rdma_read;
+wire [63:0] tpt_prog_pl;
+wire        tpt_prog_busy;
+wire [63:0] tpt_prog_rd_va;
+wire [31:0] tpt_prog_rd_len;
+wire [15:0] tpt_prog_rd_ptag;
+wire        tpt_prog_rd_rdma_write;
+wire        tpt_prog_rd_rdma_read;
+wire [63:0] tpt_prog_rd_pl;
+wire        tpt_prog_rd_valid;
+wire [15:0] tpt_prog_rd_gen;
+
+wire                      tpt_lk_valid;
+wire                      tpt_lk_ready;
+wire [31:0]               tpt_lk_handle;
+wire [63:0]               tpt_lk_va;
+wire [31:0]               tpt_lk_len;
+wire [15:0]               tpt_lk_ptag;
+wire [1:0]                tpt_lk_kind;
+wire [TPT_TAG_WIDTH-1:0]  tpt_lk_tag;
+wire                      tpt_rs_valid;
+wire                      tpt_rs_ready;
+wire [2:0]                tpt_rs_err;
+wire [DMA_ADDR_WIDTH-1:0] tpt_rs_pa;
+wire [12:0]               tpt_rs_bytes;
+wire                      tpt_rs_hit;
+wire                      tpt_rs_epoch;
+wire [TPT_TAG_WIDTH-1:0]  tpt_rs_tag;
+wire [1:0]                tpt_inflight_epoch;
+wire                      tpt_st_lookup;
+wire                      tpt_st_hit;
+wire                      tpt_st_miss;
+wire                      tpt_st_error;
+
+wire                      dlk_valid;
+wire                      dlk_ready;
+wire [31:0]               dlk_handle;
+wire [63:0]               dlk_va;
+wire [31:0]               dlk_len;
+wire [15:0]               dlk_ptag;
+wire [1:0]                dlk_kind;
+wire                      dlk_tag;
+wire                      drs_valid;
+wire                      drs_ready;
+wire [2:0]                drs_err;
+wire [DMA_ADDR_WIDTH-1:0] drs_pa;
+wire [12:0]               drs_bytes;
+wire                      drs_hit;
+wire                      drs_epoch;
+wire                      drs_tag;
+
+wire probe_busy;
+wire lk_pending;
+
+// the two read masters: the DMA engine (port 0) and the TPT (port 1)
+wire [DMA_ID_WIDTH-1:0]   diag_arid;
+wire [DMA_ADDR_WIDTH-1:0] diag_araddr;
+wire [7:0]                diag_arlen;
+wire [2:0]                diag_arsize;
+wire [1:0]                diag_arburst;
+wire                      diag_arlock;
+wire [3:0]                diag_arcache;
+wire [2:0]                diag_arprot;
+wire                      diag_arvalid;
+wire                      diag_arready;
+wire                      diag_rvalid;
+wire                      diag_rready;
+wire [DMA_ID_WIDTH-1:0]   tpt_arid;
+wire [DMA_ADDR_WIDTH-1:0] tpt_araddr;
+wire [7:0]                tpt_arlen;
+wire [2:0]                tpt_arsize;
+wire [1:0]                tpt_arburst;
+wire                      tpt_arvalid;
+wire                      tpt_arready;
+wire                      tpt_rvalid;
+wire                      tpt_rready;
+wire                      tpt_rd_busy;
 
 wire [31:0] net_rx_frames;
 wire [31:0] net_tx_frames;
@@ -388,6 +526,8 @@ via_regfile #(
     .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
     .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
     .FW_LOG_DEPTH(FW_LOG_DEPTH),
+    .TPT_REGIONS(TPT_REGIONS),
+    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES),
     .VI_WIDTH(VI_WIDTH),
     .DB_OFFSET_WIDTH(DB_OFFSET_WIDTH)
 ) regfile_inst (
@@ -433,6 +573,25 @@ via_regfile #(
     .diag_rd_bursts(diag_rd_bursts),
     .diag_wr_bursts(diag_wr_bursts),
     .diag_max_inflight(diag_max_inflight),
+    .diag_xlat_mode(diag_xlat_mode),
+    .diag_xlat_src_kind(diag_xlat_src_kind),
+    .diag_xlat_dst_kind(diag_xlat_dst_kind),
+    .diag_xlat_ptag(diag_xlat_ptag),
+    .diag_src_handle(diag_src_handle),
+    .diag_dst_handle(diag_dst_handle),
+    .diag_xlat_err(diag_xlat_err),
+    .diag_xlat_dst(diag_xlat_dst),
+    .diag_xlat_code(diag_xlat_code),
+    .blk_wr_en(blk_wr_en),
+    .blk_wr_addr(blk_wr_addr),
+    .blk_wr_data(blk_wr_data),
+    .blk_wr_strb(blk_wr_strb),
+    .blk_wr_hit(blk_wr_hit),
+    .blk_rd_en(blk_rd_en),
+    .blk_rd_addr(blk_rd_addr),
+    .blk_rd_fire(blk_rd_fire),
+    .blk_rd_hit(blk_rd_hit),
+    .blk_rd_data(blk_rd_data),
     .net_rx_frames(net_rx_frames),
     .net_tx_frames(net_tx_frames),
     .cpu_run(cpu_run),
@@ -547,6 +706,24 @@ via_cpu_periph #(
     .bar_rd_ack(fw_bar_rd_ack),
     .bar_rd_data(fw_bar_rd_data),
     .bar_rd_err(fw_bar_rd_err),
+    .tpt_prog_valid(tpt_prog_valid),
+    .tpt_prog_op(tpt_prog_op),
+    .tpt_prog_index(tpt_prog_index),
+    .tpt_prog_va(tpt_prog_va),
+    .tpt_prog_len(tpt_prog_len),
+    .tpt_prog_ptag(tpt_prog_ptag),
+    .tpt_prog_rdma_write(tpt_prog_rdma_write),
+    .tpt_prog_rdma_read(tpt_prog_rdma_read),
+    .tpt_prog_pl(tpt_prog_pl),
+    .tpt_prog_busy(tpt_prog_busy),
+    .tpt_prog_rd_va(tpt_prog_rd_va),
+    .tpt_prog_rd_len(tpt_prog_rd_len),
+    .tpt_prog_rd_ptag(tpt_prog_rd_ptag),
+    .tpt_prog_rd_rdma_write(tpt_prog_rd_rdma_write),
+    .tpt_prog_rd_rdma_read(tpt_prog_rd_rdma_read),
+    .tpt_prog_rd_pl(tpt_prog_rd_pl),
+    .tpt_prog_rd_valid(tpt_prog_rd_valid),
+    .tpt_prog_rd_gen(tpt_prog_rd_gen),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)
@@ -566,7 +743,7 @@ via_soft_reset #(
     .busy(soft_reset_busy),
     .blk_rst(soft_blk_rst),
     .dma_abort(soft_dma_abort),
-    .dma_busy(diag_busy),
+    .dma_busy(diag_busy || probe_busy || lk_pending || tpt_rd_busy),
     .m_axi_awvalid(m_axi_awvalid),
     .m_axi_awready(m_axi_awready),
     .m_axi_wvalid(m_axi_wvalid),
@@ -600,6 +777,12 @@ via_dma_diag #(
     .abort(diag_abort_cmd || soft_dma_abort),
     .cfg_max_burst(diag_cfg_max_burst),
     .cfg_max_outstanding(diag_cfg_max_outstanding),
+    .xlat_mode(diag_xlat_mode),
+    .xlat_src_kind(diag_xlat_src_kind),
+    .xlat_dst_kind(diag_xlat_dst_kind),
+    .xlat_ptag(diag_xlat_ptag),
+    .src_handle(diag_src_handle),
+    .dst_handle(diag_dst_handle),
     .busy(diag_busy),
     .done(diag_done),
     .error(diag_error),
@@ -615,6 +798,26 @@ via_dma_diag #(
     .wr_bursts(diag_wr_bursts),
     .max_inflight(diag_max_inflight),
     .done_pulse(diag_done_pulse),
+    .xlat_err(diag_xlat_err),
+    .xlat_dst(diag_xlat_dst),
+    .xlat_code(diag_xlat_code),
+    .lk_valid(dlk_valid),
+    .lk_ready(dlk_ready),
+    .lk_handle(dlk_handle),
+    .lk_va(dlk_va),
+    .lk_len(dlk_len),
+    .lk_ptag(dlk_ptag),
+    .lk_kind(dlk_kind),
+    .lk_tag(dlk_tag),
+    .rs_valid(drs_valid),
+    .rs_ready(drs_ready),
+    .rs_err(drs_err),
+    .rs_pa(drs_pa),
+    .rs_bytes(drs_bytes),
+    .rs_hit(drs_hit),
+    .rs_epoch(drs_epoch),
+    .rs_tag(drs_tag),
+    .inflight_epoch(tpt_inflight_epoch),
     .m_axi_awid(m_axi_awid),
     .m_axi_awaddr(m_axi_awaddr),
     .m_axi_awlen(m_axi_awlen),
@@ -634,6 +837,179 @@ via_dma_diag #(
     .m_axi_bresp(m_axi_bresp),
     .m_axi_bvalid(m_axi_bvalid),
     .m_axi_bready(m_axi_bready),
+    .m_axi_arid(diag_arid),
+    .m_axi_araddr(diag_araddr),
+    .m_axi_arlen(diag_arlen),
+    .m_axi_arsize(diag_arsize),
+    .m_axi_arburst(diag_arburst),
+    .m_axi_arlock(diag_arlock),
+    .m_axi_arcache(diag_arcache),
+    .m_axi_arprot(diag_arprot),
+    .m_axi_arvalid(diag_arvalid),
+    .m_axi_arready(diag_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(diag_rvalid),
+    .m_axi_rready(diag_rready)
+);
+
+// ------------------------------------------------------------ translation and protection table
+
+via_tpt #(
+    .REGIONS(TPT_REGIONS),
+    .CACHE_ENTRIES(TPT_CACHE_ENTRIES),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .FETCH_ID(TPT_FETCH_ID),
+    .TAG_WIDTH(TPT_TAG_WIDTH)
+) tpt_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .prog_valid(tpt_prog_valid),
+    .prog_op(tpt_prog_op),
+    .prog_index(tpt_prog_index),
+    .prog_va(tpt_prog_va),
+    .prog_len(tpt_prog_len),
+    .prog_ptag(tpt_prog_ptag),
+    .prog_rdma_write(tpt_prog_rdma_write),
+    .prog_rdma_read(tpt_prog_rdma_read),
+    .prog_pl(tpt_prog_pl),
+    .prog_busy(tpt_prog_busy),
+    .prog_rd_va(tpt_prog_rd_va),
+    .prog_rd_len(tpt_prog_rd_len),
+    .prog_rd_ptag(tpt_prog_rd_ptag),
+    .prog_rd_rdma_write(tpt_prog_rd_rdma_write),
+    .prog_rd_rdma_read(tpt_prog_rd_rdma_read),
+    .prog_rd_pl(tpt_prog_rd_pl),
+    .prog_rd_valid(tpt_prog_rd_valid),
+    .prog_rd_gen(tpt_prog_rd_gen),
+    .lk_valid(tpt_lk_valid),
+    .lk_ready(tpt_lk_ready),
+    .lk_handle(tpt_lk_handle),
+    .lk_va(tpt_lk_va),
+    .lk_len(tpt_lk_len),
+    .lk_ptag(tpt_lk_ptag),
+    .lk_kind(tpt_lk_kind),
+    .lk_tag(tpt_lk_tag),
+    .rs_valid(tpt_rs_valid),
+    .rs_ready(tpt_rs_ready),
+    .rs_err(tpt_rs_err),
+    .rs_pa(tpt_rs_pa),
+    .rs_bytes(tpt_rs_bytes),
+    .rs_hit(tpt_rs_hit),
+    .rs_epoch(tpt_rs_epoch),
+    .rs_tag(tpt_rs_tag),
+    .inflight_epoch(tpt_inflight_epoch),
+    .m_axi_arid(tpt_arid),
+    .m_axi_araddr(tpt_araddr),
+    .m_axi_arlen(tpt_arlen),
+    .m_axi_arsize(tpt_arsize),
+    .m_axi_arburst(tpt_arburst),
+    .m_axi_arvalid(tpt_arvalid),
+    .m_axi_arready(tpt_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(tpt_rvalid),
+    .m_axi_rready(tpt_rready),
+    .st_lookup(tpt_st_lookup),
+    .st_hit(tpt_st_hit),
+    .st_miss(tpt_st_miss),
+    .st_error(tpt_st_error)
+);
+
+via_tpt_probe #(
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .TAG_WIDTH(TPT_TAG_WIDTH)
+) tpt_probe_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit),
+    .rd_data(blk_rd_data),
+    .d_lk_valid(dlk_valid),
+    .d_lk_ready(dlk_ready),
+    .d_lk_handle(dlk_handle),
+    .d_lk_va(dlk_va),
+    .d_lk_len(dlk_len),
+    .d_lk_ptag(dlk_ptag),
+    .d_lk_kind(dlk_kind),
+    .d_lk_tag(dlk_tag),
+    .d_rs_valid(drs_valid),
+    .d_rs_ready(drs_ready),
+    .d_rs_err(drs_err),
+    .d_rs_pa(drs_pa),
+    .d_rs_bytes(drs_bytes),
+    .d_rs_hit(drs_hit),
+    .d_rs_epoch(drs_epoch),
+    .d_rs_tag(drs_tag),
+    .lk_valid(tpt_lk_valid),
+    .lk_ready(tpt_lk_ready),
+    .lk_handle(tpt_lk_handle),
+    .lk_va(tpt_lk_va),
+    .lk_len(tpt_lk_len),
+    .lk_ptag(tpt_lk_ptag),
+    .lk_kind(tpt_lk_kind),
+    .lk_tag(tpt_lk_tag),
+    .rs_valid(tpt_rs_valid),
+    .rs_ready(tpt_rs_ready),
+    .rs_err(tpt_rs_err),
+    .rs_pa(tpt_rs_pa),
+    .rs_bytes(tpt_rs_bytes),
+    .rs_hit(tpt_rs_hit),
+    .rs_epoch(tpt_rs_epoch),
+    .rs_tag(tpt_rs_tag),
+    .st_lookup(tpt_st_lookup),
+    .st_hit(tpt_st_hit),
+    .st_miss(tpt_st_miss),
+    .st_error(tpt_st_error),
+    .busy(probe_busy),
+    .lk_pending(lk_pending)
+);
+
+// the DMA master's read channels: engine (port 0) and TPT fetch (port 1)
+via_axi_rd_arb #(
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .S1_ID(TPT_FETCH_ID)
+) rd_arb_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .s0_axi_arid(diag_arid),
+    .s0_axi_araddr(diag_araddr),
+    .s0_axi_arlen(diag_arlen),
+    .s0_axi_arsize(diag_arsize),
+    .s0_axi_arburst(diag_arburst),
+    .s0_axi_arlock(diag_arlock),
+    .s0_axi_arcache(diag_arcache),
+    .s0_axi_arprot(diag_arprot),
+    .s0_axi_arvalid(diag_arvalid),
+    .s0_axi_arready(diag_arready),
+    .s0_axi_rvalid(diag_rvalid),
+    .s0_axi_rready(diag_rready),
+    .s1_axi_arid(tpt_arid),
+    .s1_axi_araddr(tpt_araddr),
+    .s1_axi_arlen(tpt_arlen),
+    .s1_axi_arsize(tpt_arsize),
+    .s1_axi_arburst(tpt_arburst),
+    .s1_axi_arlock(1'b0),
+    .s1_axi_arcache(4'b0011),
+    .s1_axi_arprot(3'b010),
+    .s1_axi_arvalid(tpt_arvalid),
+    .s1_axi_arready(tpt_arready),
+    .s1_axi_rvalid(tpt_rvalid),
+    .s1_axi_rready(tpt_rready),
     .m_axi_arid(m_axi_arid),
     .m_axi_araddr(m_axi_araddr),
     .m_axi_arlen(m_axi_arlen),
@@ -645,11 +1021,10 @@ via_dma_diag #(
     .m_axi_arvalid(m_axi_arvalid),
     .m_axi_arready(m_axi_arready),
     .m_axi_rid(m_axi_rid),
-    .m_axi_rdata(m_axi_rdata),
-    .m_axi_rresp(m_axi_rresp),
     .m_axi_rlast(m_axi_rlast),
     .m_axi_rvalid(m_axi_rvalid),
-    .m_axi_rready(m_axi_rready)
+    .m_axi_rready(m_axi_rready),
+    .busy1(tpt_rd_busy)
 );
 
 // ------------------------------------------------------------ network port
@@ -692,13 +1067,36 @@ via_net_loopback #(
 // skip past the compare value). It is busy while it runs otherwise and while
 // a peripheral access, an admin event, a multi-cycle BAR0 read or a
 // log/complete strobe is under way.
+//
+// The TPT is quiet when it has no command in progress (prog_busy), no
+// lookup is presented or unanswered and no page-list fetch is in flight.
+// One exception: the clear of its table after a reset (prog_busy from the
+// reset until the first time it falls) is not activity. A simulator that
+// skips cycles only delays it; it advances in every cycle that is
+// evaluated, and whatever depends on it keeps the NIC busy until it is over
+// (a lookup waits with lk_pending, the firmware polls TPT_STATUS). Without
+// this a freshly reset node would stay awake for REGIONS cycles on its
+// own, and how many of them run before the first client connects would
+// depend on the wall clock.
 localparam IDLE_HOLD = 4;
+
+// the TPT's table clear after a reset
+reg tpt_clearing_reg;
+
+always @(posedge clk) begin
+    if (blk_rst) begin
+        tpt_clearing_reg <= 1'b1;
+    end else if (!tpt_prog_busy) begin
+        tpt_clearing_reg <= 1'b0;
+    end
+end
 
 wire cpu_quiet = (cpu_rst || cpu_halted || (cpu_wfi && !cpu_irq_wake && !per_timer_armed)) &&
                  !per_busy && !regfile_busy && !fw_log_push && !fw_admin_complete;
 
 wire quiet = cpu_quiet &&
              !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
+             !probe_busy && !lk_pending && !tpt_rd_busy && (!tpt_prog_busy || tpt_clearing_reg) &&
              !m_axis_tvalid && !s_axis_tvalid &&
              !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
              !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;

@@ -36,6 +36,10 @@
 //   cpu_mem  via_cpu_host_port: CPU_MEM_ADDR/DATA, the core's host port
 //   fw_log   via_fw_log: the firmware log FIFO
 //   admin    via_admin_mbox: the admin mailbox and its two windows
+//   (ext)    a block outside this module (today `tpt`, via_tpt_probe in
+//            via_nic): the register bus goes out on the blk_* port as it
+//            comes (write already qualified, read address, read fire) and
+//            the block answers with blk_wr_hit, blk_rd_hit, blk_rd_data
 //
 // and via_bar0_fw_view shares the blocks' read multiplexer with the
 // firmware's read-only BAR0 view (fw_bar_rd_*; host first).
@@ -91,6 +95,8 @@ module via_regfile #(
     parameter CPU_IMEM_BYTES      = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor memories
     parameter CPU_DMEM_BYTES      = `VIA_DEFAULT_CPU_DMEM_BYTES,
     parameter FW_LOG_DEPTH        = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words (2..65535)
+    parameter TPT_REGIONS         = `VIA_DEFAULT_TPT_REGIONS,         // TPT regions (reported as log2)
+    parameter TPT_CACHE_ENTRIES   = `VIA_DEFAULT_TPT_CACHE_ENTRIES,   // TPT cache entries (reported as log2)
     // derived, do not override
     parameter VI_WIDTH            = (NUM_VI > 1) ? $clog2(NUM_VI) : 1,  // VI index bits
     parameter DB_OFFSET_WIDTH     = $clog2(`VIA_DOORBELL_STRIDE)        // offset bits in a doorbell page
@@ -151,6 +157,27 @@ module via_regfile #(
     input  wire [31:0]                diag_rd_bursts,
     input  wire [31:0]                diag_wr_bursts,
     input  wire [7:0]                 diag_max_inflight,
+    output wire                       diag_xlat_mode,
+    output wire [1:0]                 diag_xlat_src_kind,
+    output wire [1:0]                 diag_xlat_dst_kind,
+    output wire [15:0]                diag_xlat_ptag,
+    output wire [31:0]                diag_src_handle,
+    output wire [31:0]                diag_dst_handle,
+    input  wire                       diag_xlat_err,
+    input  wire                       diag_xlat_dst,
+    input  wire [2:0]                 diag_xlat_code,
+
+    // an external register block (docs/rtl.md's block bus)
+    output wire                       blk_wr_en,
+    output wire [15:0]                blk_wr_addr,
+    output wire [31:0]                blk_wr_data,
+    output wire [3:0]                 blk_wr_strb,
+    input  wire                       blk_wr_hit,
+    output wire                       blk_rd_en,
+    output wire [15:0]                blk_rd_addr,
+    output wire                       blk_rd_fire,
+    input  wire                       blk_rd_hit,
+    input  wire [31:0]                blk_rd_data,
 
     // network port
     input  wire [31:0]                net_rx_frames,
@@ -221,7 +248,8 @@ generate
     end
     if (DATA_WIDTH > 65535 || DMA_ADDR_WIDTH > 255 || DMA_ID_WIDTH > 255 || DMA_MAX_OUTSTANDING > 255
         || DMA_MAX_BURST > 65535 || NET_FIFO_DEPTH > 65535 || SOFT_RESET_CYCLES > 65535
-        || CPU_IMEM_BYTES / 1024 > 65535 || CPU_DMEM_BYTES / 1024 > 65535) begin : g_bad_cap
+        || CPU_IMEM_BYTES / 1024 > 65535 || CPU_DMEM_BYTES / 1024 > 65535
+        || TPT_REGIONS < 1 || TPT_CACHE_ENTRIES < 1) begin : g_bad_cap
         `VIA_PARAM_FAIL(("via_regfile: a build parameter does not fit its CAP_* field"))
     end
     if (VI_WIDTH != ((NUM_VI > 1) ? $clog2(NUM_VI) : 1) || DB_OFFSET_WIDTH != $clog2(`VIA_DOORBELL_STRIDE)) begin : g_bad_derived
@@ -258,6 +286,8 @@ localparam [31:0] CAP_NET_FIFO_DEPTH  = NET_FIFO_DEPTH;
 localparam [31:0] CAP_RESET_CYCLES    = SOFT_RESET_CYCLES;
 localparam [31:0] CAP_IMEM_KB         = CPU_IMEM_BYTES / 1024;
 localparam [31:0] CAP_DMEM_KB         = CPU_DMEM_BYTES / 1024;
+localparam [31:0] CAP_TPT_REGIONS_LOG2 = $clog2(TPT_REGIONS);
+localparam [31:0] CAP_TPT_CACHE_LOG2   = $clog2(TPT_CACHE_ENTRIES);
 
 // ---------------------------------------------------------------- decode
 
@@ -274,12 +304,13 @@ end
 
 // the register blocks' answers, one bit or word per block
 localparam NBLK = 8;
-wire [NBLK-1:0] blk_wr_hit;
-wire [NBLK-1:0] blk_rd_hit;
-wire [32*NBLK-1:0] blk_rd_data;   // block k: bits 32k+31..32k
+wire [NBLK-1:0] blk_wr_hit_w;
+wire [NBLK-1:0] blk_rd_hit_w;
+wire [32*NBLK-1:0] blk_rd_data_w;   // block k: bits 32k+31..32k
 
-wire wr_hit_any = |blk_wr_hit;
-wire rd_hit_any = |blk_rd_hit;
+// the external block counts as one more
+wire wr_hit_any = |blk_wr_hit_w || blk_wr_hit;
+wire rd_hit_any = |blk_rd_hit_w || blk_rd_hit;
 
 // global space: everything below the doorbell pages (registers, windows,
 // and unmapped offsets that answer SLVERR)
@@ -360,9 +391,9 @@ reg [31:0] mux_data;
 integer    i;
 
 always @* begin
-    mux_data = 32'd0;
+    mux_data = blk_rd_data;
     for (i = 0; i < NBLK; i = i + 1) begin
-        mux_data = mux_data | blk_rd_data[32*i +: 32];
+        mux_data = mux_data | blk_rd_data_w[32*i +: 32];
     end
 end
 
@@ -399,9 +430,9 @@ via_bar0_nic_regs nic_regs_inst (
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit[0]),
-    .rd_hit(blk_rd_hit[0]),
-    .rd_data(blk_rd_data[0*32 +: 32]),
+    .wr_hit(blk_wr_hit_w[0]),
+    .rd_hit(blk_rd_hit_w[0]),
+    .rd_data(blk_rd_data_w[0*32 +: 32]),
     .map_hash_lo_i(MAP_HASH[31:0]),
     .map_hash_hi_i(MAP_HASH[63:32]),
     .scratch_q(scratch_q),
@@ -419,6 +450,8 @@ via_bar0_nic_regs nic_regs_inst (
     .cap_reset_cycles_i(CAP_RESET_CYCLES[`VIA_CAP_RESET_CYCLES_WIDTH-1:0]),
     .cap_cpu_imem_kb_i(CAP_IMEM_KB[`VIA_CAP_CPU_IMEM_KB_WIDTH-1:0]),
     .cap_cpu_dmem_kb_i(CAP_DMEM_KB[`VIA_CAP_CPU_DMEM_KB_WIDTH-1:0]),
+    .cap_tpt_regions_log2_i(CAP_TPT_REGIONS_LOG2[`VIA_CAP_TPT_REGIONS_LOG2_WIDTH-1:0]),
+    .cap_tpt_cache_log2_i(CAP_TPT_CACHE_LOG2[`VIA_CAP_TPT_CACHE_LOG2_WIDTH-1:0]),
     .ctrl_soft_reset_pulse(soft_reset_req),
     .status_reset_busy_i(reset_busy)
 );
@@ -439,9 +472,9 @@ via_bar0_diag_regs diag_regs_inst (
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit[1]),
-    .rd_hit(blk_rd_hit[1]),
-    .rd_data(blk_rd_data[1*32 +: 32]),
+    .wr_hit(blk_wr_hit_w[1]),
+    .rd_hit(blk_rd_hit_w[1]),
+    .rd_data(blk_rd_data_w[1*32 +: 32]),
     .diag_src_lo_q(diag_src_lo),
     .diag_src_hi_q(diag_src_hi),
     .diag_dst_lo_q(diag_dst_lo),
@@ -459,13 +492,22 @@ via_bar0_diag_regs diag_regs_inst (
     .diag_status_wr_err_i(diag_wr_err),
     .diag_status_aborted_i(diag_aborted),
     .diag_status_resp_i(diag_err_resp),
+    .diag_status_xlat_err_i(diag_xlat_err),
+    .diag_status_xlat_dst_i(diag_xlat_dst),
+    .diag_status_xlat_code_i(diag_xlat_code),
     .diag_cycles_i(diag_cycles),
     .diag_bytes_i(diag_bytes),
     .diag_err_addr_lo_i(diag_err_addr[31:0]),
     .diag_err_addr_hi_i(diag_err_addr[63:32]),
     .diag_rd_bursts_i(diag_rd_bursts),
     .diag_wr_bursts_i(diag_wr_bursts),
-    .diag_max_inflight_i({24'd0, diag_max_inflight})
+    .diag_max_inflight_i({24'd0, diag_max_inflight}),
+    .diag_xlat_mode_q(diag_xlat_mode),
+    .diag_xlat_src_kind_q(diag_xlat_src_kind),
+    .diag_xlat_dst_kind_q(diag_xlat_dst_kind),
+    .diag_xlat_ptag_q(diag_xlat_ptag),
+    .diag_src_handle_q(diag_src_handle),
+    .diag_dst_handle_q(diag_dst_handle)
 );
 
 assign diag_src = {diag_src_hi, diag_src_lo};
@@ -482,9 +524,9 @@ via_bar0_net_regs net_regs_inst (
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit[2]),
-    .rd_hit(blk_rd_hit[2]),
-    .rd_data(blk_rd_data[2*32 +: 32]),
+    .wr_hit(blk_wr_hit_w[2]),
+    .rd_hit(blk_rd_hit_w[2]),
+    .rd_data(blk_rd_data_w[2*32 +: 32]),
     .net_rx_frames_i(net_rx_frames),
     .net_tx_frames_i(net_tx_frames)
 );
@@ -513,12 +555,12 @@ via_irq_ctrl #(
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit[3]),
+    .wr_hit(blk_wr_hit_w[3]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit[3]),
-    .rd_data(blk_rd_data[3*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[3]),
+    .rd_data(blk_rd_data_w[3*32 +: 32]),
     .irq_set(irq_set | hw_causes[NUM_IRQ-1:0]),
     .irq(irq)
 );
@@ -530,12 +572,12 @@ via_cpu_ctrl cpu_ctrl_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit[4]),
+    .wr_hit(blk_wr_hit_w[4]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit[4]),
-    .rd_data(blk_rd_data[4*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[4]),
+    .rd_data(blk_rd_data_w[4*32 +: 32]),
     .run(cpu_run),
     .halted(cpu_halted),
     .wfi(cpu_wfi),
@@ -555,12 +597,12 @@ via_cpu_host_port cpu_host_port_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit[5]),
+    .wr_hit(blk_wr_hit_w[5]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit[5]),
-    .rd_data(blk_rd_data[5*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[5]),
+    .rd_data(blk_rd_data_w[5*32 +: 32]),
     .rd_issue(rd_issue && rd_is_mem),
     .host_en(cpu_host_en),
     .host_we(cpu_host_we),
@@ -578,12 +620,12 @@ via_fw_log #(
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit[6]),
+    .wr_hit(blk_wr_hit_w[6]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit[6]),
-    .rd_data(blk_rd_data[6*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[6]),
+    .rd_data(blk_rd_data_w[6*32 +: 32]),
     .push(fw_log_push),
     .push_data(fw_log_data),
     .space(fw_log_space)
@@ -601,12 +643,12 @@ via_admin_mbox admin_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit[7]),
+    .wr_hit(blk_wr_hit_w[7]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit[7]),
-    .rd_data(blk_rd_data[7*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[7]),
+    .rd_data(blk_rd_data_w[7*32 +: 32]),
     .run(cpu_run),
     .admin_event(fw_admin_event),
     .complete(fw_admin_complete),
@@ -629,6 +671,15 @@ via_admin_mbox admin_inst (
 );
 
 assign busy = fw_admin_event || rd_wait_reg;
+
+// the external block
+assign blk_wr_en   = bus_wr_en;
+assign blk_wr_addr = bus_wr_addr;
+assign blk_wr_data = reg_wr_data;
+assign blk_wr_strb = reg_wr_strb;
+assign blk_rd_en   = bus_rd_en;
+assign blk_rd_addr = bus_rd_addr;
+assign blk_rd_fire = bus_rd_fire;
 
 // ------------------------------------------------------------ host read answer
 

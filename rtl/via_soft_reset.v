@@ -38,7 +38,9 @@ module via_soft_reset #(
 
     // DMA engine
     output wire dma_abort,  // one-cycle pulse at the start of DRAIN
-    input  wire dma_busy,
+    input  wire dma_busy,   // in via_nic: the engine, the TPT probe, lookups
+                            // and page-list fetches (anything that may still
+                            // start an AXI4 burst)
 
     // DMA AXI4 master handshakes, observed
     input  wire m_axi_awvalid,

@@ -34,6 +34,11 @@ cases=(
   "via_axil_slave ADDR_WIDTH 2"
   "via_regfile NUM_IRQ 33"
   "via_nic DMA_MAX_BURST 24"
+  "via_ram AW 9"
+  "via_tpt CACHE_ENTRIES 100"
+  "via_tpt_probe TAG_WIDTH 9"
+  "via_axi_rd_arb ID_WIDTH 33"
+  "via_nic TPT_REGIONS 8"
 )
 
 bad() { echo "param-check: $*" >&2; fail=1; case_fail=1; }

@@ -4,7 +4,8 @@
 #
 #   sim-scripts/synth.sh
 #
-# The control processor's memories and the admin windows (via_cpu_ram) are
+# The control processor's memories and the admin windows (via_cpu_ram) and
+# the generic RAMs (via_ram: the TPT's region table and page-list cache) are
 # blackboxes in the flow: their bits are listed in a table of their own.
 #
 # Fails (non-zero exit) if Yosys reports an error, a latch, a combinational
@@ -41,12 +42,24 @@ rams=$(awk '
     sub(/\\.*$/, "", n)
     return n
   }
-  $1 == "module" { mod = clean($2); next }
-  $1 == "cell" && $2 == "\\via_cpu_ram" { inst = $3; sub(/^\\/, "", inst); next }
-  inst != "" && $1 == "parameter" && $NF ~ /^[0-9]+$/ && $(NF-1) == "\\WORDS" {
-    printf "| %s.%s | %d x 32 | %d |\n", mod, inst, $NF, $NF * 32
-    total += $NF * 32
+  function row() {
+    printf "| %s.%s | %d x %d | %d |\n", mod, inst, words, width, words * width
+    total += words * width
     inst = ""
+  }
+  $1 == "module" { mod = clean($2); next }
+  # via_cpu_ram: 32-bit words; via_ram: WIDTH x WORDS
+  $1 == "cell" && $2 == "\\via_cpu_ram" { inst = $3; sub(/^\\/, "", inst); width = 32; words = 0; next }
+  $1 == "cell" && $2 == "\\via_ram" { inst = $3; sub(/^\\/, "", inst); width = 0; words = 0; next }
+  inst != "" && $1 == "parameter" && $NF ~ /^[0-9]+$/ && $(NF-1) == "\\WORDS" {
+    words = $NF
+    if (width > 0) row()
+    next
+  }
+  inst != "" && $1 == "parameter" && $NF ~ /^[0-9]+$/ && $(NF-1) == "\\WIDTH" {
+    width = $NF
+    if (words > 0) row()
+    next
   }
   $1 == "end" { inst = "" }
   END {
@@ -132,7 +145,7 @@ listed separately below.
 
 ${table}
 
-## RAM (\`via_cpu_ram\` blackboxes)
+## RAM (\`via_cpu_ram\` and \`via_ram\` blackboxes)
 
 | Instance | Words x bits | Bits |
 |---|---:|---:|

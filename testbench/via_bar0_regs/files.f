@@ -17,5 +17,7 @@ rtl/generated/via_bar0_cpu_regs.v
 rtl/generated/via_bar0_cpu_mem_regs.v
 rtl/generated/via_bar0_fw_log_regs.v
 rtl/generated/via_bar0_admin_regs.v
+rtl/generated/via_bar0_tpt_regs.v
+rtl/via_tpt_probe.v
 testbench/common/axil_master.v
 testbench/via_bar0_regs/tb_via_bar0_regs.v

@@ -20,7 +20,10 @@
 //   3. the decode: every other word of the register space answers SLVERR
 //      (reads zero), every register word OKAY, also for writes.
 // The hardware-side inputs are fixed patterns, so an ro register must read
-// the same before and after a write.
+// the same before and after a write. The `tpt` block lives outside
+// via_regfile (via_tpt_probe on the regfile's blk_* port); it is here with
+// a TPT that never accepts a lookup, so a probe started by the write to
+// TPT_PROBE_GO stays BUSY and changes nothing else.
 
 `timescale 1ns / 1ps
 
@@ -130,6 +133,68 @@ via_axil_slave #(
     .reg_rd_resp(reg_rd_resp)
 );
 
+// the external block: via_tpt_probe, its TPT side idle
+wire        blk_wr_en, blk_rd_en, blk_rd_fire, blk_wr_hit, blk_rd_hit;
+wire [15:0] blk_wr_addr, blk_rd_addr;
+wire [31:0] blk_wr_data, blk_rd_data;
+wire [3:0]  blk_wr_strb;
+
+via_tpt_probe #(
+    .ADDR_WIDTH(`VIA_DEFAULT_DMA_ADDR_WIDTH),
+    .TAG_WIDTH(2)
+) tpt_probe (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit),
+    .rd_data(blk_rd_data),
+    .d_lk_valid(1'b0),
+    .d_lk_ready(),
+    .d_lk_handle(32'd0),
+    .d_lk_va(64'd0),
+    .d_lk_len(32'd0),
+    .d_lk_ptag(16'd0),
+    .d_lk_kind(2'd0),
+    .d_lk_tag(1'b0),
+    .d_rs_valid(),
+    .d_rs_ready(1'b1),
+    .d_rs_err(),
+    .d_rs_pa(),
+    .d_rs_bytes(),
+    .d_rs_hit(),
+    .d_rs_epoch(),
+    .d_rs_tag(),
+    .lk_valid(),
+    .lk_ready(1'b0),
+    .lk_handle(),
+    .lk_va(),
+    .lk_len(),
+    .lk_ptag(),
+    .lk_kind(),
+    .lk_tag(),
+    .rs_valid(1'b0),
+    .rs_ready(),
+    .rs_err(3'd0),
+    .rs_pa({`VIA_DEFAULT_DMA_ADDR_WIDTH{1'b0}}),
+    .rs_bytes(13'd0),
+    .rs_hit(1'b0),
+    .rs_epoch(1'b0),
+    .rs_tag(2'd0),
+    .st_lookup(1'b0),
+    .st_hit(1'b0),
+    .st_miss(1'b0),
+    .st_error(1'b0),
+    .busy(),
+    .lk_pending()
+);
+
 // the core's host port: a read answers one cycle later
 wire       cpu_host_en, cpu_host_we;
 reg        host_rvalid = 1'b0;
@@ -181,6 +246,25 @@ via_regfile dut (
     .diag_rd_bursts(32'h21222324),
     .diag_wr_bursts(32'h31323334),
     .diag_max_inflight(8'h41),
+    .diag_xlat_mode(),
+    .diag_xlat_src_kind(),
+    .diag_xlat_dst_kind(),
+    .diag_xlat_ptag(),
+    .diag_src_handle(),
+    .diag_dst_handle(),
+    .diag_xlat_err(1'b1),
+    .diag_xlat_dst(1'b0),
+    .diag_xlat_code(3'd5),
+    .blk_wr_en(blk_wr_en),
+    .blk_wr_addr(blk_wr_addr),
+    .blk_wr_data(blk_wr_data),
+    .blk_wr_strb(blk_wr_strb),
+    .blk_wr_hit(blk_wr_hit),
+    .blk_rd_en(blk_rd_en),
+    .blk_rd_addr(blk_rd_addr),
+    .blk_rd_fire(blk_rd_fire),
+    .blk_rd_hit(blk_rd_hit),
+    .blk_rd_data(blk_rd_data),
     .net_rx_frames(32'h51525354),
     .net_tx_frames(32'h61626364),
     .cpu_run(),

@@ -23,7 +23,14 @@
 //   8. the BAR0 view: address, data and error passed through, whatever the
 //      grant delay; stores fault;
 //   9. random mix of all of the above against a model; rst (the core's
-//      reset) clears events, timer, READY, SCRATCH.
+//      reset) clears events, timer, READY, SCRATCH;
+//  10. the TPT window, against a model of via_tpt's programming port (4
+//      entries, BUSY for a random 0..6 or 20 cycles after the pulse): TPT_INDEX ..
+//      TPT_PL_HI with byte strobes (TPT_ATTR keeps bits 17:0), TPT_CMD sends
+//      exactly one prog_valid with the registers' values, stores while BUSY
+//      are ignored, TPT_STATUS (BUSY until the TPT is done, VALID, GEN),
+//      WRITE / SET_ATTR / READ load the entry into the registers, INVALIDATE
+//      does not; the reset clears the window.
 // Protocol checks throughout: per_ready only while per_valid, one cycle;
 // no X on the outputs; no window or BAR0 request without an access.
 
@@ -115,6 +122,23 @@ wire        ev_pending;
 wire        timer_armed;
 wire        busy;
 
+// via_tpt's programming port, modelled
+wire        tpt_prog_valid;
+wire [2:0]  tpt_prog_op;
+wire [15:0] tpt_prog_index;
+wire [63:0] tpt_prog_va;
+wire [31:0] tpt_prog_len;
+wire [15:0] tpt_prog_ptag;
+wire        tpt_prog_rdma_write, tpt_prog_rdma_read;
+wire [63:0] tpt_prog_pl;
+reg         tm_busy = 1'b0;
+reg  [63:0] tm_rd_va = 64'd0;
+reg  [31:0] tm_rd_len = 32'd0;
+reg  [15:0] tm_rd_ptag = 16'd0;
+reg         tm_rd_rw = 1'b0, tm_rd_rr = 1'b0, tm_rd_valid = 1'b0;
+reg  [63:0] tm_rd_pl = 64'd0;
+reg  [15:0] tm_rd_gen = 16'd0;
+
 via_cpu_periph #(
     .EVENT_DEPTH(EVENT_DEPTH)
 ) dut (
@@ -149,6 +173,24 @@ via_cpu_periph #(
     .bar_rd_ack(bar_rd_ack),
     .bar_rd_data(bar_rd_data),
     .bar_rd_err(bar_rd_err),
+    .tpt_prog_valid(tpt_prog_valid),
+    .tpt_prog_op(tpt_prog_op),
+    .tpt_prog_index(tpt_prog_index),
+    .tpt_prog_va(tpt_prog_va),
+    .tpt_prog_len(tpt_prog_len),
+    .tpt_prog_ptag(tpt_prog_ptag),
+    .tpt_prog_rdma_write(tpt_prog_rdma_write),
+    .tpt_prog_rdma_read(tpt_prog_rdma_read),
+    .tpt_prog_pl(tpt_prog_pl),
+    .tpt_prog_busy(tm_busy),
+    .tpt_prog_rd_va(tm_rd_va),
+    .tpt_prog_rd_len(tm_rd_len),
+    .tpt_prog_rd_ptag(tm_rd_ptag),
+    .tpt_prog_rd_rdma_write(tm_rd_rw),
+    .tpt_prog_rd_rdma_read(tm_rd_rr),
+    .tpt_prog_rd_pl(tm_rd_pl),
+    .tpt_prog_rd_valid(tm_rd_valid),
+    .tpt_prog_rd_gen(tm_rd_gen),
     .ev_pending(ev_pending),
     .timer_armed(timer_armed),
     .busy(busy)
@@ -156,6 +198,97 @@ via_cpu_periph #(
 
 always @(posedge clk) begin
     time_cycles <= time_cycles + 64'd1;
+end
+
+// the TPT model: 4 entries; a command is taken when prog_valid while not
+// busy, keeps busy for tm_lat cycles from the next one (0: none), then
+// reports the entry on prog_rd_*
+reg  [63:0] tm_va [0:3];
+reg  [31:0] tm_len [0:3];
+reg  [17:0] tm_attr [0:3];
+reg  [63:0] tm_pl [0:3];
+reg         tm_valid [0:3];
+reg  [15:0] tm_gen [0:3];
+integer     tm_lat = 0;
+integer     tm_cnt = 0;
+integer     tm_cmds = 0;
+integer     tm_pulses = 0;
+reg  [1:0]  tm_idx;
+reg  [2:0]  tm_op;
+reg         tm_pending = 1'b0;
+integer     tk;
+
+initial begin
+    for (tk = 0; tk < 4; tk = tk + 1) begin
+        tm_valid[tk] = 1'b0;
+        tm_gen[tk] = 16'd1;
+        tm_va[tk] = 64'd0;
+        tm_len[tk] = 32'd0;
+        tm_attr[tk] = 18'd0;
+        tm_pl[tk] = 64'd0;
+    end
+end
+
+task tm_report;
+    begin
+        tm_rd_va = tm_va[tm_idx];
+        tm_rd_len = tm_len[tm_idx];
+        tm_rd_ptag = tm_attr[tm_idx][15:0];
+        tm_rd_rw = tm_attr[tm_idx][16];
+        tm_rd_rr = tm_attr[tm_idx][17];
+        tm_rd_pl = tm_pl[tm_idx];
+        tm_rd_valid = tm_valid[tm_idx];
+        tm_rd_gen = tm_gen[tm_idx];
+    end
+endtask
+
+always @(posedge clk) begin
+    if (!rst && tpt_prog_valid === 1'bx) begin
+        $fatal(1, "tb_via_cpu_periph: X on tpt_prog_valid");
+    end
+    if (tpt_prog_valid) begin
+        tm_pulses = tm_pulses + 1;
+    end
+    if (tm_pending) begin
+        if (tm_cnt == 0) begin
+            tm_pending = 1'b0;
+            tm_busy <= 1'b0;
+            tm_report();
+        end else begin
+            tm_cnt = tm_cnt - 1;
+            tm_busy <= 1'b1;
+        end
+    end else if (tpt_prog_valid && !tm_busy) begin
+        tm_cmds = tm_cmds + 1;
+        tm_idx = tpt_prog_index[1:0];
+        tm_op = tpt_prog_op;
+        case (tm_op)
+            3'd1: begin
+                tm_va[tm_idx] = tpt_prog_va;
+                tm_len[tm_idx] = tpt_prog_len;
+                tm_attr[tm_idx] = {tpt_prog_rdma_read, tpt_prog_rdma_write, tpt_prog_ptag};
+                tm_pl[tm_idx] = tpt_prog_pl;
+                tm_valid[tm_idx] = 1'b1;
+            end
+            3'd2: begin
+                if (tm_valid[tm_idx]) tm_attr[tm_idx] = {tpt_prog_rdma_read, tpt_prog_rdma_write, tpt_prog_ptag};
+            end
+            3'd3: begin
+                tm_valid[tm_idx] = 1'b0;
+                tm_gen[tm_idx] = tm_gen[tm_idx] + 16'd1;
+            end
+            default: begin
+            end
+        endcase
+        if (tm_lat == 0) begin
+            // done within the pulse's cycle
+            if (tm_op != 3'd3 && tm_op != 3'd0) tm_report();
+        end else begin
+            tm_pending = 1'b1;
+            tm_cnt = tm_lat - 1;
+            tm_busy <= 1'b1;
+        end
+    end
 end
 
 // ------------------------------------------------------------ environment
@@ -370,6 +503,15 @@ reg [63:0] cmp, t0;
 reg [3:0] st;
 reg [15:0] a;
 integer m_events, m_dropped;
+localparam [15:0] R_TINDEX = `VIA_FW_REG_TPT_INDEX, R_TVA_LO = `VIA_FW_REG_TPT_VA_LO, R_TVA_HI = `VIA_FW_REG_TPT_VA_HI,
+                  R_TLEN = `VIA_FW_REG_TPT_LEN, R_TATTR = `VIA_FW_REG_TPT_ATTR, R_TPL_LO = `VIA_FW_REG_TPT_PL_LO,
+                  R_TPL_HI = `VIA_FW_REG_TPT_PL_HI, R_TCMD = `VIA_FW_REG_TPT_CMD, R_TSTATUS = `VIA_FW_REG_TPT_STATUS;
+reg [63:0] t_va, t_pl;
+reg [31:0] t_len;
+reg [17:0] t_attr;
+reg [1:0]  t_idx;
+reg [2:0]  t_op;
+integer    cmds, pulses;
 
 initial begin
     repeat (5) @(posedge clk);
@@ -633,6 +775,107 @@ initial begin
     rd_check(R_SCRATCH, 32'h0);
     rd_check(R_COUNT, 32'h0);
     rd_check(R_THI, 32'h0);
+
+    // 11. the TPT window
+    for (i = 0; i < 7; i = i + 1) begin
+        rd_check(R_TINDEX + 4 * i, 32'h0);
+    end
+    rd_check(R_TCMD, 32'h0);
+    rd_check(R_TSTATUS, 32'h0);
+    wr_fault(R_TSTATUS);
+    wr(R_TATTR, 32'hffffffff, 4'hf);
+    rd_check(R_TATTR, 32'h0003ffff);
+    wr(R_TATTR, 32'h12345678, 4'b1010);
+    rd_check(R_TATTR, 32'h000356ff);
+    wr(R_TLEN, 32'hdeadbeef, 4'hf);
+    wr(R_TLEN, 32'h00000000, 4'b0110);
+    rd_check(R_TLEN, 32'hde0000ef);
+    for (n = 0; n < 60; n = n + 1) begin
+        rand32(r);
+        tm_lat = r[13] ? 20 : r[2:0] % 7;
+        // fill the registers with random values
+        rand32(d);
+        t_va = {d, 32'h0};
+        rand32(d);
+        t_va = t_va | d;
+        rand32(t_len);
+        rand32(d);
+        t_attr = d[17:0];
+        rand32(d);
+        t_pl = {d, 32'h0};
+        rand32(d);
+        t_pl = t_pl | d;
+        t_idx = r[9:8];
+        wr(R_TINDEX, {r[31:16], 14'd0, t_idx}, 4'hf);
+        wr(R_TVA_LO, t_va[31:0], 4'hf);
+        wr(R_TVA_HI, t_va[63:32], 4'hf);
+        wr(R_TLEN, t_len, 4'hf);
+        wr(R_TATTR, {14'd0, t_attr}, 4'hf);
+        wr(R_TPL_LO, t_pl[31:0], 4'hf);
+        wr(R_TPL_HI, t_pl[63:32], 4'hf);
+        t_op = (r[12:10] % 5);
+        cmds = tm_cmds;
+        pulses = tm_pulses;
+        max_gap = 0;
+        wr(R_TCMD, {29'd0, t_op}, 4'h1);
+        // a second command at once: ignored while busy
+        if (r[13]) begin
+            per_access(1'b0, R_TSTATUS, 32'd0, 4'd0);
+            if (!res_rdata[0]) begin
+                $fatal(1, "tb_via_cpu_periph: TPT_STATUS.BUSY 0 right after TPT_CMD");
+            end
+            wr(R_TCMD, 32'h4, 4'h1);
+        end
+        max_gap = 2;
+        if (tm_pulses != pulses + 1 || tm_cmds != cmds + 1) begin
+            $fatal(1, "tb_via_cpu_periph: TPT_CMD gave %0d pulses, %0d commands", tm_pulses - pulses, tm_cmds - cmds);
+        end
+        if (tpt_prog_index !== {14'd0, t_idx}) begin
+            $fatal(1, "tb_via_cpu_periph: prog_index 0x%04h", tpt_prog_index);
+        end
+        // wait for BUSY to clear
+        i = 0;
+        res_rdata = 32'h1;
+        while (res_rdata[0]) begin
+            per_access(1'b0, R_TSTATUS, 32'd0, 4'd0);
+            i = i + 1;
+            if (i > 50) $fatal(1, "tb_via_cpu_periph: TPT_STATUS.BUSY stuck");
+        end
+        if (tm_busy || tm_pending) begin
+            $fatal(1, "tb_via_cpu_periph: TPT_STATUS.BUSY 0 while the TPT is busy");
+        end
+        // VALID and GEN: the entry after WRITE, SET_ATTR, READ; else what
+        // the TPT reported last
+        if ((t_op == 3'd1 || t_op == 3'd2 || t_op == 3'd4)
+                ? res_rdata !== {tm_gen[t_idx], 14'd0, tm_valid[t_idx], 1'b0}
+                : res_rdata !== {tm_rd_gen, 14'd0, tm_rd_valid, 1'b0}) begin
+            $fatal(1, "tb_via_cpu_periph: TPT_STATUS 0x%08h after op %0d", res_rdata, t_op);
+        end
+        if (t_op == 3'd1 || t_op == 3'd2 || t_op == 3'd4) begin
+            t_va = tm_va[t_idx];
+            t_len = tm_len[t_idx];
+            t_attr = tm_attr[t_idx];
+            t_pl = tm_pl[t_idx];
+        end
+        rd_check(R_TVA_LO, t_va[31:0]);
+        rd_check(R_TVA_HI, t_va[63:32]);
+        rd_check(R_TLEN, t_len);
+        rd_check(R_TATTR, {14'd0, t_attr});
+        rd_check(R_TPL_LO, t_pl[31:0]);
+        rd_check(R_TPL_HI, t_pl[63:32]);
+        rd_check(R_TINDEX, {r[31:16], 14'd0, t_idx});
+    end
+    // the core's reset clears the window
+    @(posedge clk);
+    #1;
+    rst = 1'b1;
+    repeat (3) @(posedge clk);
+    #1;
+    rst = 1'b0;
+    for (i = 0; i < 7; i = i + 1) begin
+        rd_check(R_TINDEX + 4 * i, 32'h0);
+    end
+    $display("tb_via_cpu_periph: TPT window ok at %0t", $time);
 
     $display("PASS");
     $finish;

@@ -8,7 +8,9 @@
 //      limited by the 4 KiB page, one read in flight)
 //   c: 128-bit, full 64-bit addresses, bursts of 2, 15 reads in flight
 // Each sequence runs without and with random back-pressure on every AXI
-// handshake. Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform).
+// handshake. Two more environments run translated copies through a real
+// via_tpt (tb_via_dma_diag_xlat_env): d with the NIC's default engine,
+// e with a 128-bit engine, bursts of 2 and 15 reads in flight. Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform).
 // Prints PASS when every environment has finished; any failure is a $fatal.
 
 `timescale 1ns / 1ps
@@ -20,7 +22,7 @@ localparam TIMEOUT_CYCLES = 2000000;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
-wire fin_a, fin_b, fin_c;
+wire fin_a, fin_b, fin_c, fin_d, fin_e;
 
 always #5 clk = ~clk;
 
@@ -75,6 +77,39 @@ tb_via_dma_diag_env #(
     .finished(fin_c)
 );
 
+// translated mode, through a real via_tpt (tb_via_dma_diag_xlat_env)
+tb_via_dma_diag_xlat_env #(
+    .DATA_WIDTH(64),
+    .ADDR_WIDTH(48),
+    .MAX_BURST(16),
+    .MAX_OUTSTANDING(4),
+    .READ_LATENCY(12),
+    .WRITE_LATENCY(4),
+    .READY_PROB(50),
+    .RANDOM_COPIES(8),
+    .SALT(4)
+) env_d (
+    .clk(clk),
+    .rst(rst),
+    .finished(fin_d)
+);
+
+tb_via_dma_diag_xlat_env #(
+    .DATA_WIDTH(128),
+    .ADDR_WIDTH(40),
+    .MAX_BURST(2),
+    .MAX_OUTSTANDING(15),
+    .READ_LATENCY(20),
+    .WRITE_LATENCY(6),
+    .READY_PROB(40),
+    .RANDOM_COPIES(4),
+    .SALT(5)
+) env_e (
+    .clk(clk),
+    .rst(rst),
+    .finished(fin_e)
+);
+
 reg [1023:0] vcd_path;
 
 initial begin
@@ -87,7 +122,7 @@ initial begin
 end
 
 initial begin
-    wait (fin_a === 1'b1 && fin_b === 1'b1 && fin_c === 1'b1);
+    wait (fin_a === 1'b1 && fin_b === 1'b1 && fin_c === 1'b1 && fin_d === 1'b1 && fin_e === 1'b1);
     repeat (2) @(posedge clk);
     $display("PASS");
     $finish;
@@ -99,7 +134,7 @@ integer cycle_count = 0;
 always @(posedge clk) begin
     cycle_count <= cycle_count + 1;
     if (cycle_count >= TIMEOUT_CYCLES) begin
-        $fatal(1, "tb_via_dma_diag: timeout after %0d cycles (finished: a %b b %b c %b)", TIMEOUT_CYCLES, fin_a, fin_b, fin_c);
+        $fatal(1, "tb_via_dma_diag: timeout after %0d cycles (finished: a %b b %b c %b d %b e %b)", TIMEOUT_CYCLES, fin_a, fin_b, fin_c, fin_d, fin_e);
     end
 end
 

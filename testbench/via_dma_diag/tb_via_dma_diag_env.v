@@ -60,6 +60,16 @@ wire [1:0]  err_resp;
 wire [31:0] cycles, bytes, rd_bursts, wr_bursts;
 wire [63:0] err_addr;
 wire [7:0]  max_inflight;
+wire        xlat_err, lk_valid;
+wire [1:0]  inflight_epoch;
+
+// physical mode never looks anything up nor holds a translation
+always @(posedge clk) begin
+    if (!rst && (lk_valid !== 1'b0 || xlat_err !== 1'b0 || inflight_epoch !== 2'b00)) begin
+        $display("FAIL %m: lookup, translation error or fence in physical mode");
+        $fatal(1);
+    end
+end
 
 wire [ID_WIDTH-1:0]     axi_awid, axi_bid, axi_arid, axi_rid;
 wire [ADDR_WIDTH-1:0]   axi_awaddr, axi_araddr;
@@ -90,6 +100,13 @@ via_dma_diag #(
     .abort(abort),
     .cfg_max_burst(cfg_max_burst),
     .cfg_max_outstanding(cfg_max_outstanding),
+    // physical mode only here (translated: tb_via_dma_diag_xlat_env)
+    .xlat_mode(1'b0),
+    .xlat_src_kind(2'd0),
+    .xlat_dst_kind(2'd0),
+    .xlat_ptag(16'd0),
+    .src_handle(32'd0),
+    .dst_handle(32'd0),
     .busy(busy),
     .done(done),
     .error(error),
@@ -105,6 +122,26 @@ via_dma_diag #(
     .wr_bursts(wr_bursts),
     .max_inflight(max_inflight),
     .done_pulse(done_pulse),
+    .xlat_err(xlat_err),
+    .xlat_dst(),
+    .xlat_code(),
+    .lk_valid(lk_valid),
+    .lk_ready(1'b0),
+    .lk_handle(),
+    .lk_va(),
+    .lk_len(),
+    .lk_ptag(),
+    .lk_kind(),
+    .lk_tag(),
+    .rs_valid(1'b0),
+    .rs_ready(),
+    .rs_err(3'd0),
+    .rs_pa({ADDR_WIDTH{1'b0}}),
+    .rs_bytes(13'd0),
+    .rs_hit(1'b0),
+    .rs_epoch(1'b0),
+    .rs_tag(1'b0),
+    .inflight_epoch(inflight_epoch),
     .m_axi_awid(axi_awid),
     .m_axi_awaddr(axi_awaddr),
     .m_axi_awlen(axi_awlen),

@@ -17,8 +17,13 @@ rtl/generated/via_bar0_cpu_regs.v
 rtl/generated/via_bar0_cpu_mem_regs.v
 rtl/generated/via_bar0_fw_log_regs.v
 rtl/generated/via_bar0_admin_regs.v
+rtl/generated/via_bar0_tpt_regs.v
 rtl/via_soft_reset.v
 rtl/via_dma_diag.v
+rtl/via_ram.v
+rtl/via_tpt.v
+rtl/via_tpt_probe.v
+rtl/via_axi_rd_arb.v
 rtl/via_cpu_ram.v
 rtl/via_cpu.v
 rtl/via_cpu_periph.v

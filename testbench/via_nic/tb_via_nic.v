@@ -8,6 +8,8 @@
 // Sequence:
 //   1. identification and capabilities: MAGIC, HW_VERSION, MAP_HASH_LO/HI,
 //      CAP_* against the parameters (the layout's defaults), CAP_DB_*;
+//   1b. CAP_TPT; the TPT probe (TPT_PROBE_*: HANDLE errors for handle 0
+//      and an unregistered region, the TPT_LOOKUPS/ERRORS counters);
 //   2. SCRATCH with byte strobes; SLVERR on unmapped global offsets (reads 0,
 //      writes ignored); doorbell pages OKAY (reads 0); DECERR beyond them;
 //   3. interrupts: IRQ_FORCE / IRQ_ENABLE / IRQ_STATUS (w1c) / IRQ_PENDING
@@ -18,6 +20,11 @@
 //   5. DMA errors: read SLVERR, read DECERR (beyond the memory), write
 //      SLVERR, bad parameters, abort - each visible in DIAG_STATUS /
 //      DIAG_ERR_ADDR and raising the interrupt;
+//   5b. translated copies: two regions programmed on the TPT's port (forced,
+//      the core being held in reset), scattered pages, the probe's PA, a
+//      page-crossing copy over BAR0 (DIAG_XLAT, handles) checked byte for
+//      byte, a PTAG error writing nothing, a soft reset in the middle of a
+//      translated copy (nothing left in flight, the TPT cleared: HANDLE);
 //   6. network loopback: frames through the FIFO with back-pressure, checked
 //      beat for beat, NET_RX_FRAMES / NET_TX_FRAMES;
 //   7. soft reset: every register back to its reset value, RESET_BUSY while
@@ -754,6 +761,69 @@ task soft_reset;
 endtask
 
 
+// ------------------------------------------------------------ TPT helpers
+
+localparam [63:0] XS_VA = 64'h00007000_12340000;
+localparam [63:0] XD_VA = 64'hffff8000_00010000;
+localparam [15:0] XPTAG = 16'h0102;
+reg [31:0] xs_handle, xd_handle;
+
+// registers region idx (3 pages at va) straight on the TPT's programming
+// port (forcing the peripheral window's outputs while the core is held in
+// reset); the page list at pl
+task tpt_region;
+    input [15:0] idx;
+    input [63:0] va;
+    input [31:0] n;
+    input [63:0] pl;
+    input [63:0] p0;
+    input [63:0] p1;
+    input [63:0] p2;
+    begin
+        while (dut.tpt_prog_busy) @(posedge clk);
+        @(negedge clk);
+        force dut.tpt_prog_op = 3'd1;
+        force dut.tpt_prog_index = idx;
+        force dut.tpt_prog_va = va;
+        force dut.tpt_prog_len = n;
+        force dut.tpt_prog_ptag = XPTAG;
+        force dut.tpt_prog_rdma_write = 1'b0;
+        force dut.tpt_prog_rdma_read = 1'b0;
+        force dut.tpt_prog_pl = pl;
+        force dut.tpt_prog_valid = 1'b1;
+        @(negedge clk);
+        force dut.tpt_prog_valid = 1'b0;
+        @(negedge clk);
+        while (dut.tpt_prog_busy) @(negedge clk);
+        release dut.tpt_prog_valid;
+        release dut.tpt_prog_op;
+        release dut.tpt_prog_index;
+        release dut.tpt_prog_va;
+        release dut.tpt_prog_len;
+        release dut.tpt_prog_ptag;
+        release dut.tpt_prog_rdma_write;
+        release dut.tpt_prog_rdma_read;
+        release dut.tpt_prog_pl;
+        if (dut.tpt_prog_rd_valid !== 1'b1) begin
+            $fatal(1, "tb_via_nic: TPT WRITE of region %0d failed", idx);
+        end
+    end
+endtask
+
+// physical address of a VA of a 3-page region at base (page aligned)
+function [31:0] xpa;
+    input [63:0] base;
+    input [63:0] p0;
+    input [63:0] p1;
+    input [63:0] p2;
+    input [63:0] va;
+    reg [63:0] pi;
+    begin
+        pi = (va - base) >> 12;
+        xpa = (pi == 0 ? p0[31:0] : pi == 1 ? p1[31:0] : p2[31:0]) + {20'd0, va[11:0]};
+    end
+endfunction
+
 // ------------------------------------------------------------ control processor helpers
 
 localparam IMEM_WORDS = `VIA_DEFAULT_CPU_IMEM_BYTES / 4;
@@ -966,8 +1036,32 @@ initial begin
     rd_check(`VIA_REG_CAP_IRQ, NUM_IRQ);
     rd_check(`VIA_REG_CAP_NET, NET_FIFO_DEPTH);
     rd_check(`VIA_REG_CAP_RESET, SOFT_RESET_CYCLES);
+    rd_check(`VIA_REG_CAP_TPT, ($clog2(`VIA_DEFAULT_TPT_CACHE_ENTRIES) << 8) | $clog2(`VIA_DEFAULT_TPT_REGIONS));
     check_reset_values();
     $display("tb_via_nic: identification ok at %0t", $time);
+
+    // ---------------------------------------------- 1b. the TPT probe
+    // (no region is registered: handle 0 and a never-registered index are
+    // HANDLE errors, answered without a page-list fetch; the counters count
+    // them). The first probe waits for the TPT to clear its table after
+    // reset.
+    wr(`VIA_REG_TPT_PROBE_HANDLE, 32'h0);
+    wr(`VIA_REG_TPT_PROBE_VA_LO, 32'h1000);
+    wr(`VIA_REG_TPT_PROBE_LEN, 32'd16);
+    wr(`VIA_REG_TPT_PROBE_GO, 32'h1);
+    poll_reg(`VIA_REG_TPT_PROBE_STATUS, 32'h3, 32'h2);
+    rd_check(`VIA_REG_TPT_PROBE_STATUS, 32'h2 | (`VIA_TPT_ERR_HANDLE << 4));
+    rd_check(`VIA_REG_TPT_PROBE_PA_LO, 32'h0);
+    rd_check(`VIA_REG_TPT_PROBE_BYTES, 32'h0);
+    wr(`VIA_REG_TPT_PROBE_HANDLE, 32'h00010005);
+    wr(`VIA_REG_TPT_PROBE_GO, 32'h1);
+    poll_reg(`VIA_REG_TPT_PROBE_STATUS, 32'h3, 32'h2);
+    rd_check(`VIA_REG_TPT_PROBE_STATUS, 32'h2 | (`VIA_TPT_ERR_HANDLE << 4));
+    rd_check(`VIA_REG_TPT_LOOKUPS, 32'd2);
+    rd_check(`VIA_REG_TPT_ERRORS, 32'd2);
+    rd_check(`VIA_REG_TPT_HITS, 32'd0);
+    rd_check(`VIA_REG_TPT_MISSES, 32'd0);
+    $display("tb_via_nic: TPT probe ok at %0t", $time);
 
     // ---------------------------------------------- 2. scratch and decode
     wr(`VIA_REG_SCRATCH, 32'h11223344);
@@ -1095,6 +1189,106 @@ initial begin
     // the engine works again
     dma_copy(64'h0100, 64'hf000, 32'd512, 9'd0, 4'd0);
     $display("tb_via_nic: DMA errors ok at %0t", $time);
+
+    // ---------------------------------------------- 5b. translated copies
+    // two regions programmed straight on the TPT's port (the firmware's
+    // path is tb_via_cpu_periph's and the co-simulation's), their pages
+    // scattered; page lists in page 0
+    tpt_region(16'd1, XS_VA, 32'd3 * 4096, 64'h0000, 64'h5000, 64'h2000, 64'h9000);
+    xs_handle = {dut.tpt_prog_rd_gen, 16'd1};
+    tpt_region(16'd2, XD_VA, 32'd3 * 4096, 64'h0040, 64'hc000, 64'h7000, 64'h3000);
+    xd_handle = {dut.tpt_prog_rd_gen, 16'd2};
+    mem_randomize();
+    // the page lists (little endian) into memory and shadow
+    for (i = 0; i < 8; i = i + 1) begin
+        v = 32'h0;
+        case (i)
+            0: v = 32'h5000;
+            1: v = 32'h2000;
+            2: v = 32'h9000;
+            default: v = 32'h0;
+        endcase
+        for (n = 0; n < 8; n = n + 1) begin
+            ram.mem[i * 8 + n] = n < 4 ? v[8*n +: 8] : 8'h00;
+            shadow[i * 8 + n] = n < 4 ? v[8*n +: 8] : 8'h00;
+        end
+        case (i)
+            0: v = 32'hc000;
+            1: v = 32'h7000;
+            2: v = 32'h3000;
+            default: v = 32'h0;
+        endcase
+        for (n = 0; n < 8; n = n + 1) begin
+            ram.mem[64 + i * 8 + n] = n < 4 ? v[8*n +: 8] : 8'h00;
+            shadow[64 + i * 8 + n] = n < 4 ? v[8*n +: 8] : 8'h00;
+        end
+    end
+    // the probe: a translation, then its counters
+    wr(`VIA_REG_TPT_PROBE_HANDLE, xs_handle);
+    wr(`VIA_REG_TPT_PROBE_VA_LO, XS_VA[31:0] + 32'h1010);
+    wr(`VIA_REG_TPT_PROBE_VA_HI, XS_VA[63:32]);
+    wr(`VIA_REG_TPT_PROBE_LEN, 32'd100);
+    wr(`VIA_REG_TPT_PROBE_CTRL, {14'd0, 2'd0, XPTAG});
+    wr(`VIA_REG_TPT_PROBE_GO, 32'h1);
+    poll_reg(`VIA_REG_TPT_PROBE_STATUS, 32'h3, 32'h2);
+    rd_check(`VIA_REG_TPT_PROBE_STATUS, 32'h2);
+    rd_check(`VIA_REG_TPT_PROBE_PA_LO, 32'h2010);
+    rd_check(`VIA_REG_TPT_PROBE_PA_HI, 32'h0);
+    rd_check(`VIA_REG_TPT_PROBE_BYTES, 32'd100);
+    // a translated copy over BAR0: 2 pages + 256 bytes, crossing pages on
+    // both sides
+    wr(`VIA_REG_IRQ_ENABLE, 32'h1);
+    ram.set_ready_prob(60);
+    wr(`VIA_REG_DIAG_XLAT, {XPTAG, 8'd0, 2'd1, 2'd0, 3'd0, 1'b1});
+    wr(`VIA_REG_DIAG_SRC_HANDLE, xs_handle);
+    wr(`VIA_REG_DIAG_DST_HANDLE, xd_handle);
+    diag_start(XS_VA + 64'h0100, XD_VA + 64'h0800, 32'd8448, 9'd0, 4'd0);
+    for (i = 0; i < 8448; i = i + 1) begin
+        shadow[xpa(XD_VA, 64'hc000, 64'h7000, 64'h3000, XD_VA + 64'h0800 + i)]
+            = shadow[xpa(XS_VA, 64'h5000, 64'h2000, 64'h9000, XS_VA + 64'h0100 + i)];
+    end
+    diag_finish(ST_DONE);
+    mem_check("translated copy");
+    rd_check(`VIA_REG_DIAG_BYTES, 32'd8448);
+    // a PTAG mismatch: the error, nothing written
+    wr(`VIA_REG_DIAG_XLAT, {XPTAG + 16'h1, 8'd0, 2'd1, 2'd0, 3'd0, 1'b1});
+    diag_start(XS_VA + 64'h0100, XD_VA + 64'h0800, 32'd4096, 9'd0, 4'd0);
+    diag_finish(ST_DONE | ST_ERROR | (32'h1 << `VIA_DIAG_STATUS_XLAT_ERR_LSB) | (`VIA_TPT_ERR_PTAG << `VIA_DIAG_STATUS_XLAT_CODE_LSB));
+    mem_check("translation error");
+    rd(`VIA_REG_TPT_LOOKUPS, v);
+    if (v < 8) begin
+        $fatal(1, "tb_via_nic: TPT_LOOKUPS %0d after the translated copies", v);
+    end
+    // a soft reset in the middle of a translated copy drains it (and the
+    // TPT's fetches): nothing left in flight
+    ram.set_ready_prob(25);
+    wr(`VIA_REG_DIAG_XLAT, {XPTAG, 8'd0, 2'd1, 2'd0, 3'd0, 1'b1});
+    diag_start(XS_VA, XD_VA, 32'd3 * 4096, 9'd0, 4'd0);
+    rand32(r);
+    repeat (20 + r % 300) @(posedge clk);
+    soft_reset(busy_reads);
+    if (ram.rd_outstanding != 0 || ram.wr_outstanding != 0 || ram.awq_count != 0) begin
+        $fatal(1, "tb_via_nic: transactions left in flight after a soft reset during a translated copy");
+    end
+    rd_check(`VIA_REG_DIAG_XLAT, 32'h0);
+    ram.set_ready_prob(60);
+    // the destination got a prefix of the source (in whole beats): resync
+    // the shadow from what the memory holds in the destination pages
+    for (i = 0; i < 3 * 4096; i = i + 1) begin
+        shadow[xpa(XD_VA, 64'hc000, 64'h7000, 64'h3000, XD_VA + i)] = ram.mem[xpa(XD_VA, 64'hc000, 64'h7000, 64'h3000, XD_VA + i)];
+    end
+    mem_check("soft reset during a translated copy");
+    // after the reset the region is gone: the probe says HANDLE
+    wr(`VIA_REG_TPT_PROBE_HANDLE, xs_handle);
+    wr(`VIA_REG_TPT_PROBE_VA_LO, XS_VA[31:0]);
+    wr(`VIA_REG_TPT_PROBE_VA_HI, XS_VA[63:32]);
+    wr(`VIA_REG_TPT_PROBE_LEN, 32'd8);
+    wr(`VIA_REG_TPT_PROBE_CTRL, {14'd0, 2'd0, XPTAG});
+    wr(`VIA_REG_TPT_PROBE_GO, 32'h1);
+    poll_reg(`VIA_REG_TPT_PROBE_STATUS, 32'h3, 32'h2);
+    rd_check(`VIA_REG_TPT_PROBE_STATUS, 32'h2 | (`VIA_TPT_ERR_HANDLE << 4));
+    wr(`VIA_REG_IRQ_ENABLE, 32'h0);
+    $display("tb_via_nic: translated copies, probe and soft reset during a translated copy ok at %0t", $time);
 
     // ---------------------------------------------- 6. network loopback
     count = 4;
@@ -1333,10 +1527,21 @@ initial begin
     $display("tb_via_nic: control processor ok at %0t", $time);
 
     $display("tb_via_nic: %0d BAR0 writes, %0d reads", mmio.writes_done, mmio.reads_done);
-    // with nothing left to do the NIC must say so within a few cycles
+    // with nothing left to do the NIC must say so within a few cycles (once
+    // the TPT has cleared its table after the soft reset: REGIONS cycles)
+    while (dut.tpt_prog_busy) @(posedge clk);
     repeat (8) @(posedge clk);
     if (!idle) begin
         $fatal(1, "tb_via_nic: not idle 8 cycles after the last transaction");
+    end
+    // and it stays idle while nothing happens (the TPT's table clear after
+    // every reset keeps the NIC busy for REGIONS cycles, so the run has
+    // fewer idle stretches than before the TPT)
+    repeat (100) begin
+        @(posedge clk);
+        if (!idle) begin
+            $fatal(1, "tb_via_nic: idle dropped with nothing to do");
+        end
     end
     if (idle_cycles < 100) begin
         $fatal(1, "tb_via_nic: idle only %0d cycles over the whole run", idle_cycles);

@@ -17,5 +17,6 @@ rtl/generated/via_bar0_cpu_regs.v
 rtl/generated/via_bar0_cpu_mem_regs.v
 rtl/generated/via_bar0_fw_log_regs.v
 rtl/generated/via_bar0_admin_regs.v
+rtl/generated/via_bar0_tpt_regs.v
 testbench/common/axil_master.v
 testbench/via_regfile/tb_via_regfile.v

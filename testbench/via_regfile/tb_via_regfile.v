@@ -30,6 +30,11 @@
 //      read of CPU_MEM_DATA at once); the admin windows (CMD read/write for
 //      the host and read by the firmware port, RSP written by the firmware
 //      with strobes and read-only for the host, a write and a read at once);
+//      translated-mode registers DIAG_XLAT, DIAG_SRC/DST_HANDLE (outputs)
+//      and DIAG_STATUS.XLAT_* (inputs); CAP_TPT from TPT_REGIONS 64,
+//      TPT_CACHE_ENTRIES 128; the external block port (blk_*) with the
+//      generated via_bar0_tpt_regs on it (probe inputs rw, the results and
+//      counters from random inputs, TPT_PROBE_GO one we pulse per write);
 //      the FW_LOG FIFO (FW_LOG_DEPTH 5: wrap, full, DROPPED saturating count
 //      cleared by reading FW_LOG_LEVEL, FW_LOG pops, fw_log_space, FW_LOG
 //      irq); the admin mailbox (REJECTED while BUSY or with RUN=0, one
@@ -61,11 +66,15 @@ localparam DB_OFFSET_WIDTH = 12;
 localparam CPU_IMEM_BYTES = 2048;
 localparam CPU_DMEM_BYTES = 1024;
 localparam FW_LOG_DEPTH = 5;
+localparam TPT_REGIONS = 64;
+localparam TPT_CACHE_ENTRIES = 128;
 localparam IMEM_WORDS = CPU_IMEM_BYTES / 4;
 localparam DMEM_WORDS = CPU_DMEM_BYTES / 4;
 
 localparam [31:0] IRQ_MASK = (32'd1 << NUM_IRQ) - 1;
 localparam [31:0] CFG_MASK = 32'h000f01ff;
+localparam [31:0] XLAT_MASK = 32'hffff00f1;
+localparam [31:0] PCTRL_MASK = 32'h0003ffff;
 
 reg clk = 1'b0;
 reg hard_rst = 1'b1;
@@ -124,6 +133,24 @@ reg [1:0]   in_err_resp = 2'd0;
 reg [31:0]  in_cycles = 32'd0, in_bytes = 32'd0, in_rd_bursts = 32'd0, in_wr_bursts = 32'd0;
 reg [63:0]  in_err_addr = 64'd0;
 reg [7:0]   in_max_inflight = 8'd0;
+reg         in_xlat_err = 1'b0, in_xlat_dst = 1'b0;
+reg [2:0]   in_xlat_code = 3'd0;
+wire        diag_xlat_mode;
+wire [1:0]  diag_xlat_src_kind, diag_xlat_dst_kind;
+wire [15:0] diag_xlat_ptag;
+wire [31:0] diag_src_handle, diag_dst_handle;
+// the external block (via_bar0_tpt_regs) and its inputs
+wire        blk_wr_en, blk_rd_en, blk_rd_fire, blk_wr_hit, blk_rd_hit;
+wire [15:0] blk_wr_addr, blk_rd_addr;
+wire [31:0] blk_wr_data, blk_rd_data;
+wire [3:0]  blk_wr_strb;
+wire [31:0] p_handle, p_va_lo, p_va_hi, p_len;
+wire [15:0] p_ptag;
+wire [1:0]  p_kind;
+wire        p_go;
+reg  [6:0]  in_p_status = 7'd0;
+reg  [31:0] in_p_pa_lo = 32'd0, in_p_pa_hi = 32'd0, in_p_bytes = 32'd0;
+reg  [31:0] in_lookups = 32'd0, in_hits = 32'd0, in_misses = 32'd0, in_errors = 32'd0;
 reg [31:0]  in_rx_frames = 32'd0, in_tx_frames = 32'd0;
 reg [NUM_IRQ-1:0] in_irq_set = {NUM_IRQ{1'b0}};
 wire [NUM_IRQ-1:0] irq;
@@ -289,7 +316,9 @@ via_regfile #(
     .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
     .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
     .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
-    .FW_LOG_DEPTH(FW_LOG_DEPTH)
+    .FW_LOG_DEPTH(FW_LOG_DEPTH),
+    .TPT_REGIONS(TPT_REGIONS),
+    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES)
 ) dut (
     .clk(clk),
     .rst(blk_rst),
@@ -333,6 +362,25 @@ via_regfile #(
     .diag_rd_bursts(in_rd_bursts),
     .diag_wr_bursts(in_wr_bursts),
     .diag_max_inflight(in_max_inflight),
+    .diag_xlat_mode(diag_xlat_mode),
+    .diag_xlat_src_kind(diag_xlat_src_kind),
+    .diag_xlat_dst_kind(diag_xlat_dst_kind),
+    .diag_xlat_ptag(diag_xlat_ptag),
+    .diag_src_handle(diag_src_handle),
+    .diag_dst_handle(diag_dst_handle),
+    .diag_xlat_err(in_xlat_err),
+    .diag_xlat_dst(in_xlat_dst),
+    .diag_xlat_code(in_xlat_code),
+    .blk_wr_en(blk_wr_en),
+    .blk_wr_addr(blk_wr_addr),
+    .blk_wr_data(blk_wr_data),
+    .blk_wr_strb(blk_wr_strb),
+    .blk_wr_hit(blk_wr_hit),
+    .blk_rd_en(blk_rd_en),
+    .blk_rd_addr(blk_rd_addr),
+    .blk_rd_fire(blk_rd_fire),
+    .blk_rd_hit(blk_rd_hit),
+    .blk_rd_data(blk_rd_data),
     .net_rx_frames(in_rx_frames),
     .net_tx_frames(in_tx_frames),
     .cpu_run(cpu_run),
@@ -374,6 +422,41 @@ via_regfile #(
     .irq(irq)
 );
 
+// the external block: the generated tpt register module, its hardware side
+// driven by the bench
+via_bar0_tpt_regs ext_blk_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .wr_hit(blk_wr_hit),
+    .rd_hit(blk_rd_hit),
+    .rd_data(blk_rd_data),
+    .tpt_probe_handle_q(p_handle),
+    .tpt_probe_va_lo_q(p_va_lo),
+    .tpt_probe_va_hi_q(p_va_hi),
+    .tpt_probe_len_q(p_len),
+    .tpt_probe_ctrl_ptag_q(p_ptag),
+    .tpt_probe_ctrl_kind_q(p_kind),
+    .tpt_probe_go_we(p_go),
+    .tpt_probe_status_busy_i(in_p_status[0]),
+    .tpt_probe_status_done_i(in_p_status[1]),
+    .tpt_probe_status_hit_i(in_p_status[2]),
+    .tpt_probe_status_err_i(in_p_status[6:4]),
+    .tpt_probe_pa_lo_i(in_p_pa_lo),
+    .tpt_probe_pa_hi_i(in_p_pa_hi),
+    .tpt_probe_bytes_i(in_p_bytes),
+    .tpt_lookups_i(in_lookups),
+    .tpt_hits_i(in_hits),
+    .tpt_misses_i(in_misses),
+    .tpt_errors_i(in_errors)
+);
+
 // ------------------------------------------------------------ randomness
 
 reg [31:0] rng;
@@ -411,7 +494,7 @@ end
 
 // ------------------------------------------------------------ monitors
 
-integer start_pulses = 0, abort_pulses = 0, soft_pulses = 0;
+integer start_pulses = 0, abort_pulses = 0, soft_pulses = 0, go_pulses = 0;
 reg     prev_start = 1'b0, prev_abort = 1'b0, prev_soft = 1'b0;
 
 // doorbell writes seen on the port
@@ -431,6 +514,7 @@ always @(negedge clk) begin
         if (diag_start) start_pulses = start_pulses + 1;
         if (diag_abort) abort_pulses = abort_pulses + 1;
         if (soft_reset_req) soft_pulses = soft_pulses + 1;
+        if (p_go) go_pulses = go_pulses + 1;
         if ((diag_start && prev_start) || (diag_abort && prev_abort) || (soft_reset_req && prev_soft)) begin
             $fatal(1, "tb_via_regfile: a command pulse longer than one cycle");
         end
@@ -455,7 +539,8 @@ end
 // ------------------------------------------------------------ model
 
 reg [31:0] sh_scratch, sh_irq_en, sh_irq_st, sh_src_lo, sh_src_hi, sh_dst_lo, sh_dst_hi, sh_len, sh_cfg;
-integer exp_start, exp_abort, exp_soft, exp_db;
+reg [31:0] sh_xlat, sh_src_h, sh_dst_h, sh_p_handle, sh_p_va_lo, sh_p_va_hi, sh_p_len, sh_p_ctrl;
+integer exp_start, exp_abort, exp_soft, exp_db, exp_go;
 
 // control processor side of the model
 reg        sh_run, sh_mem_sel, sh_busy, sh_done, sh_rej;
@@ -488,6 +573,14 @@ task model_reset;
         sh_dst_hi = 0;
         sh_len = 0;
         sh_cfg = 0;
+        sh_xlat = 0;
+        sh_src_h = 0;
+        sh_dst_h = 0;
+        sh_p_handle = 0;
+        sh_p_va_lo = 0;
+        sh_p_va_hi = 0;
+        sh_p_len = 0;
+        sh_p_ctrl = 0;
     end
 endtask
 
@@ -502,6 +595,9 @@ function is_reg;
             16'h0c0, 16'h0c4, 16'h0c8, 16'h0cc,
             16'h100, 16'h104, 16'h108, 16'h10c, 16'h110, 16'h114, 16'h118, 16'h11c,
             16'h120, 16'h124, 16'h128, 16'h12c, 16'h130, 16'h134, 16'h138,
+            16'h06c, 16'h13c, 16'h140, 16'h144,
+            16'h380, 16'h384, 16'h388, 16'h38c, 16'h390, 16'h394, 16'h398, 16'h39c, 16'h3a0, 16'h3a4,
+            16'h3b0, 16'h3b4, 16'h3b8, 16'h3bc,
             16'h180, 16'h184,
             16'h068, 16'h200, 16'h204, 16'h208, 16'h20c, 16'h210, 16'h214, 16'h218,
             16'h220, 16'h224, 16'h228, 16'h22c, 16'h230, 16'h300, 16'h304:
@@ -556,8 +652,26 @@ function [31:0] model_data;
                 16'h10c: model_data = sh_dst_hi;
                 16'h110: model_data = sh_len;
                 16'h118: model_data = sh_cfg;
-                16'h11c: model_data = {in_err_resp, 1'b0, in_aborted, in_wr_err, in_rd_err, in_bad_param,
+                16'h11c: model_data = {in_xlat_code, in_xlat_dst, in_xlat_err,
+                                       in_err_resp, 1'b0, in_aborted, in_wr_err, in_rd_err, in_bad_param,
                                        in_error, in_done, in_busy};
+                16'h06c: model_data = 32'd7 * 256 + 32'd6;   // log2 128, log2 64
+                16'h13c: model_data = sh_xlat;
+                16'h140: model_data = sh_src_h;
+                16'h144: model_data = sh_dst_h;
+                16'h380: model_data = sh_p_handle;
+                16'h384: model_data = sh_p_va_lo;
+                16'h388: model_data = sh_p_va_hi;
+                16'h38c: model_data = sh_p_len;
+                16'h390: model_data = sh_p_ctrl;
+                16'h398: model_data = {25'd0, in_p_status[6:4], 1'b0, in_p_status[2:0]};
+                16'h39c: model_data = in_p_pa_lo;
+                16'h3a0: model_data = in_p_pa_hi;
+                16'h3a4: model_data = in_p_bytes;
+                16'h3b0: model_data = in_lookups;
+                16'h3b4: model_data = in_hits;
+                16'h3b8: model_data = in_misses;
+                16'h3bc: model_data = in_errors;
                 16'h120: model_data = in_cycles;
                 16'h124: model_data = in_bytes;
                 16'h128: model_data = in_err_addr[31:0];
@@ -660,6 +774,15 @@ task model_write;
                     exp_abort = exp_abort + ones[1];
                 end
                 16'h118: sh_cfg = merge(sh_cfg, data, strb) & CFG_MASK;
+                16'h13c: sh_xlat = merge(sh_xlat, data, strb) & XLAT_MASK;
+                16'h140: sh_src_h = merge(sh_src_h, data, strb);
+                16'h144: sh_dst_h = merge(sh_dst_h, data, strb);
+                16'h380: sh_p_handle = merge(sh_p_handle, data, strb);
+                16'h384: sh_p_va_lo = merge(sh_p_va_lo, data, strb);
+                16'h388: sh_p_va_hi = merge(sh_p_va_hi, data, strb);
+                16'h38c: sh_p_len = merge(sh_p_len, data, strb);
+                16'h390: sh_p_ctrl = merge(sh_p_ctrl, data, strb) & PCTRL_MASK;
+                16'h394: exp_go = exp_go + 1;
                 16'h200: begin
                     if (strb[0]) sh_run = data[0];
                     if (!sh_run) sh_busy = 0;
@@ -699,10 +822,17 @@ task check_outputs;
         repeat (2) @(posedge clk);
         @(negedge clk);
         if (diag_src !== {sh_src_hi, sh_src_lo} || diag_dst !== {sh_dst_hi, sh_dst_lo} || diag_len !== sh_len
-                || diag_cfg_max_burst !== sh_cfg[8:0] || diag_cfg_max_outstanding !== sh_cfg[19:16]) begin
+                || diag_cfg_max_burst !== sh_cfg[8:0] || diag_cfg_max_outstanding !== sh_cfg[19:16]
+                || {diag_xlat_ptag, 8'd0, diag_xlat_dst_kind, diag_xlat_src_kind, 3'd0, diag_xlat_mode} !== sh_xlat
+                || diag_src_handle !== sh_src_h || diag_dst_handle !== sh_dst_h
+                || {p_handle, p_va_hi, p_va_lo, p_len} !== {sh_p_handle, sh_p_va_hi, sh_p_va_lo, sh_p_len}
+                || {14'd0, p_kind, p_ptag} !== sh_p_ctrl) begin
             $fatal(1, "tb_via_regfile: DIAG outputs %h %h %h %h %h, expected %h %h %h %h %h",
                 diag_src, diag_dst, diag_len, diag_cfg_max_burst, diag_cfg_max_outstanding,
                 {sh_src_hi, sh_src_lo}, {sh_dst_hi, sh_dst_lo}, sh_len, sh_cfg[8:0], sh_cfg[19:16]);
+        end
+        if (go_pulses != exp_go) begin
+            $fatal(1, "tb_via_regfile: %0d TPT_PROBE_GO strobes, expected %0d", go_pulses, exp_go);
         end
         if (start_pulses != exp_start || abort_pulses != exp_abort || soft_pulses != exp_soft) begin
             $fatal(1, "tb_via_regfile: pulses start %0d abort %0d soft %0d, expected %0d %0d %0d",
@@ -820,6 +950,16 @@ task randomize_inputs;
         rand32(in_wr_bursts);
         rand32(r);
         in_max_inflight = r[7:0];
+        {in_xlat_code, in_xlat_dst, in_xlat_err} = r[13:9];
+        rand32(r);
+        in_p_status = r[6:0];
+        rand32(in_p_pa_lo);
+        rand32(in_p_pa_hi);
+        rand32(in_p_bytes);
+        rand32(in_lookups);
+        rand32(in_hits);
+        rand32(in_misses);
+        rand32(in_errors);
         rand32(in_rx_frames);
         rand32(in_tx_frames);
         rand32(r);
@@ -1033,6 +1173,7 @@ initial begin
     exp_start = 0;
     exp_abort = 0;
     exp_soft = 0;
+    exp_go = 0;
     exp_db = 0;
     stop_reader = 1'b0;
     model_reset();
