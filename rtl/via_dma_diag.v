@@ -76,7 +76,12 @@
 //   complete in order: one ID per direction). Held translations are dropped
 //   when their page's last burst is issued, when the copy stops (error,
 //   abort) and at done, so after an INVALIDATE the TPT's BUSY lasts until
-//   the bursts already issued under the old epoch have completed. In
+//   the bursts already issued under the old epoch have completed. A held
+//   translation goes on serving the rest of its page after the INVALIDATE
+//   (those bursts use a translation obtained before it, so the fence waits
+//   for them too); finishing that page may need a lookup on the other side,
+//   so the TPT must keep answering lookups while it waits (via_tpt does:
+//   lookups resume right after the epoch flip). In
 //   physical mode inflight_epoch is 0 and no lookup is made; the timing of
 //   physical copies is that of the engine without translation.
 
