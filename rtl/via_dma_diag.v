@@ -63,6 +63,8 @@
 //     bus error (only the first error is recorded) and stops the issue;
 //     what is in flight drains as after a bus error. No write burst is
 //     issued to a page whose translation failed, nor after any error.
+//   - A bus error (SLVERR/DECERR) in translated mode reports err_addr as
+//     the virtual address of its burst (the engine counts in VAs).
 //   - Lookups are presented until accepted; every response is consumed
 //     (rs_ready is 1) before done, also after an error or abort.
 //
