@@ -53,30 +53,41 @@
 //     side) become the first translations of the copy.
 //   - Then each side (reads: source pages, writes: destination pages) holds
 //     the translation of its current 4 KiB page; a burst is issued only with
-//     a held translation, at {PA page, VA[11:0]}. When a side has issued the
-//     last burst of its page, it drops that translation and looks up the
-//     next page (VA of the next burst, length to the end of that page or of
-//     the copy). One lookup per page and side; the lookup latency is not
-//     hidden (no look-ahead).
+//     it, at {PA page, VA[11:0]}. Each side also looks one page ahead: it
+//     keeps up to two translations held or asked for (current and next), so
+//     the next page's lookup (length: to the end of that page or of the
+//     copy) runs while the current page's bursts go out. When a side has
+//     issued the last burst of its page it drops that translation and goes
+//     on with the next one's. One lookup per page and side.
 //   - A lookup failing mid-copy (the region was deregistered meanwhile:
-//     TPT_ERR_STALE, or any other error) records xlat_err/code/dst like a
-//     bus error (only the first error is recorded) and stops the issue;
+//     TPT_ERR_STALE, or any other error) records xlat_err/code/dst and
+//     err_addr = the VA it looked up, like a bus error (only the first error
+//     is recorded), and stops the issue (a failing look-ahead lookup stops
+//     the copy before its current page is finished);
 //     what is in flight drains as after a bus error. No write burst is
 //     issued to a page whose translation failed, nor after any error.
+//   - A bus error (SLVERR/DECERR) in translated mode reports err_addr as
+//     the virtual address of its burst (the engine counts in VAs).
 //   - Lookups are presented until accepted; every response is consumed
 //     (rs_ready is 1) before done, also after an error or abort.
 //
 // Fence (via_tpt's inflight_epoch; docs/memory.md): bit e is 1 from the
 //   cycle a successful lookup response of epoch e is accepted (rs_fire, a
 //   combinational term) while that translation is held (a side's current
-//   page, the two prechecks' answers included), and while any read burst
+//   or next page, the two prechecks' answers included), and while any read burst
 //   issued under a translation of epoch e has not had its last R beat or any
 //   write burst issued under one has not had its B response. The epochs of
 //   the bursts in flight are kept in two 16-entry one-bit queues (bursts
 //   complete in order: one ID per direction). Held translations are dropped
 //   when their page's last burst is issued, when the copy stops (error,
 //   abort) and at done, so after an INVALIDATE the TPT's BUSY lasts until
-//   the bursts already issued under the old epoch have completed. In
+//   the bursts already issued under the old epoch have completed. A held
+//   translation goes on serving the rest of its page after the INVALIDATE,
+//   and a held look-ahead translation its whole page (those bursts use a
+//   translation obtained before it, so the fence waits for them too: at
+//   most two pages per side); finishing them may need a lookup on the other side,
+//   so the TPT must keep answering lookups while it waits (via_tpt does:
+//   lookups resume right after the epoch flip). In
 //   physical mode inflight_epoch is 0 and no lookup is made; the timing of
 //   physical copies is that of the engine without translation.
 
@@ -381,7 +392,7 @@ reg [63:0] lk_va_reg, lk_va_next;
 reg [31:0] lk_len_reg, lk_len_next;
 reg [1:0] lk_kind_reg, lk_kind_next;
 reg lk_tag_reg, lk_tag_next;
-reg [1:0] lk_out_reg, lk_out_next;
+reg [2:0] lk_out_reg, lk_out_next;
 reg [1:0] pre_iss_reg, pre_iss_next;
 reg [1:0] pre_rsp_reg, pre_rsp_next;
 // the last page lookup was the write side's (alternation)
@@ -389,13 +400,28 @@ reg lk_last_w_reg, lk_last_w_next;
 // held translations: read side (source page of ar_addr) and write side
 // (destination page of aw_addr), a lookup pending for each, their epochs
 reg rx_valid_reg, rx_valid_next;
-reg rx_pend_reg, rx_pend_next;
 reg [PG_W-1:0] rx_page_reg, rx_page_next;
 reg rx_epoch_reg, rx_epoch_next;
 reg wx_valid_reg, wx_valid_next;
-reg wx_pend_reg, wx_pend_next;
 reg [PG_W-1:0] wx_page_reg, wx_page_next;
 reg wx_epoch_reg, wx_epoch_next;
+// look-ahead: the translation of each side's next page, lookups pending
+// (0..2), the VAs of the pending ones (oldest first), and the lookup
+// cursor (VA of the next page to look up, bytes not yet looked up)
+reg rn_valid_reg, rn_valid_next;
+reg [PG_W-1:0] rn_page_reg, rn_page_next;
+reg rn_epoch_reg, rn_epoch_next;
+reg wn_valid_reg, wn_valid_next;
+reg [PG_W-1:0] wn_page_reg, wn_page_next;
+reg wn_epoch_reg, wn_epoch_next;
+reg [1:0] rx_pend_reg, rx_pend_next;
+reg [1:0] wx_pend_reg, wx_pend_next;
+reg [63:0] rp_va0_reg, rp_va0_next, rp_va1_reg, rp_va1_next;
+reg [63:0] wp_va0_reg, wp_va0_next, wp_va1_reg, wp_va1_next;
+reg [63:0] rl_va_reg, rl_va_next;
+reg [31:0] rl_left_reg, rl_left_next;
+reg [63:0] wl_va_reg, wl_va_next;
+reg [31:0] wl_left_reg, wl_left_next;
 // epochs of the read bursts (rd_out_reg entries) and write bursts
 // (wr_out_reg entries) in flight, oldest in bit 0
 reg [15:0] rq_ep_reg, rq_ep_next;
@@ -520,7 +546,7 @@ wire [3:0] rd_inflight = rd_out_reg - {3'd0, m_axi_arvalid_reg};
 // everything issued has completed
 wire quiet = rd_out_reg == 4'd0 && wr_out_reg == 4'd0;
 // a lookup presented or awaiting its response (never in physical mode)
-wire lk_busy = lk_valid_reg || lk_out_reg != 2'd0;
+wire lk_busy = lk_valid_reg || lk_out_reg != 3'd0;
 wire finish = state_reg == STATE_RUN && quiet && (stop_reg || b_left_reg == {LEN_W{1'b0}}) && !lk_busy;
 
 // translated mode: lookups and the fence
@@ -528,22 +554,29 @@ wire lk_fire = lk_valid_reg && lk_ready;
 wire rs_fire = rs_valid;
 wire rs_ok = rs_fire && rs_err == 3'd0;
 wire lk_free = !lk_valid_reg || lk_ready;
-wire rx_need = xlat_reg && issuing && !rx_valid_reg && !rx_pend_reg && ar_left_reg != {LEN_W{1'b0}};
-wire wx_need = xlat_reg && issuing && !wx_valid_reg && !wx_pend_reg && aw_left_reg != {LEN_W{1'b0}};
+// a side looks up while it holds or awaits fewer than two translations
+// (its current page and the next) and pages are left
+wire [2:0] rx_held = {2'd0, rx_valid_reg} + {2'd0, rn_valid_reg} + {1'b0, rx_pend_reg};
+wire [2:0] wx_held = {2'd0, wx_valid_reg} + {2'd0, wn_valid_reg} + {1'b0, wx_pend_reg};
+wire rx_need = xlat_reg && issuing && rl_left_reg != 32'd0 && rx_held < 3'd2;
+wire wx_need = xlat_reg && issuing && wl_left_reg != 32'd0 && wx_held < 3'd2;
 wire pre_need = state_reg == STATE_XPRE && !stop_reg && pre_iss_reg != 2'd2;
 
 // bytes from a VA to the end of its page, or to the end of the copy
 function [31:0] page_chunk;
-    input [11:0]      off;
-    input [LEN_W-1:0] left;
-    reg   [31:0]      rem;
-    reg   [31:0]      lb;
+    input [11:0] off;
+    input [31:0] left;
+    reg   [31:0] rem;
     begin
         rem = 32'd4096 - {20'd0, off};
-        lb = {left, {SIZE{1'b0}}};
-        page_chunk = lb < rem ? lb : rem;
+        page_chunk = left < rem ? left : rem;
     end
 endfunction
+
+wire [31:0] r_chunk = page_chunk(rl_va_reg[11:0], rl_left_reg);
+wire [31:0] w_chunk = page_chunk(wl_va_reg[11:0], wl_left_reg);
+wire [31:0] src_chunk0 = page_chunk(src_reg[11:0], len_reg);
+wire [31:0] dst_chunk0 = page_chunk(dst_reg[11:0], len_reg);
 
 // the valid entries of a queue of rd_out_reg / wr_out_reg epochs
 function [15:0] qmask;
@@ -556,12 +589,19 @@ endfunction
 wire [15:0] rq_valid = qmask(rd_out_reg);
 wire [15:0] wq_valid = qmask(wr_out_reg);
 wire ep1_held = (rx_valid_reg && rx_epoch_reg) || (wx_valid_reg && wx_epoch_reg)
+    || (rn_valid_reg && rn_epoch_reg) || (wn_valid_reg && wn_epoch_reg)
     || |(rq_ep_reg & rq_valid) || |(wq_ep_reg & wq_valid) || (rs_ok && rs_epoch);
 wire ep0_held = (rx_valid_reg && !rx_epoch_reg) || (wx_valid_reg && !wx_epoch_reg)
+    || (rn_valid_reg && !rn_epoch_reg) || (wn_valid_reg && !wn_epoch_reg)
     || |(~rq_ep_reg & rq_valid) || |(~wq_ep_reg & wq_valid) || (rs_ok && !rs_epoch);
 assign inflight_epoch = xlat_reg ? {ep1_held, ep0_held} : 2'b00;
 
 wire r_last_fire = r_fire && m_axi_rlast;
+
+// page lookups issued (push) and answered (pop) per side, outside XPRE
+reg r_push, w_push;
+wire r_pop = rs_fire && !rs_tag && state_reg != STATE_XPRE;
+wire w_pop = rs_fire && rs_tag && state_reg != STATE_XPRE;
 
 always @* begin
     state_next = state_reg;
@@ -629,7 +669,7 @@ always @* begin
     lk_len_next = lk_len_reg;
     lk_kind_next = lk_kind_reg;
     lk_tag_next = lk_tag_reg;
-    lk_out_next = lk_out_reg + {1'b0, lk_fire} - {1'b0, rs_fire};
+    lk_out_next = lk_out_reg + {2'd0, lk_fire} - {2'd0, rs_fire};
     pre_iss_next = pre_iss_reg;
     pre_rsp_next = pre_rsp_reg;
     lk_last_w_next = lk_last_w_reg;
@@ -641,7 +681,23 @@ always @* begin
     wx_pend_next = wx_pend_reg;
     wx_page_next = wx_page_reg;
     wx_epoch_next = wx_epoch_reg;
+    rn_valid_next = rn_valid_reg;
+    rn_page_next = rn_page_reg;
+    rn_epoch_next = rn_epoch_reg;
+    wn_valid_next = wn_valid_reg;
+    wn_page_next = wn_page_reg;
+    wn_epoch_next = wn_epoch_reg;
+    rp_va0_next = rp_va0_reg;
+    rp_va1_next = rp_va1_reg;
+    wp_va0_next = wp_va0_reg;
+    wp_va1_next = wp_va1_reg;
+    rl_va_next = rl_va_reg;
+    rl_left_next = rl_left_reg;
+    wl_va_next = wl_va_reg;
+    wl_left_next = wl_left_reg;
     rq_ep_next = rq_ep_reg;
+    r_push = 1'b0;
+    w_push = 1'b0;
     wq_ep_next = wq_ep_reg;
 
     if (rd_inflight > max_inflight_reg) begin
@@ -770,33 +826,56 @@ always @* begin
             lk_kind_next = pre_iss_reg[0] ? dst_kind_reg : src_kind_reg;
             pre_iss_next = pre_iss_reg + 2'd1;
         end else if (rx_need && (!wx_need || lk_last_w_reg)) begin
+            r_push = 1'b1;
             lk_valid_next = 1'b1;
             lk_tag_next = 1'b0;
             lk_handle_next = src_h_reg;
-            lk_va_next = ar_addr_reg;
-            lk_len_next = page_chunk(ar_addr_reg[11:0], ar_left_reg);
+            lk_va_next = rl_va_reg;
+            lk_len_next = r_chunk;
             lk_kind_next = src_kind_reg;
-            rx_pend_next = 1'b1;
+            rl_va_next = rl_va_reg + {32'd0, r_chunk};
+            rl_left_next = rl_left_reg - r_chunk;
             lk_last_w_next = 1'b0;
         end else if (wx_need) begin
+            w_push = 1'b1;
             lk_valid_next = 1'b1;
             lk_tag_next = 1'b1;
             lk_handle_next = dst_h_reg;
-            lk_va_next = aw_addr_reg;
-            lk_len_next = page_chunk(aw_addr_reg[11:0], aw_left_reg);
+            lk_va_next = wl_va_reg;
+            lk_len_next = w_chunk;
             lk_kind_next = dst_kind_reg;
-            wx_pend_next = 1'b1;
+            wl_va_next = wl_va_reg + {32'd0, w_chunk};
+            wl_left_next = wl_left_reg - w_chunk;
             lk_last_w_next = 1'b1;
         end
     end
 
+    // page lookups pending per side, and their VAs (answers come in order)
+    if (r_pop) begin
+        rp_va0_next = rp_va1_reg;
+    end
+    if (r_push) begin
+        if (rx_pend_reg - {1'b0, r_pop} == 2'd0) begin
+            rp_va0_next = rl_va_reg;
+        end else begin
+            rp_va1_next = rl_va_reg;
+        end
+    end
+    rx_pend_next = rx_pend_reg + {1'b0, r_push} - {1'b0, r_pop};
+    if (w_pop) begin
+        wp_va0_next = wp_va1_reg;
+    end
+    if (w_push) begin
+        if (wx_pend_reg - {1'b0, w_pop} == 2'd0) begin
+            wp_va0_next = wl_va_reg;
+        end else begin
+            wp_va1_next = wl_va_reg;
+        end
+    end
+    wx_pend_next = wx_pend_reg + {1'b0, w_push} - {1'b0, w_pop};
+
     // responses: a translation to hold, or the copy's translation error
     if (rs_fire) begin
-        if (rs_tag) begin
-            wx_pend_next = 1'b0;
-        end else begin
-            rx_pend_next = 1'b0;
-        end
         if (state_reg == STATE_XPRE) begin
             pre_rsp_next = pre_rsp_reg + 2'd1;
         end
@@ -808,17 +887,35 @@ always @* begin
                     xlat_code_next = rs_err;
                     xlat_dst_next = rs_tag;
                     if (!r_err && !b_err) begin
-                        err_addr_next = rs_tag ? aw_addr_reg : ar_addr_reg;
+                        if (state_reg == STATE_XPRE) begin
+                            err_addr_next = rs_tag ? dst_reg : src_reg;
+                        end else begin
+                            err_addr_next = rs_tag ? wp_va0_reg : rp_va0_reg;
+                        end
                     end
                 end
             end else if (rs_tag) begin
-                wx_valid_next = 1'b1;
-                wx_page_next = rs_pa[ADDR_WIDTH-1:12];
-                wx_epoch_next = rs_epoch;
+                // the oldest page asked for: the current one if the side
+                // has none (its page just ended), else the next
+                if (!wx_valid_next) begin
+                    wx_valid_next = 1'b1;
+                    wx_page_next = rs_pa[ADDR_WIDTH-1:12];
+                    wx_epoch_next = rs_epoch;
+                end else begin
+                    wn_valid_next = 1'b1;
+                    wn_page_next = rs_pa[ADDR_WIDTH-1:12];
+                    wn_epoch_next = rs_epoch;
+                end
             end else begin
-                rx_valid_next = 1'b1;
-                rx_page_next = rs_pa[ADDR_WIDTH-1:12];
-                rx_epoch_next = rs_epoch;
+                if (!rx_valid_next) begin
+                    rx_valid_next = 1'b1;
+                    rx_page_next = rs_pa[ADDR_WIDTH-1:12];
+                    rx_epoch_next = rs_epoch;
+                end else begin
+                    rn_valid_next = 1'b1;
+                    rn_page_next = rs_pa[ADDR_WIDTH-1:12];
+                    rn_epoch_next = rs_epoch;
+                end
             end
         end
     end
@@ -826,6 +923,8 @@ always @* begin
     if (stop_reg) begin
         rx_valid_next = 1'b0;
         wx_valid_next = 1'b0;
+        rn_valid_next = 1'b0;
+        wn_valid_next = 1'b0;
     end
 
     case (state_reg)
@@ -847,6 +946,8 @@ always @* begin
                 pre_rsp_next = 2'd0;
                 rx_valid_next = 1'b0;
                 wx_valid_next = 1'b0;
+                rn_valid_next = 1'b0;
+                wn_valid_next = 1'b0;
                 if (cfg_max_burst == 9'd0 || cfg_max_burst > MAX_BURST_C) begin
                     lim_next = MAX_BURST_C;
                 end else begin
@@ -883,6 +984,11 @@ always @* begin
             aw_addr_next = dst_reg;
             aw_left_next = len_reg[31:SIZE];
             b_addr_next = dst_reg;
+            // the prechecks answer the first page of each side
+            rl_va_next = src_reg + {32'd0, src_chunk0};
+            rl_left_next = len_reg - src_chunk0;
+            wl_va_next = dst_reg + {32'd0, dst_chunk0};
+            wl_left_next = len_reg - dst_chunk0;
             b_left_next = len_reg[31:SIZE];
             buf_wr_ptr_next = {BUF_AW{1'b0}};
             buf_rd_ptr_next = {BUF_AW{1'b0}};
@@ -926,12 +1032,28 @@ always @* begin
                 state_next = STATE_IDLE;
                 rx_valid_next = 1'b0;
                 wx_valid_next = 1'b0;
+                rn_valid_next = 1'b0;
+                wn_valid_next = 1'b0;
             end else if (abort) begin
                 aborted_next = 1'b1;
                 stop_next = 1'b1;
             end
         end
     endcase
+
+    // a side whose page ended goes on with the next one's translation
+    if (!rx_valid_next && rn_valid_next) begin
+        rx_valid_next = 1'b1;
+        rx_page_next = rn_page_next;
+        rx_epoch_next = rn_epoch_next;
+        rn_valid_next = 1'b0;
+    end
+    if (!wx_valid_next && wn_valid_next) begin
+        wx_valid_next = 1'b1;
+        wx_page_next = wn_page_next;
+        wx_epoch_next = wn_epoch_next;
+        wn_valid_next = 1'b0;
+    end
 end
 
 always @(posedge clk) begin
@@ -1013,6 +1135,20 @@ always @(posedge clk) begin
     wx_pend_reg <= wx_pend_next;
     wx_page_reg <= wx_page_next;
     wx_epoch_reg <= wx_epoch_next;
+    rn_valid_reg <= rn_valid_next;
+    rn_page_reg <= rn_page_next;
+    rn_epoch_reg <= rn_epoch_next;
+    wn_valid_reg <= wn_valid_next;
+    wn_page_reg <= wn_page_next;
+    wn_epoch_reg <= wn_epoch_next;
+    rp_va0_reg <= rp_va0_next;
+    rp_va1_reg <= rp_va1_next;
+    wp_va0_reg <= wp_va0_next;
+    wp_va1_reg <= wp_va1_next;
+    rl_va_reg <= rl_va_next;
+    rl_left_reg <= rl_left_next;
+    wl_va_reg <= wl_va_next;
+    wl_left_reg <= wl_left_next;
     rq_ep_reg <= rq_ep_next;
     wq_ep_reg <= wq_ep_next;
 
@@ -1076,16 +1212,30 @@ always @(posedge clk) begin
         lk_len_reg <= 32'd0;
         lk_kind_reg <= 2'd0;
         lk_tag_reg <= 1'b0;
-        lk_out_reg <= 2'd0;
+        lk_out_reg <= 3'd0;
         pre_iss_reg <= 2'd0;
         pre_rsp_reg <= 2'd0;
         lk_last_w_reg <= 1'b0;
         rx_valid_reg <= 1'b0;
-        rx_pend_reg <= 1'b0;
+        rx_pend_reg <= 2'd0;
         rx_page_reg <= {PG_W{1'b0}};
         rx_epoch_reg <= 1'b0;
         wx_valid_reg <= 1'b0;
-        wx_pend_reg <= 1'b0;
+        wx_pend_reg <= 2'd0;
+        rn_valid_reg <= 1'b0;
+        rn_page_reg <= {PG_W{1'b0}};
+        rn_epoch_reg <= 1'b0;
+        wn_valid_reg <= 1'b0;
+        wn_page_reg <= {PG_W{1'b0}};
+        wn_epoch_reg <= 1'b0;
+        rp_va0_reg <= 64'd0;
+        rp_va1_reg <= 64'd0;
+        wp_va0_reg <= 64'd0;
+        wp_va1_reg <= 64'd0;
+        rl_va_reg <= 64'd0;
+        rl_left_reg <= 32'd0;
+        wl_va_reg <= 64'd0;
+        wl_left_reg <= 32'd0;
         wx_page_reg <= {PG_W{1'b0}};
         wx_epoch_reg <= 1'b0;
         rq_ep_reg <= 16'd0;

@@ -246,10 +246,12 @@ always @(posedge clk) begin
     if (!rst && tpt_prog_valid === 1'bx) begin
         $fatal(1, "tb_via_cpu_periph: X on tpt_prog_valid");
     end
-    if (tpt_prog_valid) begin
+    if (!rst && tpt_prog_valid) begin
         tm_pulses = tm_pulses + 1;
     end
-    if (tm_pending) begin
+    if (rst) begin
+        // the outputs are not defined before the first reset edge
+    end else if (tm_pending) begin
         if (tm_cnt == 0) begin
             tm_pending = 1'b0;
             tm_busy <= 1'b0;

@@ -20,11 +20,19 @@
 // hand) and compares every response.
 //
 // Sequence: reset clearing (busy, no lookups, every entry invalid with
-// generation 1), registration of a pool of regions, back-to-back hits (one
-// response per cycle required), the fence with a held epoch, a generation
-// wrap (the table word poked to 0xFFFF), then LOOKUPS random lookups with
-// programming ops interleaved, first with random back-pressure everywhere,
-// then without. Every error class must be seen at least MIN_PER_CLASS times.
+// generation 1), registration of a pool of regions, back-to-back hits (200
+// lookups of one cached line: accepted and answered one per cycle, all
+// hits), the fence (lookups in flight when INVALIDATE comes, a miss among
+// them, keep the old epoch; with the old epoch held by hand INVALIDATE stays
+// busy, lookups go on under the new epoch, a WRITE meanwhile is ignored;
+// busy falls soon after the release), a generation wrap (the table word
+// poked to 1, then 0xFFFF: a line cached under the first generation 1 must
+// not hit after the wrap), then LOOKUPS random lookups with programming ops
+// interleaved (some pulsed in the same cycle as a lookup, any op including
+// NOP and unknown ones, some while busy), first with random back-pressure
+// everywhere, then without. At the end: every error class seen at least
+// MIN_PER_CLASS times, enough hits, misses, zero lengths and overflows past
+// 2**64, st_* pulses equal to the responses, one page-list fetch per miss.
 
 `timescale 1ns / 1ps
 
