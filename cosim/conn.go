@@ -261,9 +261,10 @@ func (c *Conn) handshake(ctx context.Context) error {
 		Token:      c.opts.Token,
 		Name:       c.opts.Name,
 	})
-	if _, err := c.nc.Write(b); err != nil {
-		return wrap(err)
-	}
+	// A simulator that refuses the connection at once (ERROR BUSY beyond
+	// its --max-clients) may have closed it before the HELLO arrives: the
+	// write then fails, but its ERROR is still there to read and says why.
+	_, werr := c.nc.Write(b)
 	var m msg
 	for {
 		var n int
@@ -279,6 +280,9 @@ func (c *Conn) handshake(ctx context.Context) error {
 		k, err := c.nc.Read(c.rbuf[c.re:])
 		c.re += k
 		if err != nil && k == 0 {
+			if werr != nil {
+				return wrap(werr)
+			}
 			if errors.Is(err, io.EOF) {
 				err = errors.New("simulator closed the connection")
 			}
