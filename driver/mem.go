@@ -268,8 +268,28 @@ type Session struct {
 
 	mu      sync.Mutex
 	closed  bool
+	epoch   uint64 // NIC.resets when the ptags and regions were made
 	ptags   map[Ptag]struct{}
 	regions map[MemHandle]*region
+}
+
+// sync drops the ptags and regions a firmware reload (Recover, Reload)
+// erased in the NIC: their pages are unpinned and their page lists freed.
+// Call with s.mu held.
+func (s *Session) sync() {
+	cur := s.n.resets.Load()
+	if s.epoch == cur {
+		return
+	}
+	if len(s.regions)+len(s.ptags) > 0 {
+		s.n.log.Warn("the NIC was reset: the session's memory regions and protection tags are gone",
+			"session", s.name, "regions", len(s.regions), "ptags", len(s.ptags))
+	}
+	for h, r := range s.regions {
+		s.release(h, r)
+	}
+	clear(s.ptags)
+	s.epoch = cur
 }
 
 type region struct {
@@ -299,7 +319,7 @@ func (n *NIC) OpenSession(name string, vaBytes int64) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("driver: OpenSession %q: %w", name, err)
 	}
-	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}}
+	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, epoch: n.resets.Load(), ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}}
 	n.mem.sessions[s] = struct{}{}
 	return s, nil
 }
@@ -320,6 +340,7 @@ func (s *Session) Alloc(n int) (*hostvm.Buffer, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if s.closed {
 		return nil, vipErr(op, hw.VipReturnInvalidParameter, nil, "session %q is closed", s.name)
 	}
@@ -336,6 +357,7 @@ func (s *Session) Free(b *hostvm.Buffer) error {
 	const op = "Free"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if err := s.space.Free(b); err != nil {
 		code := hw.VipReturn(hw.VipReturnInvalidParameter)
 		if errors.Is(err, hostvm.ErrPinned) {
@@ -351,6 +373,7 @@ func (s *Session) CreatePtag(ctx context.Context) (Ptag, error) {
 	const op = "CreatePtag"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if s.closed {
 		return 0, vipErr(op, hw.VipReturnInvalidParameter, nil, "session %q is closed", s.name)
 	}
@@ -375,6 +398,7 @@ func (s *Session) DestroyPtag(ctx context.Context, p Ptag) error {
 	const op = "DestroyPtag"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if _, ok := s.ptags[p]; !ok || s.closed {
 		return vipErr(op, hw.VipReturnInvalidPtag, nil, "ptag 0x%x is not a protection tag of session %q", uint32(p), s.name)
 	}
@@ -409,6 +433,7 @@ func (s *Session) RegisterMem(ctx context.Context, va uint64, length int, attrs 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if s.closed {
 		return 0, vipErr(op, hw.VipReturnInvalidParameter, nil, "session %q is closed", s.name)
 	}
@@ -464,6 +489,7 @@ func (s *Session) DeregisterMem(ctx context.Context, va uint64, h MemHandle) err
 	const op = "DeregisterMem"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	r, err := s.lookup(op, va, h)
 	if err != nil {
 		return err
@@ -516,6 +542,7 @@ func (s *Session) QueryMem(ctx context.Context, va uint64, h MemHandle) (MemRegi
 	const op = "QueryMem"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if _, err := s.lookup(op, va, h); err != nil {
 		return MemRegion{}, err
 	}
@@ -544,6 +571,7 @@ func (s *Session) SetMemAttributes(ctx context.Context, va uint64, h MemHandle, 
 	const op = "SetMemAttributes"
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	r, err := s.lookup(op, va, h)
 	if err != nil {
 		return err
@@ -566,6 +594,7 @@ func (s *Session) SetMemAttributes(ctx context.Context, va uint64, h MemHandle, 
 func (s *Session) Regions() []MemHandle {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	hs := make([]MemHandle, 0, len(s.regions))
 	for h := range s.regions {
 		hs = append(hs, h)
@@ -580,6 +609,7 @@ func (s *Session) Regions() []MemHandle {
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sync()
 	if s.closed {
 		return nil
 	}

@@ -496,3 +496,38 @@ func TestCosimMemDeregisterDuringCopy(t *testing.T) {
 	require.True(t, bytes.Equal(final[written:], make([]byte, size-int(written))), "nothing beyond it")
 	require.NoError(t, s.DeregisterMem(ctx, src.VA, hs))
 }
+
+// TestCosimMemAfterRecover: a firmware reload resets the NIC, which erases
+// the TPT and the firmware's tables; the sessions then release what they
+// held (pins, page lists) and start again.
+func TestCosimMemAfterRecover(t *testing.T) {
+	n, _ := memNode(t)
+	ctx := ctxT(t)
+	s := session(t, n, "recover")
+	before := n.Phys().Stats()
+	p, err := s.CreatePtag(ctx)
+	require.NoError(t, err)
+	buf, err := s.Alloc(3 * 4096)
+	require.NoError(t, err)
+	h, err := s.RegisterMem(ctx, buf.VA, 3*4096, driver.MemAttrs{Ptag: p})
+	require.NoError(t, err)
+	requireVip(t, hw.VipReturnErrorResource, s.Free(buf), "pinned")
+
+	require.NoError(t, n.Recover(ctx))
+	a, err := n.ProbeTPT(ctx, driver.TPTProbe{Handle: h, VA: buf.VA, Len: 8, Ptag: p})
+	require.NoError(t, err)
+	assert.Equal(t, hw.TptErr(hw.TptErrHandle).String(), a.Err.String(), "the TPT was cleared")
+	_, err = s.QueryMem(ctx, buf.VA, h)
+	requireVip(t, hw.VipReturnInvalidParameter, err, "the region is gone")
+	requireVip(t, hw.VipReturnInvalidPtag, s.DestroyPtag(ctx, p), "the ptag is gone")
+	require.NoError(t, s.Free(buf), "no longer pinned")
+	assert.Equal(t, before, n.Phys().Stats(), "every page back")
+
+	p, err = s.CreatePtag(ctx)
+	require.NoError(t, err)
+	buf, err = s.Alloc(4096)
+	require.NoError(t, err)
+	h, err = s.RegisterMem(ctx, buf.VA, 4096, driver.MemAttrs{Ptag: p})
+	require.NoError(t, err, "registration works again")
+	require.NoError(t, s.DeregisterMem(ctx, buf.VA, h))
+}

@@ -152,8 +152,9 @@ type NIC struct {
 
 	// host memory and the sessions using it (mem.go); memMu is never
 	// held across a bus call
-	memMu sync.Mutex
-	mem   memState
+	memMu  sync.Mutex
+	mem    memState
+	resets atomic.Uint64 // reloads of the firmware (each clears the TPT)
 
 	closed atomic.Bool
 	stop   chan struct{}

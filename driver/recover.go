@@ -22,6 +22,10 @@ func (n *NIC) Reload(ctx context.Context, img []byte) error {
 	if n.closed.Load() {
 		return ErrClosed
 	}
+	// The soft reset clears the TPT and the firmware's ptag and region
+	// tables: every session's registrations and ptags are gone (each
+	// session releases its pins on its next call).
+	n.resets.Add(1)
 	return n.bootLocked(ctx, img)
 }
 
