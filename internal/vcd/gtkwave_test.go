@@ -415,10 +415,26 @@ func TestWaveShotAdaptsSaveFile(t *testing.T) {
 	var hs []vcd.Handle
 	var ws []int
 	n := 0
+	scope := "" // the current sub-scope under nic (signals of an instance, as tpt_inst.lk_valid, come together)
 	for _, sig := range sigs {
 		s := strings.TrimPrefix(sig.Name, "TOP.tb_via_nic.dut.")
 		width := max(widths[s], 1)
-		h, err := w.Wire(s, width)
+		sub, leaf := "", s
+		if i := strings.LastIndexByte(s, '.'); i >= 0 {
+			sub, leaf = s[:i], s[i+1:]
+		}
+		if sub != scope {
+			for range strings.Count(scope, ".") + min(len(scope), 1) {
+				w.Up()
+			}
+			if sub != "" {
+				for _, part := range strings.Split(sub, ".") {
+					w.Scope(part)
+				}
+			}
+			scope = sub
+		}
+		h, err := w.Wire(leaf, width)
 		if err != nil {
 			t.Fatal(err)
 		}
