@@ -51,15 +51,9 @@ gotest: deps
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
-# synth (one Yosys process), the RTL benches and the firmware's native
-# tests run side by side: Yosys and Icarus use one core each, so on two
-# cores the phases overlap instead of queueing. Their lines interleave; each
-# names its phase.
 test: deps
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory check-generated lint && \
-	$(MAKE) --no-print-directory -j3 synth bench firmware && \
-	$(MAKE) --no-print-directory gotest && \
+	$(MAKE) --no-print-directory check-generated lint synth bench firmware gotest && \
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"
 
 demo: deps
