@@ -117,9 +117,7 @@ func adminVip(op string, err error) error {
 		code = hw.VipReturnInvalidParameter
 	case hw.AdminStInvalidPtag:
 		code = hw.VipReturnInvalidPtag
-	case hw.AdminStNoResource, hw.AdminStInUse, hw.AdminStBusy:
-		code = hw.VipReturnErrorResource
-	}
+	} // NO_RESOURCE, IN_USE, BUSY and the rest: VIP_ERROR_RESOURCE
 	return &VipError{Op: op, Code: code, Err: err}
 }
 

@@ -21,11 +21,17 @@ func init() {
 	register(command{"tpt", "ask the NIC's translation and protection table what it answers (tpt probe)", runTPT})
 }
 
-var tptKinds = map[string]hw.TptKind{
-	"local-read":   hw.TptKindLocalRead,
-	"local-write":  hw.TptKindLocalWrite,
-	"remote-read":  hw.TptKindRemoteRead,
-	"remote-write": hw.TptKindRemoteWrite,
+// kindArg is a TPT access kind as the command line spells it: the layout's
+// name in lower case with dashes ("local-read").
+func kindArg(k hw.TptKind) string { return strings.ToLower(strings.ReplaceAll(k.String(), "_", "-")) }
+
+func parseKind(s string) (hw.TptKind, bool) {
+	for k := range hw.TptKindNames {
+		if kindArg(k) == s {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // tptProbeSpec is one PROBE argument: KIND[:OFFSET[:LEN]].
@@ -42,7 +48,7 @@ func parseProbeSpec(s string) (tptProbeSpec, error) {
 	if len(parts) > 3 {
 		return tptProbeSpec{}, fmt.Errorf("probe %q: want KIND[:OFFSET[:LEN]]", s)
 	}
-	k, ok := tptKinds[parts[0]]
+	k, ok := parseKind(parts[0])
 	if !ok {
 		return tptProbeSpec{}, fmt.Errorf("probe %q: kind %q is none of local-read, local-write, remote-read, remote-write", s, parts[0])
 	}
@@ -209,7 +215,7 @@ func runTPT(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		rows = append(rows, tptRow{Kind: strings.ToLower(strings.ReplaceAll(sp.kind.String(), "_", "-")), Handle: uint32(probeH), Ptag: uint32(probeP),
+		rows = append(rows, tptRow{Kind: kindArg(sp.kind), Handle: uint32(probeH), Ptag: uint32(probeP),
 			VA: va, Len: sp.length, Answer: a.Err.String(), PA: a.PA, Bytes: a.Bytes, Hit: a.Hit, Cycles: a.Cycles})
 	}
 	st, err := nic.TPTStats(ctx)

@@ -400,7 +400,7 @@ func echoOnce(c net.Conn, req, resp []byte) error {
 	return nil
 }
 
-func median(v []float64) float64 {
+func median[T ~int | ~uint64 | ~float64](v []T) T {
 	if len(v) == 0 {
 		return 0
 	}

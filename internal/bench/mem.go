@@ -179,7 +179,7 @@ func BenchMemory(ctx context.Context, o MemOptions) (MemFigures, error) {
 		}
 		r := RegFigure{
 			Bytes: size, Pages: (size + hostvm.PageSize - 1) / hostvm.PageSize,
-			RegCycles: medianU(rc), RegWallUS: median(rw), DeregCycles: medianU(dc), DeregWallUS: median(dw),
+			RegCycles: median(rc), RegWallUS: median(rw), DeregCycles: median(dc), DeregWallUS: median(dw),
 			PinWallUS: median(pw),
 		}
 		r.RegUS, r.DeregUS = us(r.RegCycles), us(r.DeregCycles)
@@ -292,10 +292,4 @@ func BenchMemory(ctx context.Context, o MemOptions) (MemFigures, error) {
 		return f, err
 	}
 	return f, sess.Free(big)
-}
-
-func medianU(v []uint64) uint64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
