@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -91,15 +90,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	results := make([]demoResult, *nodes)
 	errs := make([]error, *nodes)
-	var wg sync.WaitGroup
-	for n := range conns {
-		wg.Add(1)
-		go func(n int) {
-			defer wg.Done()
-			results[n], errs[n] = demoNode(ctx, conns[n], n, *size)
-		}(n)
-	}
-	wg.Wait()
+	// Together: in lockstep a node that is done must stay blocked on the
+	// simulator until the others are done too, or time stops for them.
+	simulator.Together(ctx, conns, func(n int) {
+		results[n], errs[n] = demoNode(ctx, conns[n], n, *size)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}

@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -596,27 +595,19 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	for _, n := range nics {
 		defer n.Close()
 	}
-	// Busy: copies back to back on both nodes (both clients blocked, so
-	// lockstep time runs).
-	// (A Run here would wait for the other, idle, client: lockstep.)
+	// Busy: copies back to back on both nodes. Together keeps a node whose
+	// copies are done blocked on the simulator until the other's are too
+	// (lockstep: a client that is neither blocked nor gone freezes time).
 	c0 := max(conns[0].LastCycle(), conns[1].LastCycle())
 	start := time.Now()
-	var wg sync.WaitGroup
-	for i, c := range conns {
-		wg.Go(func() {
-			for range o.BusyCopies {
-				_, err := nics[i].DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(o.BusyBytes), Len: o.BusyBytes})
-				if err != nil {
-					errs[i] = fmt.Errorf("bench: copy: %w", err)
-					return
-				}
+	simulator.Together(ctx, conns[:], func(i int) {
+		for range o.BusyCopies {
+			if _, err := nics[i].DiagCopy(ctx, driver.DiagRequest{Src: 0, Dst: uint64(o.BusyBytes), Len: o.BusyBytes}); err != nil {
+				errs[i] = fmt.Errorf("bench: copy: %w", err)
+				return
 			}
-			// Stay blocked until the other node is done too.
-			_, err := c.Run(ctx, 0)
-			errs[i] = err
-		})
-	}
-	wg.Wait()
+		}
+	})
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
@@ -625,14 +616,11 @@ func benchCycles(ctx context.Context, o BenchOptions, format, tmp string, progre
 	r.BusyCycles = c1 - c0
 	r.BusyPerSec = float64(r.BusyCycles) / busyWall.Seconds()
 
-	// Idle: one client runs, the other waits as long; nothing happens.
+	// Idle: both clients wait as long; nothing happens. (Together again:
+	// the two Runs need not start in the same cycle.)
 	cpu0 := procCPU(s.Pid())
 	start = time.Now()
-	wg = sync.WaitGroup{}
-	for i, c := range conns {
-		wg.Go(func() { _, errs[i] = c.Run(ctx, o.IdleCycles) })
-	}
-	wg.Wait()
+	simulator.Together(ctx, conns[:], func(i int) { _, errs[i] = conns[i].Run(ctx, o.IdleCycles) })
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
