@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x0ccdcea6ea0c9f06)
+#define VIA_ADMIN_HASH VIA_ULL(0xf4e15ad80053f6b2)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -25,20 +25,35 @@
 #define VIA_ADMIN_OP_DEREGISTER_MEM VIA_U(0x13) /* Deregisters the region MEM_HANDLE names; answers once no DMA uses its old translation (the TPT fence). */
 #define VIA_ADMIN_OP_QUERY_MEM VIA_U(0x14) /* Answers the attributes (MEM_ATTRS) of the region MEM_HANDLE names. */
 #define VIA_ADMIN_OP_SET_MEM_ATTRS VIA_U(0x15) /* Changes a region's ptag and RDMA enables (SET_MEM). */
+#define VIA_ADMIN_OP_CREATE_VI VIA_U(0x20) /* Creates a VI in state IDLE with the attributes of CREATE_VI; answers VI_ARGS (the VI id: its doorbell page index). */
+#define VIA_ADMIN_OP_DESTROY_VI VIA_U(0x21) /* Destroys the VI in VI_ARGS; only in state IDLE (ST_INVALID_STATE otherwise). */
+#define VIA_ADMIN_OP_QUERY_VI VIA_U(0x22) /* Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS. */
+#define VIA_ADMIN_OP_MODIFY_VI VIA_U(0x23) /* Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise). */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
 #define VIA_ADMIN_ST_BUSY VIA_U(0x3) /* The firmware cannot take the command now; retry later. */
 #define VIA_ADMIN_ST_INVALID_PTAG VIA_U(0x4) /* The protection tag does not exist (never created, or destroyed). */
 #define VIA_ADMIN_ST_INVALID_HANDLE VIA_U(0x5) /* The memory handle does not name a registered region (never issued, or deregistered). */
-#define VIA_ADMIN_ST_NO_RESOURCE VIA_U(0x6) /* A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES. */
-#define VIA_ADMIN_ST_IN_USE VIA_U(0x7) /* The object is still used (a ptag by regions). */
+#define VIA_ADMIN_ST_NO_RESOURCE VIA_U(0x6) /* A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs. */
+#define VIA_ADMIN_ST_IN_USE VIA_U(0x7) /* The object is still used (a ptag by regions or VIs). */
+#define VIA_ADMIN_ST_INVALID_VI VIA_U(0x8) /* The VI id does not name a VI (never created, destroyed, or not below MAX_VI). */
+#define VIA_ADMIN_ST_INVALID_STATE VIA_U(0x9) /* The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE). */
+#define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL VIA_U(0xa) /* The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT). */
+#define VIA_ADMIN_ST_INVALID_MTU VIA_U(0xb) /* The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE). */
+#define VIA_ADMIN_ST_INVALID_RDMAREAD VIA_U(0xc) /* RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT). */
 #define VIA_ADMIN_PAYLOAD_MAX VIA_U(0xf0) /* Largest payload of a command or response, in bytes. */
 #define VIA_ADMIN_MAX_PTAGS VIA_U(0x40) /* Protection tags the firmware hands out at once (MaxPtags). */
 #define VIA_ADMIN_MAX_REGISTER_BYTES VIA_U(0xfffff000) /* Most bytes registered at once, summed over the regions (MaxRegisterBytes). */
 #define VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES VIA_U(0x80000000) /* Largest single region in bytes (MaxRegisterBlockBytes). */
 #define VIA_ADMIN_MEM_RDMA_WRITE VIA_U(0x1) /* REG_MEM / SET_MEM / MEM_ATTRS FLAGS bit: remote RDMA writes allowed. */
 #define VIA_ADMIN_MEM_RDMA_READ VIA_U(0x2) /* FLAGS bit: remote RDMA reads allowed. */
+#define VIA_ADMIN_MAX_VI VIA_U(0x100) /* Most VIs the firmware's table holds; QUERY_NIC's MAX_VI is min(CAP_VI.NUM_VI, MAX_VI), one VI per doorbell page. */
+#define VIA_ADMIN_MAX_TRANSFER_SIZE VIA_U(0x10000) /* Largest MAX_TRANSFER_SIZE of a VI, in bytes (NIC_ATTRS.MAX_TRANSFER_SIZE). */
+#define VIA_ADMIN_VI_RDMA_WRITE VIA_U(0x1) /* CREATE_VI / MODIFY_VI / VI_INFO FLAGS bit: the VI takes and issues RDMA writes (EnableRdmaWrite). */
+#define VIA_ADMIN_VI_RDMA_READ VIA_U(0x2) /* FLAGS bit: RDMA reads (EnableRdmaRead). */
+#define VIA_ADMIN_VI_SEND_QUEUE_EMPTY VIA_U(0x1) /* VI_INFO QUEUES bit: no descriptor is queued on the send queue. */
+#define VIA_ADMIN_VI_RECV_QUEUE_EMPTY VIA_U(0x2) /* VI_INFO QUEUES bit: no descriptor is queued on the receive queue. */
 
 /* CMD: An admin command, in BAR0's ADMIN_CMD window. */
 #define VIA_ADMIN_CMD_BYTES VIA_U(256)
@@ -111,6 +126,42 @@
 #define VIA_ADMIN_SET_MEM_PTAG_OFFSET VIA_U(4)
 #define VIA_ADMIN_SET_MEM_FLAGS_OFFSET VIA_U(8)
 
+/* CREATE_VI: CREATE_VI command payload: the VI attributes (VipCreateVi's VIP_VI_ATTRIBUTES) and the completion queues. */
+#define VIA_ADMIN_CREATE_VI_BYTES VIA_U(28)
+#define VIA_ADMIN_CREATE_VI_RELIABILITY_LEVEL_OFFSET VIA_U(0)
+#define VIA_ADMIN_CREATE_VI_MAX_TRANSFER_SIZE_OFFSET VIA_U(4)
+#define VIA_ADMIN_CREATE_VI_PTAG_OFFSET VIA_U(8)
+#define VIA_ADMIN_CREATE_VI_FLAGS_OFFSET VIA_U(12)
+#define VIA_ADMIN_CREATE_VI_QOS_OFFSET VIA_U(16)
+#define VIA_ADMIN_CREATE_VI_SEND_CQ_OFFSET VIA_U(20)
+#define VIA_ADMIN_CREATE_VI_RECV_CQ_OFFSET VIA_U(24)
+
+/* VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload. */
+#define VIA_ADMIN_VI_ARGS_BYTES VIA_U(4)
+#define VIA_ADMIN_VI_ARGS_VI_OFFSET VIA_U(0)
+
+/* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
+#define VIA_ADMIN_MODIFY_VI_BYTES VIA_U(24)
+#define VIA_ADMIN_MODIFY_VI_VI_OFFSET VIA_U(0)
+#define VIA_ADMIN_MODIFY_VI_RELIABILITY_LEVEL_OFFSET VIA_U(4)
+#define VIA_ADMIN_MODIFY_VI_MAX_TRANSFER_SIZE_OFFSET VIA_U(8)
+#define VIA_ADMIN_MODIFY_VI_PTAG_OFFSET VIA_U(12)
+#define VIA_ADMIN_MODIFY_VI_FLAGS_OFFSET VIA_U(16)
+#define VIA_ADMIN_MODIFY_VI_QOS_OFFSET VIA_U(20)
+
+/* VI_INFO: QUERY_VI response payload (VipQueryVi). */
+#define VIA_ADMIN_VI_INFO_BYTES VIA_U(40)
+#define VIA_ADMIN_VI_INFO_VI_OFFSET VIA_U(0)
+#define VIA_ADMIN_VI_INFO_STATE_OFFSET VIA_U(4)
+#define VIA_ADMIN_VI_INFO_RELIABILITY_LEVEL_OFFSET VIA_U(8)
+#define VIA_ADMIN_VI_INFO_MAX_TRANSFER_SIZE_OFFSET VIA_U(12)
+#define VIA_ADMIN_VI_INFO_PTAG_OFFSET VIA_U(16)
+#define VIA_ADMIN_VI_INFO_FLAGS_OFFSET VIA_U(20)
+#define VIA_ADMIN_VI_INFO_QOS_OFFSET VIA_U(24)
+#define VIA_ADMIN_VI_INFO_SEND_CQ_OFFSET VIA_U(28)
+#define VIA_ADMIN_VI_INFO_RECV_CQ_OFFSET VIA_U(32)
+#define VIA_ADMIN_VI_INFO_QUEUES_OFFSET VIA_U(36)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -161,12 +212,12 @@ typedef struct __attribute__((packed, aligned(4))) {
     uint32_t max_register_bytes; /* Most bytes registered at once. */
     uint32_t max_register_regions; /* Most memory regions registered at once. */
     uint32_t max_register_block_bytes; /* Largest single memory region in bytes. */
-    uint32_t max_vi; /* Number of VIs (CAP_VI.NUM_VI). */
+    uint32_t max_vi; /* Number of VIs the firmware can create: min(CAP_VI.NUM_VI, MAX_VI). */
     uint32_t max_descriptors_per_queue; /* Most descriptors queued on one work queue. */
     uint32_t max_segments_per_desc; /* Most data segments in one descriptor. */
     uint32_t max_cq; /* Number of completion queues. */
     uint32_t max_cq_entries; /* Most entries in one completion queue. */
-    uint32_t max_transfer_size; /* Largest transfer in bytes. */
+    uint32_t max_transfer_size; /* Largest transfer in bytes (MAX_TRANSFER_SIZE). */
     uint32_t native_mtu; /* Link MTU in bytes. */
     uint32_t max_ptags; /* Number of protection tags. */
     uint32_t reliability_level_support; /* Supported reliability levels (bit mask: 1 unreliable, 2 reliable delivery, 4 reliable reception). */
@@ -253,6 +304,74 @@ _Static_assert(sizeof(via_admin_set_mem_t) == 12, "SET_MEM size");
 _Static_assert(offsetof(via_admin_set_mem_t, handle) == 0, "SET_MEM.HANDLE offset");
 _Static_assert(offsetof(via_admin_set_mem_t, ptag) == 4, "SET_MEM.PTAG offset");
 _Static_assert(offsetof(via_admin_set_mem_t, flags) == 8, "SET_MEM.FLAGS offset");
+
+/* CREATE_VI: CREATE_VI command payload: the VI attributes (VipCreateVi's VIP_VI_ATTRIBUTES) and the completion queues. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t reliability_level; /* One level (VIP_RELIABILITY: 1 unreliable, 2 reliable delivery, 4 reliable reception) of NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT. */
+    uint32_t max_transfer_size; /* Largest transfer on the VI in bytes: 1 .. NIC_ATTRS.MAX_TRANSFER_SIZE. */
+    uint32_t ptag; /* Protection tag of the VI (a live ptag, PTAG_ARGS). */
+    uint32_t flags; /* VI_RDMA_WRITE | VI_RDMA_READ; other bits must be zero. */
+    uint32_t qos; /* Quality of service: undefined by VIA, must be zero. */
+    uint32_t send_cq; /* Completion queue of the send queue: reserved for the CQ engine, must be zero (no CQ). */
+    uint32_t recv_cq; /* Completion queue of the receive queue: reserved, must be zero. */
+} via_admin_create_vi_t;
+_Static_assert(sizeof(via_admin_create_vi_t) == 28, "CREATE_VI size");
+_Static_assert(offsetof(via_admin_create_vi_t, reliability_level) == 0, "CREATE_VI.RELIABILITY_LEVEL offset");
+_Static_assert(offsetof(via_admin_create_vi_t, max_transfer_size) == 4, "CREATE_VI.MAX_TRANSFER_SIZE offset");
+_Static_assert(offsetof(via_admin_create_vi_t, ptag) == 8, "CREATE_VI.PTAG offset");
+_Static_assert(offsetof(via_admin_create_vi_t, flags) == 12, "CREATE_VI.FLAGS offset");
+_Static_assert(offsetof(via_admin_create_vi_t, qos) == 16, "CREATE_VI.QOS offset");
+_Static_assert(offsetof(via_admin_create_vi_t, send_cq) == 20, "CREATE_VI.SEND_CQ offset");
+_Static_assert(offsetof(via_admin_create_vi_t, recv_cq) == 24, "CREATE_VI.RECV_CQ offset");
+
+/* VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi; /* VI id: the index of its doorbell page (0 .. MAX_VI-1). */
+} via_admin_vi_args_t;
+_Static_assert(sizeof(via_admin_vi_args_t) == 4, "VI_ARGS size");
+_Static_assert(offsetof(via_admin_vi_args_t, vi) == 0, "VI_ARGS.VI offset");
+
+/* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi; /* VI id. */
+    uint32_t reliability_level; /* New reliability level. */
+    uint32_t max_transfer_size; /* New largest transfer in bytes. */
+    uint32_t ptag; /* New protection tag. */
+    uint32_t flags; /* New VI_RDMA_WRITE | VI_RDMA_READ. */
+    uint32_t qos; /* Must be zero. */
+} via_admin_modify_vi_t;
+_Static_assert(sizeof(via_admin_modify_vi_t) == 24, "MODIFY_VI size");
+_Static_assert(offsetof(via_admin_modify_vi_t, vi) == 0, "MODIFY_VI.VI offset");
+_Static_assert(offsetof(via_admin_modify_vi_t, reliability_level) == 4, "MODIFY_VI.RELIABILITY_LEVEL offset");
+_Static_assert(offsetof(via_admin_modify_vi_t, max_transfer_size) == 8, "MODIFY_VI.MAX_TRANSFER_SIZE offset");
+_Static_assert(offsetof(via_admin_modify_vi_t, ptag) == 12, "MODIFY_VI.PTAG offset");
+_Static_assert(offsetof(via_admin_modify_vi_t, flags) == 16, "MODIFY_VI.FLAGS offset");
+_Static_assert(offsetof(via_admin_modify_vi_t, qos) == 20, "MODIFY_VI.QOS offset");
+
+/* VI_INFO: QUERY_VI response payload (VipQueryVi). */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi; /* VI id. */
+    uint32_t state; /* VI state (VIP_VI_STATE: 0 IDLE, 1 CONNECTED, 2 CONNECT_PENDING, 3 ERROR). */
+    uint32_t reliability_level; /* Reliability level. */
+    uint32_t max_transfer_size; /* Largest transfer in bytes. */
+    uint32_t ptag; /* Protection tag. */
+    uint32_t flags; /* VI_RDMA_WRITE | VI_RDMA_READ. */
+    uint32_t qos; /* Quality of service (0). */
+    uint32_t send_cq; /* Completion queue of the send queue (0: none). */
+    uint32_t recv_cq; /* Completion queue of the receive queue (0: none). */
+    uint32_t queues; /* VI_SEND_QUEUE_EMPTY | VI_RECV_QUEUE_EMPTY. */
+} via_admin_vi_info_t;
+_Static_assert(sizeof(via_admin_vi_info_t) == 40, "VI_INFO size");
+_Static_assert(offsetof(via_admin_vi_info_t, vi) == 0, "VI_INFO.VI offset");
+_Static_assert(offsetof(via_admin_vi_info_t, state) == 4, "VI_INFO.STATE offset");
+_Static_assert(offsetof(via_admin_vi_info_t, reliability_level) == 8, "VI_INFO.RELIABILITY_LEVEL offset");
+_Static_assert(offsetof(via_admin_vi_info_t, max_transfer_size) == 12, "VI_INFO.MAX_TRANSFER_SIZE offset");
+_Static_assert(offsetof(via_admin_vi_info_t, ptag) == 16, "VI_INFO.PTAG offset");
+_Static_assert(offsetof(via_admin_vi_info_t, flags) == 20, "VI_INFO.FLAGS offset");
+_Static_assert(offsetof(via_admin_vi_info_t, qos) == 24, "VI_INFO.QOS offset");
+_Static_assert(offsetof(via_admin_vi_info_t, send_cq) == 28, "VI_INFO.SEND_CQ offset");
+_Static_assert(offsetof(via_admin_vi_info_t, recv_cq) == 32, "VI_INFO.RECV_CQ offset");
+_Static_assert(offsetof(via_admin_vi_info_t, queues) == 36, "VI_INFO.QUEUES offset");
 
 #endif /* __ASSEMBLER__ */
 

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_VIP_HASH VIA_ULL(0x9713d3acf14aef6f)
+#define VIA_VIP_HASH VIA_ULL(0x7583625b2566e8b6)
 
 #define VIA_VIP_RETURN_SUCCESS VIA_U(0x0) /* The call succeeded. */
 #define VIA_VIP_RETURN_NOT_DONE VIA_U(0x1) /* Nothing has completed yet (a Done call's queue head is not complete). */
@@ -33,6 +33,13 @@
 #define VIA_VIP_RETURN_NO_MATCH VIA_U(0xe) /* No connection request matched. */
 #define VIA_VIP_RETURN_NOT_REACHABLE VIA_U(0xf) /* The remote end cannot be reached. */
 #define VIA_VIP_RETURN_ERROR_NOT_SUPPORTED VIA_U(0x10) /* The call is not supported. */
+#define VIA_VIP_RELIABILITY_UNRELIABLE VIA_U(0x1) /* Unreliable: corrupt data is dropped, no loss or order guarantee. */
+#define VIA_VIP_RELIABILITY_RELIABLE_DELIVERY VIA_U(0x2) /* Reliable delivery: exactly once, in order; a send completes once the remote NIC has the data. */
+#define VIA_VIP_RELIABILITY_RELIABLE_RECEPTION VIA_U(0x4) /* Reliable reception: a send completes once the data is in remote memory. */
+#define VIA_VIP_VI_STATE_IDLE VIA_U(0x0) /* Created or disconnected: attributes may change, receives may be posted. */
+#define VIA_VIP_VI_STATE_CONNECTED VIA_U(0x1) /* Connected to a remote VI: data moves. */
+#define VIA_VIP_VI_STATE_CONNECT_PENDING VIA_U(0x2) /* A connection request is outstanding. */
+#define VIA_VIP_VI_STATE_ERROR VIA_U(0x3) /* An error broke the connection; queued descriptors complete flushed. */
 
 #ifndef __ASSEMBLER__
 

@@ -5,6 +5,7 @@
 #include "admin.h"
 #include "lib.h"
 #include "mem.h"
+#include "vi.h"
 #include "version.h"
 
 /* Provisional NIC attributes: the blocks that will bound these (queue
@@ -12,7 +13,11 @@
  * yet, and there is no capability register for them. Each value says which
  * later hardware will supply it; until then these are the promises the
  * driver and VIPL are built against. The registration limits are real:
- * admin.layout's constants (enforced by mem.c) and the TPT's regions. */
+ * admin.layout's constants (enforced by mem.c) and the TPT's regions; so
+ * are the VI limits (vi.c enforces MAX_VI, MAX_TRANSFER_SIZE and the two
+ * support masks of admin.h). The transfer size (admin.layout's
+ * MAX_TRANSFER_SIZE, 64 KiB) is a firmware choice, since the packetizer
+ * will segment to the link MTU; VIA asks for at least 32 KiB. */
 enum {
     /* Connection manager (firmware + fabric): discriminator bytes carried in
      * a connect request. */
@@ -24,16 +29,8 @@ enum {
     ATTR_MAX_SEGMENTS_PER_DESC = 16,
     /* CQ engine (a future CAP_CQ register): one CQ per VI for now. */
     ATTR_MAX_CQ_ENTRIES = 4096,
-    /* Packetizer: segmentation to the link MTU makes the transfer size a
-     * firmware choice; VIA asks for at least 32 KiB. */
-    ATTR_MAX_TRANSFER_SIZE = 64u << 10,
     /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
     ATTR_NATIVE_MTU = 4096,
-    /* Reliability engine: unreliable delivery only until it exists
-     * (mask: 1 unreliable, 2 reliable delivery, 4 reliable reception). */
-    ATTR_RELIABILITY_LEVEL_SUPPORT = 1,
-    /* RDMA read needs the reliable levels. */
-    ATTR_RDMA_READ_SUPPORT = 0,
     /* No node address register yet (the fabric port will have one): no
      * address bytes are reported. */
     ATTR_NIC_ADDRESS_LEN = 0,
@@ -60,11 +57,11 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
     a->max_segments_per_desc = ATTR_MAX_SEGMENTS_PER_DESC;
     a->max_cq = caps->num_vi;
     a->max_cq_entries = ATTR_MAX_CQ_ENTRIES;
-    a->max_transfer_size = ATTR_MAX_TRANSFER_SIZE;
+    a->max_transfer_size = VIA_ADMIN_MAX_TRANSFER_SIZE;
     a->native_mtu = ATTR_NATIVE_MTU;
     a->max_ptags = VIA_ADMIN_MAX_PTAGS;
-    a->reliability_level_support = ATTR_RELIABILITY_LEVEL_SUPPORT;
-    a->rdma_read_support = ATTR_RDMA_READ_SUPPORT;
+    a->reliability_level_support = FW_RELIABILITY_LEVEL_SUPPORT;
+    a->rdma_read_support = FW_RDMA_READ_SUPPORT;
 }
 
 _Static_assert(sizeof(via_admin_nic_attrs_t) <= VIA_ADMIN_PAYLOAD_MAX, "NIC_ATTRS must fit a response payload");
@@ -111,6 +108,16 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
     case VIA_ADMIN_OP_SET_MEM_ATTRS:
         want = sizeof(via_admin_set_mem_t);
         break;
+    case VIA_ADMIN_OP_CREATE_VI:
+        want = sizeof(via_admin_create_vi_t);
+        break;
+    case VIA_ADMIN_OP_DESTROY_VI:
+    case VIA_ADMIN_OP_QUERY_VI:
+        want = sizeof(via_admin_vi_args_t);
+        break;
+    case VIA_ADMIN_OP_MODIFY_VI:
+        want = sizeof(via_admin_modify_vi_t);
+        break;
     default:
         rsp->status = VIA_ADMIN_ST_UNKNOWN_CMD;
         return;
@@ -122,7 +129,7 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
 
     /* The payloads start word aligned (offset 16 of an aligned struct), so
      * they are read and written in place through the generated structs; the
-     * mem functions write their output only on ST_OK. */
+     * mem and vi functions write their output only on ST_OK. */
     const void *in = cmd->payload;
     void *out = rsp->payload;
     uint32_t st = VIA_ADMIN_ST_OK, out_len = 0;
@@ -155,6 +162,20 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_SET_MEM_ATTRS:
         st = mem_set_attrs(in);
+        break;
+    case VIA_ADMIN_OP_CREATE_VI:
+        st = vi_create(in, &((via_admin_vi_args_t *)out)->vi);
+        out_len = sizeof(via_admin_vi_args_t);
+        break;
+    case VIA_ADMIN_OP_DESTROY_VI:
+        st = vi_destroy(((const via_admin_vi_args_t *)in)->vi);
+        break;
+    case VIA_ADMIN_OP_QUERY_VI:
+        st = vi_query(((const via_admin_vi_args_t *)in)->vi, out);
+        out_len = sizeof(via_admin_vi_info_t);
+        break;
+    case VIA_ADMIN_OP_MODIFY_VI:
+        st = vi_modify(in);
         break;
     default: /* VIA_ADMIN_OP_NOP */
         break;

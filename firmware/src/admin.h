@@ -10,11 +10,21 @@
 
 #include "via_admin.h"
 
+/* The reliability levels the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_
+ * SUPPORT, mask: 1 unreliable, 2 reliable delivery, 4 reliable reception):
+ * unreliable only until the reliability engine exists. vi.c accepts only
+ * these levels. */
+#define FW_RELIABILITY_LEVEL_SUPPORT 1u
+/* The levels with RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT): RDMA read needs
+ * the reliable levels, so none yet; vi.c refuses EnableRdmaRead on a level
+ * outside this mask. */
+#define FW_RDMA_READ_SUPPORT 0u
+
 /* What QUERY_NIC reports that the hardware knows: read from BAR0's
  * capability registers at boot (main.c), or made up by a test. */
 typedef struct {
     uint32_t hw_version; /* HW_VERSION register value */
-    uint32_t num_vi;     /* CAP_VI.NUM_VI */
+    uint32_t num_vi;     /* VIs the firmware can create (vi_init of CAP_VI.NUM_VI) */
     uint32_t data_width; /* CAP_DATAPATH.DATA_WIDTH, bits */
     uint32_t regions;    /* TPT regions registration uses (mem_init) */
 } admin_caps_t;
@@ -27,12 +37,14 @@ typedef struct {
  *   FLAGS != 0 or LEN > 240      -> ST_BAD_PARAM
  *   LEN not the size of the command's payload struct (CREATE_PTAG 0,
  *   DESTROY_PTAG 4, REGISTER_MEM 32, DEREGISTER_MEM 4, QUERY_MEM 4,
- *   SET_MEM_ATTRS 12)            -> ST_BAD_PARAM
+ *   SET_MEM_ATTRS 12, CREATE_VI 28, DESTROY_VI 4, QUERY_VI 4,
+ *   MODIFY_VI 24)                -> ST_BAD_PARAM
  * then NOP -> ST_OK; QUERY_NIC -> ST_OK with NIC_ATTRS (LEN 240); ECHO ->
  * ST_OK with the first LEN payload bytes and LEN. NOP and QUERY_NIC ignore
  * their payload. The memory commands are mem.c's (mem.h); on ST_OK
  * CREATE_PTAG answers PTAG_ARGS, REGISTER_MEM MEM_HANDLE and QUERY_MEM
- * MEM_ATTRS, the others no payload. On any status but ST_OK, LEN is 0 and
+ * MEM_ATTRS, the others no payload. The VI commands are vi.c's (vi.h);
+ * on ST_OK CREATE_VI answers VI_ARGS and QUERY_VI VI_INFO. On any status but ST_OK, LEN is 0 and
  * the payload zero. */
 void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin_caps_t *caps);
 

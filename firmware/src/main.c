@@ -1,7 +1,8 @@
 /* main.c: boot and the event loop of the control processor.
  *
  * Boot: read the capabilities through the BAR0 view, log one line, wait
- * for the TPT to clear itself after reset (mem_init), write READY (the
+ * for the TPT to clear itself after reset (mem_init), empty the VI table
+ * (vi_init), write READY (the
  * driver waits for it). Then pop hardware events forever and
  * sleep in WFI when there are none. The admin path copies the command out
  * of its window, runs admin_execute (admin.c, pure logic) and writes the
@@ -13,6 +14,7 @@
 #include "hw.h"
 #include "log.h"
 #include "mem.h"
+#include "vi.h"
 #include "version.h"
 
 /* link.ld */
@@ -88,7 +90,8 @@ static void boot(void)
     uint32_t dmem = via_cap_cpu_dmem_kb_get(cpu) << 10;
 
     caps.hw_version = hw_bar0_read(VIA_REG_HW_VERSION);
-    caps.num_vi = via_cap_vi_num_vi_get(hw_bar0_read(VIA_REG_CAP_VI));
+    /* One VI per doorbell page, as many as the VI table holds. */
+    caps.num_vi = vi_init(via_cap_vi_num_vi_get(hw_bar0_read(VIA_REG_CAP_VI)));
     caps.data_width = via_cap_datapath_data_width_get(hw_bar0_read(VIA_REG_CAP_DATAPATH));
     /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT
      * (registration then says NO_RESOURCE and never touches the TPT). */

@@ -16,7 +16,8 @@ _Static_assert(VIA_ADMIN_MAX_PTAGS <= 256, "a ptag's index is 8 bits");
 _Static_assert(MEM_MAX_REGIONS % 32 == 0 && MEM_MAX_REGIONS <= 65536, "region bitmap");
 
 /* The ptag table: gen is the current generation of index i (never 0); the
- * ptag gen << 8 | i exists while live; uses counts the regions using it. */
+ * ptag gen << 8 | i exists while live; uses counts the regions and VIs
+ * using it. */
 static struct {
     uint8_t gen;
     uint8_t live;
@@ -115,6 +116,25 @@ uint32_t mem_destroy_ptag(uint32_t ptag)
     if (++ptags[i].gen == 0)
         ptags[i].gen = 1;
     return VIA_ADMIN_ST_OK;
+}
+
+int mem_ptag_valid(uint32_t ptag)
+{
+    return ptag_index(ptag) >= 0;
+}
+
+uint32_t mem_ptag_hold(uint32_t ptag)
+{
+    int i = ptag_index(ptag);
+    if (i < 0)
+        return VIA_ADMIN_ST_INVALID_PTAG;
+    ptags[i].uses++;
+    return VIA_ADMIN_ST_OK;
+}
+
+void mem_ptag_release(uint32_t ptag)
+{
+    ptag_unuse(ptag);
 }
 
 /* --------------------------------------------------------------- regions */

@@ -50,7 +50,7 @@ uint32_t mem_init(uint32_t tpt_regions);
  * MAX_PTAGS exist. */
 uint32_t mem_create_ptag(uint32_t *ptag);
 /* DESTROY_PTAG: INVALID_PTAG (bits 31:16 set, index >= MAX_PTAGS, not
- * created, or an old generation), IN_USE while a region has it. */
+ * created, or an old generation), IN_USE while a region or a VI has it. */
 uint32_t mem_destroy_ptag(uint32_t ptag);
 /* REGISTER_MEM, checked in this order: BAD_PARAM (LEN 0 or over
  * MAX_REGISTER_BLOCK_BYTES, VA+LEN overflowing 64 bits, FLAGS reserved
@@ -68,7 +68,15 @@ uint32_t mem_query(uint32_t handle, via_admin_mem_attrs_t *a);
  * INVALID_PTAG; OK moves the region's use from its old ptag to the new. */
 uint32_t mem_set_attrs(const via_admin_set_mem_t *s);
 
-/* The firmware's bookkeeping, for the host tests' consistency checks. */
+/* mem_ptag_valid: the ptag exists. A VI (vi.c) takes a use of a live ptag (ST_OK; INVALID_PTAG if it is
+ * none), and gives it back; DESTROY_PTAG answers IN_USE while any region or
+ * VI uses the ptag. */
+int mem_ptag_valid(uint32_t ptag);
+uint32_t mem_ptag_hold(uint32_t ptag);
+void mem_ptag_release(uint32_t ptag);
+
+/* The firmware's bookkeeping, for the host tests' consistency checks
+ * (mem_ptag_uses counts regions and VIs). */
 uint32_t mem_total_bytes(void);
 uint32_t mem_ptag_uses(uint32_t index);
 int mem_region_used(uint32_t index);

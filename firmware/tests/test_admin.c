@@ -14,6 +14,7 @@
 #include "fake_tpt.h"
 #include "log.h"
 #include "mem.h"
+#include "vi.h"
 #include "version.h"
 #include "harness.h"
 
@@ -308,6 +309,7 @@ static void test_random_commands(void)
 {
     fake_tpt_reset(1024, 0);
     mem_init(1024);
+    vi_init(16);
     via_admin_cmd_t *c = malloc(sizeof *c);
     via_admin_cmd_t *copy = malloc(sizeof *copy);
     for (int n = 0; n < 20000; n++) {
@@ -319,6 +321,8 @@ static void test_random_commands(void)
             c->opcode &= 3;
         else if (n & 8)
             c->opcode = 0x10 | (c->opcode & 7);
+        else if (n & 16)
+            c->opcode = 0x20 | (c->opcode & 3);
         if (n & 2)
             c->flags = 0;
         if (n & 4)
@@ -327,7 +331,7 @@ static void test_random_commands(void)
         via_admin_rsp_t *r = run(c);
         CHECK(memcmp(copy, c, sizeof *c) == 0);
         check_rsp_common(c, r);
-        CHECK(r->status <= VIA_ADMIN_ST_IN_USE);
+        CHECK(r->status <= VIA_ADMIN_ST_INVALID_RDMAREAD);
         CHECK(r->status != VIA_ADMIN_ST_BUSY); /* the model's TPT always finishes */
         if (c->opcode < VIA_ADMIN_OP_CREATE_PTAG)
             CHECK(r->status == VIA_ADMIN_ST_OK || r->status == VIA_ADMIN_ST_UNKNOWN_CMD ||

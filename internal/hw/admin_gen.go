@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x0ccdcea6ea0c9f06
+const AdminHash uint64 = 0xf4e15ad80053f6b2
 
 // Constants of the layout.
 const (
@@ -30,6 +30,14 @@ const (
 	AdminOpQueryMem = 0x14
 	// AdminOpSetMemAttrs: Changes a region's ptag and RDMA enables (SET_MEM).
 	AdminOpSetMemAttrs = 0x15
+	// AdminOpCreateVi: Creates a VI in state IDLE with the attributes of CREATE_VI; answers VI_ARGS (the VI id: its doorbell page index).
+	AdminOpCreateVi = 0x20
+	// AdminOpDestroyVi: Destroys the VI in VI_ARGS; only in state IDLE (ST_INVALID_STATE otherwise).
+	AdminOpDestroyVi = 0x21
+	// AdminOpQueryVi: Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS.
+	AdminOpQueryVi = 0x22
+	// AdminOpModifyVi: Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
+	AdminOpModifyVi = 0x23
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -42,10 +50,20 @@ const (
 	AdminStInvalidPtag = 0x4
 	// AdminStInvalidHandle: The memory handle does not name a registered region (never issued, or deregistered).
 	AdminStInvalidHandle = 0x5
-	// AdminStNoResource: A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES.
+	// AdminStNoResource: A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs.
 	AdminStNoResource = 0x6
-	// AdminStInUse: The object is still used (a ptag by regions).
+	// AdminStInUse: The object is still used (a ptag by regions or VIs).
 	AdminStInUse = 0x7
+	// AdminStInvalidVi: The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
+	AdminStInvalidVi = 0x8
+	// AdminStInvalidState: The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE).
+	AdminStInvalidState = 0x9
+	// AdminStInvalidReliabilityLevel: The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
+	AdminStInvalidReliabilityLevel = 0xa
+	// AdminStInvalidMtu: The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE).
+	AdminStInvalidMtu = 0xb
+	// AdminStInvalidRdmaread: RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
+	AdminStInvalidRdmaread = 0xc
 	// AdminPayloadMax: Largest payload of a command or response, in bytes.
 	AdminPayloadMax = 0xf0
 	// AdminMaxPtags: Protection tags the firmware hands out at once (MaxPtags).
@@ -58,6 +76,18 @@ const (
 	AdminMemRdmaWrite = 0x1
 	// AdminMemRdmaRead: FLAGS bit: remote RDMA reads allowed.
 	AdminMemRdmaRead = 0x2
+	// AdminMaxVi: Most VIs the firmware's table holds; QUERY_NIC's MAX_VI is min(CAP_VI.NUM_VI, MAX_VI), one VI per doorbell page.
+	AdminMaxVi = 0x100
+	// AdminMaxTransferSize: Largest MAX_TRANSFER_SIZE of a VI, in bytes (NIC_ATTRS.MAX_TRANSFER_SIZE).
+	AdminMaxTransferSize = 0x10000
+	// AdminViRdmaWrite: CREATE_VI / MODIFY_VI / VI_INFO FLAGS bit: the VI takes and issues RDMA writes (EnableRdmaWrite).
+	AdminViRdmaWrite = 0x1
+	// AdminViRdmaRead: FLAGS bit: RDMA reads (EnableRdmaRead).
+	AdminViRdmaRead = 0x2
+	// AdminViSendQueueEmpty: VI_INFO QUEUES bit: no descriptor is queued on the send queue.
+	AdminViSendQueueEmpty = 0x1
+	// AdminViRecvQueueEmpty: VI_INFO QUEUES bit: no descriptor is queued on the receive queue.
+	AdminViRecvQueueEmpty = 0x2
 )
 
 // AdminOp is a value of enum OP: Admin command codes (CMD.OPCODE); the constants are OP_NOP, OP_QUERY_NIC, ...
@@ -75,6 +105,10 @@ var AdminOpNames = map[AdminOp]string{
 	AdminOpDeregisterMem: "DEREGISTER_MEM",
 	AdminOpQueryMem:      "QUERY_MEM",
 	AdminOpSetMemAttrs:   "SET_MEM_ATTRS",
+	AdminOpCreateVi:      "CREATE_VI",
+	AdminOpDestroyVi:     "DESTROY_VI",
+	AdminOpQueryVi:       "QUERY_VI",
+	AdminOpModifyVi:      "MODIFY_VI",
 }
 
 // String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
@@ -91,14 +125,19 @@ type AdminSt uint16
 
 // AdminStNames maps every value of ST to its name in the layout.
 var AdminStNames = map[AdminSt]string{
-	AdminStOk:            "OK",
-	AdminStUnknownCmd:    "UNKNOWN_CMD",
-	AdminStBadParam:      "BAD_PARAM",
-	AdminStBusy:          "BUSY",
-	AdminStInvalidPtag:   "INVALID_PTAG",
-	AdminStInvalidHandle: "INVALID_HANDLE",
-	AdminStNoResource:    "NO_RESOURCE",
-	AdminStInUse:         "IN_USE",
+	AdminStOk:                      "OK",
+	AdminStUnknownCmd:              "UNKNOWN_CMD",
+	AdminStBadParam:                "BAD_PARAM",
+	AdminStBusy:                    "BUSY",
+	AdminStInvalidPtag:             "INVALID_PTAG",
+	AdminStInvalidHandle:           "INVALID_HANDLE",
+	AdminStNoResource:              "NO_RESOURCE",
+	AdminStInUse:                   "IN_USE",
+	AdminStInvalidVi:               "INVALID_VI",
+	AdminStInvalidState:            "INVALID_STATE",
+	AdminStInvalidReliabilityLevel: "INVALID_RELIABILITY_LEVEL",
+	AdminStInvalidMtu:              "INVALID_MTU",
+	AdminStInvalidRdmaread:         "INVALID_RDMAREAD",
 }
 
 // String returns the value's name in the layout ("OK"), or ST(N) for a value the layout does not name.
@@ -190,12 +229,12 @@ type AdminNicAttrs struct {
 	MaxRegisterBytes        uint32   // Most bytes registered at once.
 	MaxRegisterRegions      uint32   // Most memory regions registered at once.
 	MaxRegisterBlockBytes   uint32   // Largest single memory region in bytes.
-	MaxVi                   uint32   // Number of VIs (CAP_VI.NUM_VI).
+	MaxVi                   uint32   // Number of VIs the firmware can create: min(CAP_VI.NUM_VI, MAX_VI).
 	MaxDescriptorsPerQueue  uint32   // Most descriptors queued on one work queue.
 	MaxSegmentsPerDesc      uint32   // Most data segments in one descriptor.
 	MaxCq                   uint32   // Number of completion queues.
 	MaxCqEntries            uint32   // Most entries in one completion queue.
-	MaxTransferSize         uint32   // Largest transfer in bytes.
+	MaxTransferSize         uint32   // Largest transfer in bytes (MAX_TRANSFER_SIZE).
 	NativeMtu               uint32   // Link MTU in bytes.
 	MaxPtags                uint32   // Number of protection tags.
 	ReliabilityLevelSupport uint32   // Supported reliability levels (bit mask: 1 unreliable, 2 reliable delivery, 4 reliable reception).
@@ -392,4 +431,148 @@ func (v *AdminSetMem) Unmarshal(b []byte) {
 	v.Handle = binary.LittleEndian.Uint32(b[0:])
 	v.Ptag = binary.LittleEndian.Uint32(b[4:])
 	v.Flags = binary.LittleEndian.Uint32(b[8:])
+}
+
+// AdminCreateViBytes is the size of AdminCreateVi in bytes.
+const AdminCreateViBytes = 28
+
+// AdminCreateVi is CREATE_VI: CREATE_VI command payload: the VI attributes (VipCreateVi's VIP_VI_ATTRIBUTES) and the completion queues.
+type AdminCreateVi struct {
+	ReliabilityLevel uint32 // One level (VIP_RELIABILITY: 1 unreliable, 2 reliable delivery, 4 reliable reception) of NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT.
+	MaxTransferSize  uint32 // Largest transfer on the VI in bytes: 1 .. NIC_ATTRS.MAX_TRANSFER_SIZE.
+	Ptag             uint32 // Protection tag of the VI (a live ptag, PTAG_ARGS).
+	Flags            uint32 // VI_RDMA_WRITE | VI_RDMA_READ; other bits must be zero.
+	Qos              uint32 // Quality of service: undefined by VIA, must be zero.
+	SendCq           uint32 // Completion queue of the send queue: reserved for the CQ engine, must be zero (no CQ).
+	RecvCq           uint32 // Completion queue of the receive queue: reserved, must be zero.
+}
+
+// Marshal writes v to b[:AdminCreateViBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCreateVi) Marshal(b []byte) {
+	b = b[:AdminCreateViBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.ReliabilityLevel)
+	binary.LittleEndian.PutUint32(b[4:], v.MaxTransferSize)
+	binary.LittleEndian.PutUint32(b[8:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[12:], v.Flags)
+	binary.LittleEndian.PutUint32(b[16:], v.Qos)
+	binary.LittleEndian.PutUint32(b[20:], v.SendCq)
+	binary.LittleEndian.PutUint32(b[24:], v.RecvCq)
+}
+
+// Unmarshal reads v from b[:AdminCreateViBytes].
+func (v *AdminCreateVi) Unmarshal(b []byte) {
+	b = b[:AdminCreateViBytes]
+	v.ReliabilityLevel = binary.LittleEndian.Uint32(b[0:])
+	v.MaxTransferSize = binary.LittleEndian.Uint32(b[4:])
+	v.Ptag = binary.LittleEndian.Uint32(b[8:])
+	v.Flags = binary.LittleEndian.Uint32(b[12:])
+	v.Qos = binary.LittleEndian.Uint32(b[16:])
+	v.SendCq = binary.LittleEndian.Uint32(b[20:])
+	v.RecvCq = binary.LittleEndian.Uint32(b[24:])
+}
+
+// AdminViArgsBytes is the size of AdminViArgs in bytes.
+const AdminViArgsBytes = 4
+
+// AdminViArgs is VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload.
+type AdminViArgs struct {
+	Vi uint32 // VI id: the index of its doorbell page (0 .. MAX_VI-1).
+}
+
+// Marshal writes v to b[:AdminViArgsBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminViArgs) Marshal(b []byte) {
+	b = b[:AdminViArgsBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Vi)
+}
+
+// Unmarshal reads v from b[:AdminViArgsBytes].
+func (v *AdminViArgs) Unmarshal(b []byte) {
+	b = b[:AdminViArgsBytes]
+	v.Vi = binary.LittleEndian.Uint32(b[0:])
+}
+
+// AdminModifyViBytes is the size of AdminModifyVi in bytes.
+const AdminModifyViBytes = 24
+
+// AdminModifyVi is MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's.
+type AdminModifyVi struct {
+	Vi               uint32 // VI id.
+	ReliabilityLevel uint32 // New reliability level.
+	MaxTransferSize  uint32 // New largest transfer in bytes.
+	Ptag             uint32 // New protection tag.
+	Flags            uint32 // New VI_RDMA_WRITE | VI_RDMA_READ.
+	Qos              uint32 // Must be zero.
+}
+
+// Marshal writes v to b[:AdminModifyViBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminModifyVi) Marshal(b []byte) {
+	b = b[:AdminModifyViBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Vi)
+	binary.LittleEndian.PutUint32(b[4:], v.ReliabilityLevel)
+	binary.LittleEndian.PutUint32(b[8:], v.MaxTransferSize)
+	binary.LittleEndian.PutUint32(b[12:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[16:], v.Flags)
+	binary.LittleEndian.PutUint32(b[20:], v.Qos)
+}
+
+// Unmarshal reads v from b[:AdminModifyViBytes].
+func (v *AdminModifyVi) Unmarshal(b []byte) {
+	b = b[:AdminModifyViBytes]
+	v.Vi = binary.LittleEndian.Uint32(b[0:])
+	v.ReliabilityLevel = binary.LittleEndian.Uint32(b[4:])
+	v.MaxTransferSize = binary.LittleEndian.Uint32(b[8:])
+	v.Ptag = binary.LittleEndian.Uint32(b[12:])
+	v.Flags = binary.LittleEndian.Uint32(b[16:])
+	v.Qos = binary.LittleEndian.Uint32(b[20:])
+}
+
+// AdminViInfoBytes is the size of AdminViInfo in bytes.
+const AdminViInfoBytes = 40
+
+// AdminViInfo is VI_INFO: QUERY_VI response payload (VipQueryVi).
+type AdminViInfo struct {
+	Vi               uint32 // VI id.
+	State            uint32 // VI state (VIP_VI_STATE: 0 IDLE, 1 CONNECTED, 2 CONNECT_PENDING, 3 ERROR).
+	ReliabilityLevel uint32 // Reliability level.
+	MaxTransferSize  uint32 // Largest transfer in bytes.
+	Ptag             uint32 // Protection tag.
+	Flags            uint32 // VI_RDMA_WRITE | VI_RDMA_READ.
+	Qos              uint32 // Quality of service (0).
+	SendCq           uint32 // Completion queue of the send queue (0: none).
+	RecvCq           uint32 // Completion queue of the receive queue (0: none).
+	Queues           uint32 // VI_SEND_QUEUE_EMPTY | VI_RECV_QUEUE_EMPTY.
+}
+
+// Marshal writes v to b[:AdminViInfoBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminViInfo) Marshal(b []byte) {
+	b = b[:AdminViInfoBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Vi)
+	binary.LittleEndian.PutUint32(b[4:], v.State)
+	binary.LittleEndian.PutUint32(b[8:], v.ReliabilityLevel)
+	binary.LittleEndian.PutUint32(b[12:], v.MaxTransferSize)
+	binary.LittleEndian.PutUint32(b[16:], v.Ptag)
+	binary.LittleEndian.PutUint32(b[20:], v.Flags)
+	binary.LittleEndian.PutUint32(b[24:], v.Qos)
+	binary.LittleEndian.PutUint32(b[28:], v.SendCq)
+	binary.LittleEndian.PutUint32(b[32:], v.RecvCq)
+	binary.LittleEndian.PutUint32(b[36:], v.Queues)
+}
+
+// Unmarshal reads v from b[:AdminViInfoBytes].
+func (v *AdminViInfo) Unmarshal(b []byte) {
+	b = b[:AdminViInfoBytes]
+	v.Vi = binary.LittleEndian.Uint32(b[0:])
+	v.State = binary.LittleEndian.Uint32(b[4:])
+	v.ReliabilityLevel = binary.LittleEndian.Uint32(b[8:])
+	v.MaxTransferSize = binary.LittleEndian.Uint32(b[12:])
+	v.Ptag = binary.LittleEndian.Uint32(b[16:])
+	v.Flags = binary.LittleEndian.Uint32(b[20:])
+	v.Qos = binary.LittleEndian.Uint32(b[24:])
+	v.SendCq = binary.LittleEndian.Uint32(b[28:])
+	v.RecvCq = binary.LittleEndian.Uint32(b[32:])
+	v.Queues = binary.LittleEndian.Uint32(b[36:])
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // VipHash is the hash of the vip layout.
-const VipHash uint64 = 0x9713d3acf14aef6f
+const VipHash uint64 = 0x7583625b2566e8b6
 
 // Constants of the layout.
 const (
@@ -45,6 +45,20 @@ const (
 	VipReturnNotReachable = 0xf
 	// VipReturnErrorNotSupported: The call is not supported.
 	VipReturnErrorNotSupported = 0x10
+	// VipReliabilityUnreliable: Unreliable: corrupt data is dropped, no loss or order guarantee.
+	VipReliabilityUnreliable = 0x1
+	// VipReliabilityReliableDelivery: Reliable delivery: exactly once, in order; a send completes once the remote NIC has the data.
+	VipReliabilityReliableDelivery = 0x2
+	// VipReliabilityReliableReception: Reliable reception: a send completes once the data is in remote memory.
+	VipReliabilityReliableReception = 0x4
+	// VipViStateIdle: Created or disconnected: attributes may change, receives may be posted.
+	VipViStateIdle = 0x0
+	// VipViStateConnected: Connected to a remote VI: data moves.
+	VipViStateConnected = 0x1
+	// VipViStateConnectPending: A connection request is outstanding.
+	VipViStateConnectPending = 0x2
+	// VipViStateError: An error broke the connection; queued descriptors complete flushed.
+	VipViStateError = 0x3
 )
 
 // VipReturn is a value of enum RETURN: VIP_RETURN: what every VIPL function returns, in the specification's value order.
@@ -78,4 +92,43 @@ func (v VipReturn) String() string {
 		return s
 	}
 	return "RETURN(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// VipReliability is a value of enum RELIABILITY: VIP_RELIABILITY_LEVEL: a VI's reliability level; the NIC's support is a mask of these bits.
+// The constants VipReliability* are untyped so that they fit integer fields; VipReliability(v).String() names a value.
+type VipReliability uint32
+
+// VipReliabilityNames maps every value of RELIABILITY to its name in the layout.
+var VipReliabilityNames = map[VipReliability]string{
+	VipReliabilityUnreliable:        "UNRELIABLE",
+	VipReliabilityReliableDelivery:  "RELIABLE_DELIVERY",
+	VipReliabilityReliableReception: "RELIABLE_RECEPTION",
+}
+
+// String returns the value's name in the layout ("UNRELIABLE"), or RELIABILITY(N) for a value the layout does not name.
+func (v VipReliability) String() string {
+	if s, ok := VipReliabilityNames[v]; ok {
+		return s
+	}
+	return "RELIABILITY(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// VipViState is a value of enum VI_STATE: VIP_VI_STATE: the state of a VI.
+// The constants VipViState* are untyped so that they fit integer fields; VipViState(v).String() names a value.
+type VipViState uint32
+
+// VipViStateNames maps every value of VI_STATE to its name in the layout.
+var VipViStateNames = map[VipViState]string{
+	VipViStateIdle:           "IDLE",
+	VipViStateConnected:      "CONNECTED",
+	VipViStateConnectPending: "CONNECT_PENDING",
+	VipViStateError:          "ERROR",
+}
+
+// String returns the value's name in the layout ("IDLE"), or VI_STATE(N) for a value the layout does not name.
+func (v VipViState) String() string {
+	if s, ok := VipViStateNames[v]; ok {
+		return s
+	}
+	return "VI_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
 }

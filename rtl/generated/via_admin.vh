@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h0ccdcea6ea0c9f06
+`define VIA_ADMIN_HASH 64'hf4e15ad80053f6b2
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -17,20 +17,35 @@
 `define VIA_ADMIN_OP_DEREGISTER_MEM 32'h00000013 // Deregisters the region MEM_HANDLE names; answers once no DMA uses its old translation (the TPT fence).
 `define VIA_ADMIN_OP_QUERY_MEM 32'h00000014 // Answers the attributes (MEM_ATTRS) of the region MEM_HANDLE names.
 `define VIA_ADMIN_OP_SET_MEM_ATTRS 32'h00000015 // Changes a region's ptag and RDMA enables (SET_MEM).
+`define VIA_ADMIN_OP_CREATE_VI 32'h00000020 // Creates a VI in state IDLE with the attributes of CREATE_VI; answers VI_ARGS (the VI id: its doorbell page index).
+`define VIA_ADMIN_OP_DESTROY_VI 32'h00000021 // Destroys the VI in VI_ARGS; only in state IDLE (ST_INVALID_STATE otherwise).
+`define VIA_ADMIN_OP_QUERY_VI 32'h00000022 // Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS.
+`define VIA_ADMIN_OP_MODIFY_VI 32'h00000023 // Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
 `define VIA_ADMIN_ST_BUSY 32'h00000003 // The firmware cannot take the command now; retry later.
 `define VIA_ADMIN_ST_INVALID_PTAG 32'h00000004 // The protection tag does not exist (never created, or destroyed).
 `define VIA_ADMIN_ST_INVALID_HANDLE 32'h00000005 // The memory handle does not name a registered region (never issued, or deregistered).
-`define VIA_ADMIN_ST_NO_RESOURCE 32'h00000006 // A limit is reached: protection tags, regions, MAX_REGISTER_BYTES or MAX_REGISTER_BLOCK_BYTES.
-`define VIA_ADMIN_ST_IN_USE 32'h00000007 // The object is still used (a ptag by regions).
+`define VIA_ADMIN_ST_NO_RESOURCE 32'h00000006 // A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs.
+`define VIA_ADMIN_ST_IN_USE 32'h00000007 // The object is still used (a ptag by regions or VIs).
+`define VIA_ADMIN_ST_INVALID_VI 32'h00000008 // The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
+`define VIA_ADMIN_ST_INVALID_STATE 32'h00000009 // The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE).
+`define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL 32'h0000000a // The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
+`define VIA_ADMIN_ST_INVALID_MTU 32'h0000000b // The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE).
+`define VIA_ADMIN_ST_INVALID_RDMAREAD 32'h0000000c // RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
 `define VIA_ADMIN_PAYLOAD_MAX 32'h000000f0 // Largest payload of a command or response, in bytes.
 `define VIA_ADMIN_MAX_PTAGS 32'h00000040 // Protection tags the firmware hands out at once (MaxPtags).
 `define VIA_ADMIN_MAX_REGISTER_BYTES 32'hfffff000 // Most bytes registered at once, summed over the regions (MaxRegisterBytes).
 `define VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES 32'h80000000 // Largest single region in bytes (MaxRegisterBlockBytes).
 `define VIA_ADMIN_MEM_RDMA_WRITE 32'h00000001 // REG_MEM / SET_MEM / MEM_ATTRS FLAGS bit: remote RDMA writes allowed.
 `define VIA_ADMIN_MEM_RDMA_READ 32'h00000002 // FLAGS bit: remote RDMA reads allowed.
+`define VIA_ADMIN_MAX_VI 32'h00000100 // Most VIs the firmware's table holds; QUERY_NIC's MAX_VI is min(CAP_VI.NUM_VI, MAX_VI), one VI per doorbell page.
+`define VIA_ADMIN_MAX_TRANSFER_SIZE 32'h00010000 // Largest MAX_TRANSFER_SIZE of a VI, in bytes (NIC_ATTRS.MAX_TRANSFER_SIZE).
+`define VIA_ADMIN_VI_RDMA_WRITE 32'h00000001 // CREATE_VI / MODIFY_VI / VI_INFO FLAGS bit: the VI takes and issues RDMA writes (EnableRdmaWrite).
+`define VIA_ADMIN_VI_RDMA_READ 32'h00000002 // FLAGS bit: RDMA reads (EnableRdmaRead).
+`define VIA_ADMIN_VI_SEND_QUEUE_EMPTY 32'h00000001 // VI_INFO QUEUES bit: no descriptor is queued on the send queue.
+`define VIA_ADMIN_VI_RECV_QUEUE_EMPTY 32'h00000002 // VI_INFO QUEUES bit: no descriptor is queued on the receive queue.
 
 // CMD: An admin command, in BAR0's ADMIN_CMD window.
 `define VIA_ADMIN_CMD_BYTES 256
@@ -80,7 +95,7 @@
 `define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_REGIONS_SIZE 4
 `define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BLOCK_BYTES_OFFSET 108 // Largest single memory region in bytes.
 `define VIA_ADMIN_NIC_ATTRS_MAX_REGISTER_BLOCK_BYTES_SIZE 4
-`define VIA_ADMIN_NIC_ATTRS_MAX_VI_OFFSET 112 // Number of VIs (CAP_VI.NUM_VI).
+`define VIA_ADMIN_NIC_ATTRS_MAX_VI_OFFSET 112 // Number of VIs the firmware can create: min(CAP_VI.NUM_VI, MAX_VI).
 `define VIA_ADMIN_NIC_ATTRS_MAX_VI_SIZE 4
 `define VIA_ADMIN_NIC_ATTRS_MAX_DESCRIPTORS_PER_QUEUE_OFFSET 116 // Most descriptors queued on one work queue.
 `define VIA_ADMIN_NIC_ATTRS_MAX_DESCRIPTORS_PER_QUEUE_SIZE 4
@@ -90,7 +105,7 @@
 `define VIA_ADMIN_NIC_ATTRS_MAX_CQ_SIZE 4
 `define VIA_ADMIN_NIC_ATTRS_MAX_CQ_ENTRIES_OFFSET 128 // Most entries in one completion queue.
 `define VIA_ADMIN_NIC_ATTRS_MAX_CQ_ENTRIES_SIZE 4
-`define VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_OFFSET 132 // Largest transfer in bytes.
+`define VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_OFFSET 132 // Largest transfer in bytes (MAX_TRANSFER_SIZE).
 `define VIA_ADMIN_NIC_ATTRS_MAX_TRANSFER_SIZE_SIZE 4
 `define VIA_ADMIN_NIC_ATTRS_NATIVE_MTU_OFFSET 136 // Link MTU in bytes.
 `define VIA_ADMIN_NIC_ATTRS_NATIVE_MTU_SIZE 4
@@ -149,5 +164,65 @@
 `define VIA_ADMIN_SET_MEM_PTAG_SIZE 4
 `define VIA_ADMIN_SET_MEM_FLAGS_OFFSET 8 // New MEM_RDMA_WRITE | MEM_RDMA_READ; other bits must be zero.
 `define VIA_ADMIN_SET_MEM_FLAGS_SIZE 4
+
+// CREATE_VI: CREATE_VI command payload: the VI attributes (VipCreateVi's VIP_VI_ATTRIBUTES) and the completion queues.
+`define VIA_ADMIN_CREATE_VI_BYTES 28
+`define VIA_ADMIN_CREATE_VI_RELIABILITY_LEVEL_OFFSET 0 // One level (VIP_RELIABILITY: 1 unreliable, 2 reliable delivery, 4 reliable reception) of NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT.
+`define VIA_ADMIN_CREATE_VI_RELIABILITY_LEVEL_SIZE 4
+`define VIA_ADMIN_CREATE_VI_MAX_TRANSFER_SIZE_OFFSET 4 // Largest transfer on the VI in bytes: 1 .. NIC_ATTRS.MAX_TRANSFER_SIZE.
+`define VIA_ADMIN_CREATE_VI_MAX_TRANSFER_SIZE_SIZE 4
+`define VIA_ADMIN_CREATE_VI_PTAG_OFFSET 8 // Protection tag of the VI (a live ptag, PTAG_ARGS).
+`define VIA_ADMIN_CREATE_VI_PTAG_SIZE 4
+`define VIA_ADMIN_CREATE_VI_FLAGS_OFFSET 12 // VI_RDMA_WRITE | VI_RDMA_READ; other bits must be zero.
+`define VIA_ADMIN_CREATE_VI_FLAGS_SIZE 4
+`define VIA_ADMIN_CREATE_VI_QOS_OFFSET 16 // Quality of service: undefined by VIA, must be zero.
+`define VIA_ADMIN_CREATE_VI_QOS_SIZE 4
+`define VIA_ADMIN_CREATE_VI_SEND_CQ_OFFSET 20 // Completion queue of the send queue: reserved for the CQ engine, must be zero (no CQ).
+`define VIA_ADMIN_CREATE_VI_SEND_CQ_SIZE 4
+`define VIA_ADMIN_CREATE_VI_RECV_CQ_OFFSET 24 // Completion queue of the receive queue: reserved, must be zero.
+`define VIA_ADMIN_CREATE_VI_RECV_CQ_SIZE 4
+
+// VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload.
+`define VIA_ADMIN_VI_ARGS_BYTES 4
+`define VIA_ADMIN_VI_ARGS_VI_OFFSET 0 // VI id: the index of its doorbell page (0 .. MAX_VI-1).
+`define VIA_ADMIN_VI_ARGS_VI_SIZE 4
+
+// MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's.
+`define VIA_ADMIN_MODIFY_VI_BYTES 24
+`define VIA_ADMIN_MODIFY_VI_VI_OFFSET 0 // VI id.
+`define VIA_ADMIN_MODIFY_VI_VI_SIZE 4
+`define VIA_ADMIN_MODIFY_VI_RELIABILITY_LEVEL_OFFSET 4 // New reliability level.
+`define VIA_ADMIN_MODIFY_VI_RELIABILITY_LEVEL_SIZE 4
+`define VIA_ADMIN_MODIFY_VI_MAX_TRANSFER_SIZE_OFFSET 8 // New largest transfer in bytes.
+`define VIA_ADMIN_MODIFY_VI_MAX_TRANSFER_SIZE_SIZE 4
+`define VIA_ADMIN_MODIFY_VI_PTAG_OFFSET 12 // New protection tag.
+`define VIA_ADMIN_MODIFY_VI_PTAG_SIZE 4
+`define VIA_ADMIN_MODIFY_VI_FLAGS_OFFSET 16 // New VI_RDMA_WRITE | VI_RDMA_READ.
+`define VIA_ADMIN_MODIFY_VI_FLAGS_SIZE 4
+`define VIA_ADMIN_MODIFY_VI_QOS_OFFSET 20 // Must be zero.
+`define VIA_ADMIN_MODIFY_VI_QOS_SIZE 4
+
+// VI_INFO: QUERY_VI response payload (VipQueryVi).
+`define VIA_ADMIN_VI_INFO_BYTES 40
+`define VIA_ADMIN_VI_INFO_VI_OFFSET 0 // VI id.
+`define VIA_ADMIN_VI_INFO_VI_SIZE 4
+`define VIA_ADMIN_VI_INFO_STATE_OFFSET 4 // VI state (VIP_VI_STATE: 0 IDLE, 1 CONNECTED, 2 CONNECT_PENDING, 3 ERROR).
+`define VIA_ADMIN_VI_INFO_STATE_SIZE 4
+`define VIA_ADMIN_VI_INFO_RELIABILITY_LEVEL_OFFSET 8 // Reliability level.
+`define VIA_ADMIN_VI_INFO_RELIABILITY_LEVEL_SIZE 4
+`define VIA_ADMIN_VI_INFO_MAX_TRANSFER_SIZE_OFFSET 12 // Largest transfer in bytes.
+`define VIA_ADMIN_VI_INFO_MAX_TRANSFER_SIZE_SIZE 4
+`define VIA_ADMIN_VI_INFO_PTAG_OFFSET 16 // Protection tag.
+`define VIA_ADMIN_VI_INFO_PTAG_SIZE 4
+`define VIA_ADMIN_VI_INFO_FLAGS_OFFSET 20 // VI_RDMA_WRITE | VI_RDMA_READ.
+`define VIA_ADMIN_VI_INFO_FLAGS_SIZE 4
+`define VIA_ADMIN_VI_INFO_QOS_OFFSET 24 // Quality of service (0).
+`define VIA_ADMIN_VI_INFO_QOS_SIZE 4
+`define VIA_ADMIN_VI_INFO_SEND_CQ_OFFSET 28 // Completion queue of the send queue (0: none).
+`define VIA_ADMIN_VI_INFO_SEND_CQ_SIZE 4
+`define VIA_ADMIN_VI_INFO_RECV_CQ_OFFSET 32 // Completion queue of the receive queue (0: none).
+`define VIA_ADMIN_VI_INFO_RECV_CQ_SIZE 4
+`define VIA_ADMIN_VI_INFO_QUEUES_OFFSET 36 // VI_SEND_QUEUE_EMPTY | VI_RECV_QUEUE_EMPTY.
+`define VIA_ADMIN_VI_INFO_QUEUES_SIZE 4
 
 `endif // VIA_ADMIN_VH

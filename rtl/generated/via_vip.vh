@@ -5,7 +5,7 @@
 `define VIA_VIP_VH
 
 // hash of the layout
-`define VIA_VIP_HASH 64'h9713d3acf14aef6f
+`define VIA_VIP_HASH 64'h7583625b2566e8b6
 
 // constants
 `define VIA_VIP_RETURN_SUCCESS 32'h00000000 // The call succeeded.
@@ -25,5 +25,12 @@
 `define VIA_VIP_RETURN_NO_MATCH 32'h0000000e // No connection request matched.
 `define VIA_VIP_RETURN_NOT_REACHABLE 32'h0000000f // The remote end cannot be reached.
 `define VIA_VIP_RETURN_ERROR_NOT_SUPPORTED 32'h00000010 // The call is not supported.
+`define VIA_VIP_RELIABILITY_UNRELIABLE 32'h00000001 // Unreliable: corrupt data is dropped, no loss or order guarantee.
+`define VIA_VIP_RELIABILITY_RELIABLE_DELIVERY 32'h00000002 // Reliable delivery: exactly once, in order; a send completes once the remote NIC has the data.
+`define VIA_VIP_RELIABILITY_RELIABLE_RECEPTION 32'h00000004 // Reliable reception: a send completes once the data is in remote memory.
+`define VIA_VIP_VI_STATE_IDLE 32'h00000000 // Created or disconnected: attributes may change, receives may be posted.
+`define VIA_VIP_VI_STATE_CONNECTED 32'h00000001 // Connected to a remote VI: data moves.
+`define VIA_VIP_VI_STATE_CONNECT_PENDING 32'h00000002 // A connection request is outstanding.
+`define VIA_VIP_VI_STATE_ERROR 32'h00000003 // An error broke the connection; queued descriptors complete flushed.
 
 `endif // VIA_VIP_VH
