@@ -113,10 +113,18 @@ func adminVip(op string, err error) error {
 	}
 	code := hw.VipReturn(hw.VipReturnErrorResource)
 	switch se.Status {
-	case hw.AdminStBadParam, hw.AdminStInvalidHandle:
+	case hw.AdminStBadParam, hw.AdminStInvalidHandle, hw.AdminStInvalidVi:
 		code = hw.VipReturnInvalidParameter
 	case hw.AdminStInvalidPtag:
 		code = hw.VipReturnInvalidPtag
+	case hw.AdminStInvalidState:
+		code = hw.VipReturnInvalidState
+	case hw.AdminStInvalidReliabilityLevel:
+		code = hw.VipReturnInvalidReliabilityLevel
+	case hw.AdminStInvalidMtu:
+		code = hw.VipReturnInvalidMtu
+	case hw.AdminStInvalidRdmaread:
+		code = hw.VipReturnInvalidRdmaread
 	} // NO_RESOURCE, IN_USE, BUSY and the rest: VIP_ERROR_RESOURCE
 	return &VipError{Op: op, Code: code, Err: err}
 }
@@ -256,7 +264,8 @@ func (n *NIC) Phys() *hostvm.Phys {
 }
 
 // Session is one process's use of the NIC through the kernel agent
-// (VipOpenNic): its address space, protection tags and memory regions.
+// (VipOpenNic): its address space, protection tags, memory regions and
+// VIs (vi.go).
 // Safe for concurrent use.
 type Session struct {
 	n     *NIC
@@ -269,24 +278,27 @@ type Session struct {
 	epoch   uint64 // NIC.resets when the ptags and regions were made
 	ptags   map[Ptag]struct{}
 	regions map[MemHandle]*region
+	vis     map[VI]struct{}
 }
 
-// sync drops the ptags and regions a firmware reload (Recover, Reload)
-// erased in the NIC: their pages are unpinned and their page lists freed.
+// sync drops the ptags, regions and VIs a firmware reload (Recover,
+// Reload) erased in the NIC: the regions' pages are unpinned and their
+// page lists freed.
 // Call with s.mu held.
 func (s *Session) sync() {
 	cur := s.n.resets.Load()
 	if s.epoch == cur {
 		return
 	}
-	if len(s.regions)+len(s.ptags) > 0 {
-		s.n.log.Warn("the NIC was reset: the session's memory regions and protection tags are gone",
-			"session", s.name, "regions", len(s.regions), "ptags", len(s.ptags))
+	if len(s.regions)+len(s.ptags)+len(s.vis) > 0 {
+		s.n.log.Warn("the NIC was reset: the session's VIs, memory regions and protection tags are gone",
+			"session", s.name, "vis", len(s.vis), "regions", len(s.regions), "ptags", len(s.ptags))
 	}
 	for h, r := range s.regions {
 		s.release(h, r)
 	}
 	clear(s.ptags)
+	clear(s.vis)
 	s.epoch = cur
 }
 
@@ -317,7 +329,7 @@ func (n *NIC) OpenSession(name string, vaBytes int64) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("driver: OpenSession %q: %w", name, err)
 	}
-	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, epoch: n.resets.Load(), ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}}
+	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, epoch: n.resets.Load(), ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}, vis: map[VI]struct{}{}}
 	n.mem.sessions[s] = struct{}{}
 	return s, nil
 }
@@ -391,7 +403,7 @@ func (s *Session) CreatePtag(ctx context.Context) (Ptag, error) {
 
 // DestroyPtag destroys one of the session's protection tags
 // (VipDestroyPtag): VIP_INVALID_PTAG if it is not one, VIP_ERROR_RESOURCE
-// while a region (or VI) uses it.
+// while a region or a VI uses it (the firmware's IN_USE).
 func (s *Session) DestroyPtag(ctx context.Context, p Ptag) error {
 	const op = "DestroyPtag"
 	s.mu.Lock()
@@ -601,9 +613,12 @@ func (s *Session) Regions() []MemHandle {
 	return hs
 }
 
-// Close ends the session as a process exit would: it deregisters its
-// regions, destroys its ptags and frees its memory. It returns the first
-// error but goes on with the rest.
+// Close ends the session as a process exit would: it destroys its VIs,
+// deregisters its regions, destroys its ptags (which the VIs and regions
+// held, so they go last) and frees its memory. It returns the errors but
+// goes on with the rest. A VI that is not IDLE cannot be destroyed
+// (VIP_INVALID_STATE); it stays, with its ptag, and the session stays
+// open. (Until connections exist every VI is IDLE.)
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -612,6 +627,11 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	var errs []error
+	for vi := range s.vis {
+		if err := s.destroyVI(ctx, vi); err != nil {
+			errs = append(errs, fmt.Errorf("destroying VI %d: %w", uint32(vi), err))
+		}
+	}
 	for h, r := range s.regions {
 		if err := s.deregister(ctx, h, r); err != nil {
 			errs = append(errs, fmt.Errorf("deregistering 0x%08x: %w", uint32(h), err))
@@ -622,7 +642,7 @@ func (s *Session) Close(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("destroying ptag 0x%x: %w", uint32(p), err))
 		}
 	}
-	if len(s.regions) == 0 {
+	if len(s.regions) == 0 && len(s.vis) == 0 {
 		if err := s.space.Close(); err != nil {
 			errs = append(errs, err)
 		}

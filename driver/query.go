@@ -8,14 +8,6 @@ import (
 	"github.com/vianic/vianic/internal/hw"
 )
 
-// Reliability levels of VIA, as bits of NICAttributes.ReliabilityLevelSupport
-// and RDMAReadSupport.
-const (
-	Unreliable        = 1
-	ReliableDelivery  = 2
-	ReliableReception = 4
-)
-
 // NICAttributes are the NIC's attributes as VipQueryNic returns them,
 // answered by the firmware's QUERY_NIC (hw.AdminNicAttrs).
 type NICAttributes struct {

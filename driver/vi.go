@@ -1,0 +1,225 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/vianic/vianic/internal/hw"
+)
+
+// Virtual interfaces, the kernel agent's side (docs/vi.md). The firmware
+// keeps the VI table (CREATE_VI .. MODIFY_VI); a session can use only the
+// VIs it created: another session's are answered as if they did not exist
+// (VIP_INVALID_PARAMETER), as its ptags and memory handles are.
+
+// VI is a VI id: the index of the VI's doorbell page in BAR0's DOORBELL
+// array (0 .. MaxVI-1). Unlike ptags and memory handles, 0 is a valid VI.
+type VI uint32
+
+// ReliabilityLevel is a VI's reliability level (VIP_RELIABILITY_LEVEL);
+// the NIC's support (NICAttributes.ReliabilityLevelSupport) is a mask of
+// them.
+type ReliabilityLevel uint32
+
+// The reliability levels, also the bits of NICAttributes.ReliabilityLevelSupport
+// and RDMAReadSupport.
+const (
+	Unreliable        ReliabilityLevel = hw.VipReliabilityUnreliable
+	ReliableDelivery  ReliabilityLevel = hw.VipReliabilityReliableDelivery
+	ReliableReception ReliabilityLevel = hw.VipReliabilityReliableReception
+)
+
+// String names the level as the layout does ("UNRELIABLE").
+func (r ReliabilityLevel) String() string { return hw.VipReliability(r).String() }
+
+// VIState is the state of a VI (VIP_VI_STATE).
+type VIState uint32
+
+// The VI states, in the specification's values.
+const (
+	VIStateIdle           VIState = hw.VipViStateIdle
+	VIStateConnected      VIState = hw.VipViStateConnected
+	VIStateConnectPending VIState = hw.VipViStateConnectPending
+	VIStateError          VIState = hw.VipViStateError
+)
+
+// String names the state as the layout does ("IDLE", "CONNECT_PENDING").
+func (s VIState) String() string { return hw.VipViState(s).String() }
+
+// VIAttrs are a VI's attributes (VIP_VI_ATTRIBUTES).
+type VIAttrs struct {
+	ReliabilityLevel ReliabilityLevel // one level of NICAttributes.ReliabilityLevelSupport
+	MaxTransferSize  uint32           // 1 .. NICAttributes.MaxTransferSize
+	// QoS is VIA's quality of service, which the specification leaves
+	// undefined: it must be 0 (VIP_INVALID_PARAMETER otherwise).
+	QoS             uint32
+	Ptag            Ptag // one of the session's ptags
+	EnableRdmaWrite bool
+	EnableRdmaRead  bool // only on a level of NICAttributes.RDMAReadSupport
+}
+
+func (a VIAttrs) flags() uint32 {
+	var f uint32
+	if a.EnableRdmaWrite {
+		f |= hw.AdminViRdmaWrite
+	}
+	if a.EnableRdmaRead {
+		f |= hw.AdminViRdmaRead
+	}
+	return f
+}
+
+// VIInfo is what QueryVI answers (VipQueryVi).
+type VIInfo struct {
+	State          VIState
+	Attrs          VIAttrs
+	SendQueueEmpty bool
+	RecvQueueEmpty bool
+}
+
+// CreateVI creates a VI with attrs (VipCreateVi, without completion
+// queues: the CQ engine does not exist yet) and returns its id; the VI is
+// IDLE. The driver checks that attrs.Ptag is one of the session's
+// (VIP_INVALID_PTAG); the firmware then checks, in this order, QoS 0
+// (VIP_INVALID_PARAMETER), the reliability level
+// (VIP_INVALID_RELIABILITY_LEVEL), MaxTransferSize (VIP_INVALID_MTU), the
+// ptag (VIP_INVALID_PTAG), RDMA read against the level
+// (VIP_INVALID_RDMAREAD) and a free VI (VIP_ERROR_RESOURCE).
+func (s *Session) CreateVI(ctx context.Context, attrs VIAttrs) (VI, error) {
+	const op = "CreateVI"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if s.closed {
+		return 0, vipErr(op, hw.VipReturnInvalidParameter, nil, "session %q is closed", s.name)
+	}
+	if _, ok := s.ptags[attrs.Ptag]; !ok {
+		return 0, vipErr(op, hw.VipReturnInvalidPtag, nil, "ptag 0x%x is not a protection tag of session %q", uint32(attrs.Ptag), s.name)
+	}
+	c := hw.AdminCreateVi{ReliabilityLevel: uint32(attrs.ReliabilityLevel), MaxTransferSize: attrs.MaxTransferSize,
+		Ptag: uint32(attrs.Ptag), Flags: attrs.flags(), Qos: attrs.QoS}
+	b := make([]byte, hw.AdminCreateViBytes)
+	c.Marshal(b)
+	_, resp, err := s.n.Admin(ctx, hw.AdminOpCreateVi, b)
+	if err == nil && len(resp) < hw.AdminViArgsBytes {
+		err = fmt.Errorf("CREATE_VI answered %d bytes", len(resp))
+	}
+	if err != nil {
+		return 0, adminVip(op, err)
+	}
+	var a hw.AdminViArgs
+	a.Unmarshal(resp)
+	vi := VI(a.Vi)
+	s.vis[vi] = struct{}{}
+	return vi, nil
+}
+
+// viLookup checks that vi is one of the session's VIs.
+func (s *Session) viLookup(op string, vi VI) error {
+	if _, ok := s.vis[vi]; !ok || s.closed {
+		return vipErr(op, hw.VipReturnInvalidParameter, nil, "VI %d is not a VI of session %q", uint32(vi), s.name)
+	}
+	return nil
+}
+
+func viArgs(vi VI) []byte {
+	a := hw.AdminViArgs{Vi: uint32(vi)}
+	b := make([]byte, hw.AdminViArgsBytes)
+	a.Marshal(b)
+	return b
+}
+
+// DestroyVI destroys one of the session's VIs (VipDestroyVi):
+// VIP_INVALID_PARAMETER if it is not one, VIP_INVALID_STATE unless it is
+// IDLE. Its ptag is then free of it.
+func (s *Session) DestroyVI(ctx context.Context, vi VI) error {
+	const op = "DestroyVI"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, vi); err != nil {
+		return err
+	}
+	if err := s.destroyVI(ctx, vi); err != nil {
+		return adminVip(op, err)
+	}
+	return nil
+}
+
+func (s *Session) destroyVI(ctx context.Context, vi VI) error {
+	if _, _, err := s.n.Admin(ctx, hw.AdminOpDestroyVi, viArgs(vi)); err != nil {
+		return err
+	}
+	delete(s.vis, vi)
+	return nil
+}
+
+// QueryVI returns the state, attributes and queue flags of one of the
+// session's VIs (VipQueryVi), as the NIC holds them; any state.
+func (s *Session) QueryVI(ctx context.Context, vi VI) (VIInfo, error) {
+	const op = "QueryVI"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, vi); err != nil {
+		return VIInfo{}, err
+	}
+	_, resp, err := s.n.Admin(ctx, hw.AdminOpQueryVi, viArgs(vi))
+	if err == nil && len(resp) < hw.AdminViInfoBytes {
+		err = fmt.Errorf("QUERY_VI answered %d bytes", len(resp))
+	}
+	if err != nil {
+		return VIInfo{}, adminVip(op, err)
+	}
+	var m hw.AdminViInfo
+	m.Unmarshal(resp)
+	return VIInfo{
+		State: VIState(m.State),
+		Attrs: VIAttrs{
+			ReliabilityLevel: ReliabilityLevel(m.ReliabilityLevel), MaxTransferSize: m.MaxTransferSize, QoS: m.Qos,
+			Ptag: Ptag(m.Ptag), EnableRdmaWrite: m.Flags&hw.AdminViRdmaWrite != 0, EnableRdmaRead: m.Flags&hw.AdminViRdmaRead != 0,
+		},
+		SendQueueEmpty: m.Queues&hw.AdminViSendQueueEmpty != 0,
+		RecvQueueEmpty: m.Queues&hw.AdminViRecvQueueEmpty != 0,
+	}, nil
+}
+
+// SetVIAttributes replaces all the attributes of one of the session's VIs
+// (VipSetViAttributes). The VI must be IDLE (VIP_INVALID_STATE); the
+// driver checks the VI (VIP_INVALID_PARAMETER) and the ptag
+// (VIP_INVALID_PTAG), the firmware the attributes as CreateVI's. On
+// success the VI holds a use of the new ptag instead of the old.
+func (s *Session) SetVIAttributes(ctx context.Context, vi VI, attrs VIAttrs) error {
+	const op = "SetVIAttributes"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, vi); err != nil {
+		return err
+	}
+	if _, ok := s.ptags[attrs.Ptag]; !ok {
+		return vipErr(op, hw.VipReturnInvalidPtag, nil, "ptag 0x%x is not a protection tag of session %q", uint32(attrs.Ptag), s.name)
+	}
+	m := hw.AdminModifyVi{Vi: uint32(vi), ReliabilityLevel: uint32(attrs.ReliabilityLevel), MaxTransferSize: attrs.MaxTransferSize,
+		Ptag: uint32(attrs.Ptag), Flags: attrs.flags(), Qos: attrs.QoS}
+	b := make([]byte, hw.AdminModifyViBytes)
+	m.Marshal(b)
+	if _, _, err := s.n.Admin(ctx, hw.AdminOpModifyVi, b); err != nil {
+		return adminVip(op, err)
+	}
+	return nil
+}
+
+// VIs returns the session's VIs, in increasing order.
+func (s *Session) VIs() []VI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	vs := make([]VI, 0, len(s.vis))
+	for v := range s.vis {
+		vs = append(vs, v)
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i] < vs[j] })
+	return vs
+}
