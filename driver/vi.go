@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -149,6 +150,12 @@ func (s *Session) DestroyVI(ctx context.Context, vi VI) error {
 
 func (s *Session) destroyVI(ctx context.Context, vi VI) error {
 	if _, _, err := s.n.Admin(ctx, hw.AdminOpDestroyVi, viArgs(vi)); err != nil {
+		var se *StatusError
+		if errors.As(err, &se) && se.Status == hw.AdminStInvalidVi {
+			// The NIC no longer knows the VI (it was reset): forget it
+			// here too, and report it.
+			delete(s.vis, vi)
+		}
 		return err
 	}
 	delete(s.vis, vi)
