@@ -3,13 +3,13 @@
 #   make demo      the main job (installs what is missing first)
 #   make test      every test (installs what is missing first)
 #
-# Other targets: deps generate check-generated lint synth bench firmware gotest fmt clean
+# Other targets: deps generate check-generated lint synth bench firmware sim gotest fmt clean
 
 SHELL := /bin/bash
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps generate check-generated lint synth bench firmware gotest fmt test demo clean
+.PHONY: all deps generate check-generated lint synth bench firmware sim gotest fmt test demo clean
 
 all: generate
 
@@ -43,7 +43,13 @@ bench: deps
 firmware: deps
 	$(MAKE) -C firmware test
 
-gotest: deps
+# The Verilated co-simulation models (VCD and FST) and the echo server that
+# the Go tests use; built once here, so that no test package spends its time
+# limit waiting for a build (a test builds them itself when they are stale).
+sim: deps
+	sim-scripts/build-sim.sh vcd fst echo
+
+gotest: deps sim
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad" >&2; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
@@ -51,9 +57,16 @@ gotest: deps
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
+# check-generated first (it regenerates files the others read); then lint,
+# synthesis, the RTL benches, the firmware's tests and the simulator's build
+# side by side (single-threaded tools: Yosys, Icarus, Verilator's own passes;
+# benches.sh already runs two benches at a time); then the Go tests.
 test: deps
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory check-generated lint synth bench firmware gotest && \
+	$(MAKE) --no-print-directory check-generated && \
+	$(MAKE) --no-print-directory -j4 --output-sync=line lint synth bench firmware sim && \
+	echo "make test: lint, synth, benches, firmware and simulator build done at $$(( $$(date +%s) - start )) s" && \
+	$(MAKE) --no-print-directory gotest && \
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"
 
 demo: deps

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs one RTL unit bench in one simulator.
 #
-#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME
+#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME
 #
 # A bench lives in testbench/NAME/: tb_NAME.v (top module tb_NAME) and
 # files.f, one source path per line relative to the repository root ('#'
 # starts a comment). Include directories rtl/, rtl/generated/ and
 # testbench/common/ are always on the path. The bench gets +seed=N (default 1)
 # and, with -w, +vcd=PATH; it must print "PASS" on success and call $fatal on
-# failure. Build products go to build/bench/NAME/SIM/.
+# failure. Build products go to build/bench/NAME/SIM/. -j sets the compile
+# jobs of a Verilator build (default 2; benches.sh runs benches side by side
+# with 1).
 set -euo pipefail
 
 sim=verilator
@@ -16,18 +18,20 @@ vcd=""
 seed=1
 quiet=0
 extra=()
-while getopts "s:w:r:a:q" opt; do
+jobs=2
+while getopts "s:w:r:a:j:q" opt; do
   case $opt in
     s) sim=$OPTARG ;;
     w) vcd=$OPTARG ;;
     r) seed=$OPTARG ;;
     q) quiet=1 ;;
     a) extra+=("$OPTARG") ;;
-    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME" >&2; exit 2 ;;
+    j) jobs=$OPTARG ;;
+    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-q] NAME" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2; }
 name=$1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,9 +56,20 @@ log=$out/run.log
 case $sim in
   verilator)
     # Benches are not held to -Wall (the RTL is, by `make lint`); warnings are
-    # shown but not fatal.
-    verilator --binary --timing --trace -j 2 -Wno-fatal -Wno-lint -Wno-style \
+    # shown but not fatal. The bench's own C++ is compiled without
+    # optimization: Verilator's --timing makes a bench's initial blocks one
+    # huge coroutine function (3 MB of C++ for via_cpu_periph) that takes a
+    # minute to optimize, while every bench runs in seconds either way. The
+    # Verilator runtime library keeps its -Os and goes through ccache when
+    # there is one (build/ccache): it is the same for every bench.
+    objcache=()
+    if command -v ccache >/dev/null 2>&1; then
+      export CCACHE_DIR=${CCACHE_DIR:-$root/build/ccache}
+      objcache=(OBJCACHE=ccache)
+    fi
+    verilator --binary --timing --trace -j "$jobs" -Wno-fatal -Wno-lint -Wno-style \
       -Wno-TIMESCALEMOD --x-assign unique --x-initial unique \
+      -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 ${objcache[*]}" \
       --top-module "$top" -Mdir "$out/obj" -o sim "${incs[@]}" "${srcs[@]}" \
       >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; echo "bench $name [$sim]: BUILD FAILED" >&2; exit 1; }
     run=("$out/obj/sim" "${args[@]}" +verilator+seed+"$seed" +verilator+rand+reset+2)

@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # Runs every RTL unit bench (testbench/*/files.f) in Verilator and Icarus and
-# prints a summary. Options: -s SIM to run one simulator, -r SEED, NAME... to
-# run only those benches.
+# prints a summary.
+#
+#   sim-scripts/benches.sh [-s verilator|icarus] [-r SEED] [-j JOBS] [NAME...]
+#
+# -s runs one simulator only, -r sets the seed (default 1), NAME... runs only
+# those benches. -j runs JOBS bench runs side by side (default: the number of
+# CPUs, at most 4); each then builds with one compile job, so that a
+# single-threaded Icarus run or Verilator's own (single-threaded) verilation
+# never leaves a core idle. Runs start longest first, by the durations the
+# last run recorded (build/bench/NAME/SIM/.secs), and their output is printed
+# whole, one run at a time, as they finish.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sims=(verilator icarus)
 seed=1
-while getopts "s:r:" opt; do
+ncpu=$(nproc 2>/dev/null || echo 1)
+jobs=$(( ncpu < 4 ? ncpu : 4 ))
+usage() { echo "usage: $0 [-s verilator|icarus] [-r seed] [-j jobs] [NAME...]" >&2; exit 2; }
+while getopts "s:r:j:" opt; do
   case $opt in
     s) sims=("$OPTARG") ;;
     r) seed=$OPTARG ;;
-    *) echo "usage: $0 [-s verilator|icarus] [-r seed] [NAME...]" >&2; exit 2 ;;
+    j) jobs=$OPTARG ;;
+    *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || usage
 if [ $# -gt 0 ]; then
   names=("$@")
 else
@@ -21,18 +35,61 @@ else
 fi
 [ ${#names[@]} -gt 0 ] || { echo "benches: none found under testbench/" >&2; exit 1; }
 
-fails=()
-total=$(( ${#names[@]} * ${#sims[@]} ))
-n=0
+# every run, longest first (unknown durations first of all: they may be long)
+runs=()
 for name in "${names[@]}"; do
   for sim in "${sims[@]}"; do
-    n=$((n + 1))
-    printf '[%d/%d] ' "$n" "$total"
-    "$root/sim-scripts/bench.sh" -q -s "$sim" -r "$seed" "$name" || fails+=("$name[$sim]")
+    secs=$(cat "$root/build/bench/$name/$sim/.secs" 2>/dev/null || echo 100000)
+    runs+=("$secs $name $sim")
   done
 done
+mapfile -t runs < <(printf '%s\n' "${runs[@]}" | sort -k1,1nr -k2,2 -k3,3)
+total=${#runs[@]}
+bjobs=2
+[ "$jobs" -gt 1 ] && bjobs=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$SECONDS
+fails=()
+declare -A pid_run=()
+done_n=0
+
+# prints a finished run's output and records its result
+reap() {
+  local pid=$1 rc=$2
+  local r=${pid_run[$pid]}
+  unset "pid_run[$pid]"
+  done_n=$((done_n + 1))
+  printf '[%d/%d] ' "$done_n" "$total"
+  cat "$tmp/$r.out"
+  [ "$rc" -eq 0 ] || fails+=("${r/ /[}]")
+}
+
+for run in "${runs[@]}"; do
+  read -r _ name sim <<<"$run"
+  while [ ${#pid_run[@]} -ge "$jobs" ]; do
+    wait -n -p pid
+    rc=$?
+    reap "$pid" "$rc"
+  done
+  (
+    t0=$SECONDS
+    "$root/sim-scripts/bench.sh" -q -j "$bjobs" -s "$sim" -r "$seed" "$name" >"$tmp/$name $sim.out" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] || echo $((SECONDS - t0)) >"$root/build/bench/$name/$sim/.secs"
+    exit $rc
+  ) &
+  pid_run[$!]="$name $sim"
+done
+while [ ${#pid_run[@]} -gt 0 ]; do
+  wait -n -p pid
+  rc=$?
+  reap "$pid" "$rc"
+done
+
 if [ ${#fails[@]} -gt 0 ]; then
   echo "benches: FAILED: ${fails[*]}" >&2
   exit 1
 fi
-echo "benches: all $total runs passed (${names[*]} x ${sims[*]}, seed $seed)"
+echo "benches: all $total runs passed in $((SECONDS - start)) s, $jobs at a time (${names[*]} x ${sims[*]}, seed $seed)"

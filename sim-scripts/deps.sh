@@ -10,6 +10,7 @@ declare -A pkg_of=(
   [iverilog]=iverilog
   [vvp]=iverilog
   [yosys]=yosys
+  [ccache]=ccache
   [gtkwave]=gtkwave
   [Xvfb]=xvfb
   [xvfb-run]=xvfb
