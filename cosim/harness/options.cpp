@@ -48,6 +48,9 @@ void usage(FILE* f) {
             "  --seed N                   seed of Verilator's random initial values (default 1; 0 picks one at random)\n"
             "  --max-clients N            connections open at once, 1..65536 (default 1024); more are\n"
             "                             answered with ERROR BUSY and closed\n"
+            "  --queue-depth N            flow control: requests queued per connection while time is\n"
+            "                             frozen, and MMIO operations queued per node, before the\n"
+            "                             simulator stops reading a client, 64..2^30 (default 2^20)\n"
             "  --verbose                  log more\n"
             "  --help                     this text\n"
             "\n"
@@ -96,7 +99,7 @@ std::string default_socket_path() {
 void parse_options(int argc, char** argv, Options* o) {
     enum {
         O_SOCKET = 1000, O_TCP, O_NODES, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_TRACE, O_TSTART, O_TEND,
-        O_TXLOG, O_SEED, O_MAXCLIENTS, O_VERBOSE, O_HELP
+        O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP
     };
     static const struct option longopts[] = {
         {"socket", required_argument, nullptr, O_SOCKET},
@@ -113,6 +116,7 @@ void parse_options(int argc, char** argv, Options* o) {
         {"txlog", required_argument, nullptr, O_TXLOG},
         {"seed", required_argument, nullptr, O_SEED},
         {"max-clients", required_argument, nullptr, O_MAXCLIENTS},
+        {"queue-depth", required_argument, nullptr, O_QDEPTH},
         {"verbose", no_argument, nullptr, O_VERBOSE},
         {"help", no_argument, nullptr, O_HELP},
         {nullptr, 0, nullptr, 0},
@@ -166,6 +170,7 @@ void parse_options(int argc, char** argv, Options* o) {
                 break;
             case O_SEED: o->seed = uint32_t(parse_u64("--seed", optarg, 0, 0x7fffffff)); break;
             case O_MAXCLIENTS: o->max_clients = unsigned(parse_u64("--max-clients", optarg, 1, 65536)); break;
+            case O_QDEPTH: o->queue_depth = parse_u64("--queue-depth", optarg, 64, uint64_t(1) << 30); break;
             case 'v':
             case O_VERBOSE: o->verbose = true; break;
             case 'h':

@@ -22,6 +22,7 @@ struct Options {
     std::string txlog_file;
     uint32_t seed = 1;
     unsigned max_clients = 1024;  // open connections at once (more are refused with BUSY)
+    uint64_t queue_depth = uint64_t(1) << 20;  // flow control: queued actions per connection, MMIO ops per node
     bool verbose = false;
 
     // derived

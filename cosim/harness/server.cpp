@@ -300,7 +300,7 @@ int Server::run() {
 // ------------------------------------------------------------------ I/O
 
 bool Server::backpressured(const Conn* c) const {
-    return c->deferred.size() >= kMaxDeferred || (c->hello_done && nodes_[c->node]->mmio.queued() >= kMaxQueuedOps);
+    return c->deferred.size() >= o_.queue_depth || (c->hello_done && nodes_[c->node]->mmio.queued() >= o_.queue_depth);
 }
 
 bool Server::may_read(const Conn* c) const { return !c->closing && !c->stalled && !backpressured(c); }

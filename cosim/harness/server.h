@@ -44,8 +44,6 @@ namespace vianic {
 class Server : public NodeEvents {
 public:
     static constexpr unsigned kChunkCycles = 128;
-    static constexpr size_t kMaxDeferred = size_t(1) << 20;   // queued actions per connection
-    static constexpr size_t kMaxQueuedOps = size_t(1) << 20;  // MMIO ops per node (free-run)
 
     explicit Server(const Options& o);
     ~Server() override;

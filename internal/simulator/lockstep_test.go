@@ -223,10 +223,12 @@ func statInt(t *testing.T, st map[string]string, key string) int64 {
 	return v
 }
 
-// A lockstep driver that only posts writes, millions of them, is never
-// stuck: when its queue in the simulator is full, flow control counts it
-// as blocked and time drains the queue. No read is inserted behind its
-// back, and where flow control cuts the stream does not change the run.
+// A lockstep driver that only posts writes, many times more than the
+// simulator's queues hold, is never stuck: when its queue in the simulator
+// is full, flow control counts it as blocked and time drains the queue. No
+// read is inserted behind its back, and where flow control cuts the stream
+// does not change the run. (The queues are 2^15 deep here instead of the
+// default 2^20, so that the flood is ten times the queues in a second.)
 func TestSimLockstepWriteFlood(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -236,10 +238,11 @@ func TestSimLockstepWriteFlood(t *testing.T) {
 	assert.Equal(t, c1, c2, "the run ends at the same cycle")
 }
 
-// writeFlood posts 3M writes in lockstep, then reads; it returns the
-// cycle of that read.
+// writeFlood posts ten queues' worth of writes in lockstep, then reads; it
+// returns the cycle of that read.
 func writeFlood(t *testing.T, log bool) uint64 {
-	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	const queue = 1 << 15
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1, Args: []string{"--queue-depth", strconv.Itoa(queue)}})
 	c := simtest.Dial(t, s, cosim.Options{Name: "writer"})
 	ctx := ctxT(t, 2*time.Minute)
 	st, err := c.Stats(ctx)
@@ -247,7 +250,7 @@ func writeFlood(t *testing.T, log bool) uint64 {
 	w0 := statInt(t, st, "node0.mmio_writes")
 	r0 := c.Counters().Requests
 
-	const n = 3_000_000
+	const n = 10*queue + 12345
 	start := time.Now()
 	for i := range n {
 		if err := c.Write32(ctx, hw.RegScratch, uint32(i)); err != nil {
@@ -257,9 +260,8 @@ func writeFlood(t *testing.T, log bool) uint64 {
 	require.NoError(t, c.Flush(ctx))
 	assert.Equal(t, r0, c.Counters().Requests, "the writes went out without any request behind them")
 	// Time advanced although the client never blocked: all but at most two
-	// queues' worth (the client's and the node's, a million each) are
-	// applied once the simulator has read everything.
-	const queue = 1 << 20
+	// queues' worth (the client's and the node's) are applied once the
+	// simulator has read everything.
 	var applied int64
 	require.Eventually(t, func() bool {
 		st, err := c.Stats(ctx)
