@@ -79,6 +79,24 @@ func (v DescCompleted) String() string {
 	return "COMPLETED(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
+// Struct members' bit fields in place, as constants.
+const (
+	DescCtlControlOpMask                   = 0x3     // CTL.CONTROL[1:0]
+	DescCtlControlImmediateMask            = 0x4     // CTL.CONTROL[2:2]
+	DescCtlControlQueueFenceMask           = 0x8     // CTL.CONTROL[3:3]
+	DescCtlStatusDoneMask                  = 0x1     // CTL.STATUS[0:0]
+	DescCtlStatusLocalFormatErrorMask      = 0x2     // CTL.STATUS[1:1]
+	DescCtlStatusLocalProtectionErrorMask  = 0x4     // CTL.STATUS[2:2]
+	DescCtlStatusLocalLengthErrorMask      = 0x8     // CTL.STATUS[3:3]
+	DescCtlStatusPartialPacketErrorMask    = 0x10    // CTL.STATUS[4:4]
+	DescCtlStatusFlushedMask               = 0x20    // CTL.STATUS[5:5]
+	DescCtlStatusTransportErrorMask        = 0x40    // CTL.STATUS[6:6]
+	DescCtlStatusRdmaProtectionErrorMask   = 0x80    // CTL.STATUS[7:7]
+	DescCtlStatusRemoteDescriptorErrorMask = 0x100   // CTL.STATUS[8:8]
+	DescCtlStatusOpMask                    = 0x70000 // CTL.STATUS[18:16]
+	DescCtlStatusImmediateMask             = 0x80000 // CTL.STATUS[19:19]
+)
+
 // Fields, as typed accessors.
 var (
 	// DescCtlControlOp is CTL.CONTROL[1:0]: The operation (OP_*); 3 is reserved.
