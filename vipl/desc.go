@@ -52,6 +52,10 @@ const (
 // String returns the operation's name in the layout ("RECEIVE").
 func (o CompletedOp) String() string { return hw.DescCompleted(o).String() }
 
+// Status returns the status's OP field saying o completed, other bits
+// zero (for building statuses, as a fake NIC or a test does).
+func (o CompletedOp) Status() Status { return Status(hw.DescCtlStatusOp.Val(uint32(o))) }
+
 // Status is a descriptor's status word, which the NIC writes last when the
 // descriptor completes; zero while it is pending.
 type Status uint32

@@ -137,6 +137,7 @@ func TestStatusString(t *testing.T) {
 	assert.False(t, (StatusDone | StatusImmediate).Failed())
 	assert.False(t, Status(0).Done())
 	assert.Equal(t, Status(0x1FE), StatusErrors)
+	assert.Equal(t, Status(4<<16), CompletedRdmaRead.Status())
 }
 
 // NewDesc's own checks, over a fake kernel agent.
