@@ -151,7 +151,7 @@ func TestCosimPtagsAndMemory(t *testing.T) {
 	assert.Equal(t, vipl.MemAttributes{Ptag: p, EnableRdmaWrite: true}, attrs)
 	requireCode(t, vipl.InvalidPtag, n.SetMemAttributes(ctx, va, h, vipl.MemAttributes{Ptag: gone}), "SetMemAttributes to a destroyed ptag")
 	requireCode(t, vipl.InvalidParameter, second(n.QueryMem(ctx, buf.VA, h)), "QueryMem at another address")
-	requireCode(t, vipl.InvalidParameter, second(n.QueryMem(ctx, va, h+1)), "QueryMem of a handle never issued")
+	requireCode(t, vipl.InvalidParameter, second(n.QueryMem(ctx, va, h+0x200)), "QueryMem of a handle never issued")
 
 	// what is in use cannot go
 	requireCode(t, vipl.ErrorResource, n.DestroyPtag(ctx, p), "ptag used by regions")

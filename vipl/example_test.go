@@ -133,7 +133,7 @@ func ExampleNic_NewDesc() {
 	_, err = nic.NewDesc(buf.VA+64, h, &vipl.Descriptor{Segments: make([]vipl.DataSegment, 17)})
 	fmt.Println("17 segments:", vipl.Code(err))
 	// Output:
-	// 96 bytes, 2 segments, length 5120, status 0
+	// 64 bytes, 2 segments, length 5120, status 0
 	// misaligned: VIP_INVALID_PARAMETER
 	// 17 segments: VIP_DESCRIPTOR_ERROR
 }
