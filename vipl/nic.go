@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sort"
 	"sync"
 
 	"github.com/vianic/vianic/driver"
@@ -264,19 +263,15 @@ func (n *Nic) Free(ctx context.Context, b *Buffer) error {
 // bytesAt returns the bytes [va, va+size) of a live buffer. Call with n.mu
 // held.
 func (n *Nic) bytesAt(va uint64, size int) ([]byte, bool) {
-	bs := make([]*Buffer, 0, len(n.bufs))
 	for _, b := range n.bufs {
-		bs = append(bs, b)
+		if va < b.VA {
+			continue
+		}
+		off := va - b.VA
+		if off > uint64(len(b.Bytes)) || uint64(size) > uint64(len(b.Bytes))-off {
+			continue
+		}
+		return b.Bytes[off : off+uint64(size) : off+uint64(size)], true
 	}
-	sort.Slice(bs, func(i, j int) bool { return bs[i].VA < bs[j].VA })
-	i := sort.Search(len(bs), func(i int) bool { return bs[i].VA > va }) - 1
-	if i < 0 {
-		return nil, false
-	}
-	b := bs[i]
-	off := va - b.VA
-	if off > uint64(len(b.Bytes)) || uint64(size) > uint64(len(b.Bytes))-off {
-		return nil, false
-	}
-	return b.Bytes[off : off+uint64(size) : off+uint64(size)], true
+	return nil, false
 }
