@@ -1,19 +1,41 @@
 // Package vipl is the VI Provider Library of vianic: the VIA user agent, in
 // idiomatic Go. An application opens a NIC, creates protection tags,
-// registers memory, creates virtual interfaces (VIs), posts descriptors on
-// their send and receive queues by ringing doorbells from user level, and
-// reaps completions, without the kernel agent on the data path. The calls
-// follow the VIPL API of the Virtual Interface Architecture specification
-// 1.0 (VipOpenNic, VipCreateVi, VipPostSend, ...), and every error maps one
-// to one to a VIP_* return code.
+// allocates and registers memory, and builds descriptors in it; later it
+// will create virtual interfaces (VIs), post descriptors on their send and
+// receive queues by ringing doorbells from user level, and reap
+// completions, without the kernel agent on the data path. The calls follow
+// the VIPL API of the Virtual Interface Architecture specification 1.0:
 //
-// Layer: vipl sits on the driver (the kernel agent) and reaches it through
-// one narrow kernel-agent interface, in-process for now, so that the agent
-// can later move into a process of its own without changing this package's
-// API. It imports driver and internal/hw (the generated layouts) and never
-// the bridge client (cosim): doorbells and host memory reach it through the
-// interfaces the driver hands out.
+//	VipOpenNic          OpenNic (or NewNic over a KernelAgent)
+//	VipCloseNic         Nic.Close
+//	VipQueryNic         Nic.Query
+//	VipCreatePtag       Nic.CreatePtag
+//	VipDestroyPtag      Nic.DestroyPtag
+//	VipRegisterMem      Nic.RegisterMem (memory from Nic.Alloc)
+//	VipDeregisterMem    Nic.DeregisterMem
+//	VipQueryMem         Nic.QueryMem
+//	VipSetMemAttributes Nic.SetMemAttributes
+//	VIP_DESCRIPTOR      Descriptor (what it says), Desc (one in registered memory: Nic.NewDesc)
 //
-// This package is being built: today it holds only this description; the
-// calls arrive with the virtual-interface data path.
+// Every call takes a context and returns an error that maps one to one to
+// a VIP_* return code: Code(err) is the code, and errors.Is(err,
+// ErrInvalidPtag) (one sentinel per code) tests for one. A descriptor's
+// status word is a Status, whose String names its bits
+// ("DONE|LOCAL_LENGTH_ERROR|op=RECEIVE|IMMEDIATE"). Layouts, codes and bit
+// names come from the generated definitions (rtl/layouts/desc.layout and
+// vip.layout); docs/vipl.md is the user's guide.
+//
+// Layer: vipl sits on the driver (the kernel agent) and reaches it only
+// through the KernelAgent interface: plain data in and out, in-process for
+// now (LocalAgent over a driver session), so that the agent can later move
+// into a process of its own without changing this package's API. It
+// imports driver, driver/simbus (OpenNic's connection to the simulator)
+// and internal/hw, never the bridge client (cosim) itself.
+//
+// What comes next: the VI calls (VipCreateVi, VipDestroyVi, VipQueryVi,
+// VipSetViAttributes), posting (VipPostSend, VipPostRecv, doorbells on the
+// VI's own page), completion (VipSendDone, VipRecvDone, VipSendWait,
+// VipRecvWait with the millisecond timeout counted in simulated time) and
+// connections arrive with the hardware that runs them (the descriptor
+// engine of issue 9); this package does not pretend to have them before.
 package vipl

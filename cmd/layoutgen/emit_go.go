@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"sort"
 	"strings"
 )
 
@@ -16,8 +17,12 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 	if len(l.Structs) > 0 {
 		imports = append(imports, "\"encoding/binary\"")
 	}
-	if len(l.Enums) > 0 {
+	flagSets := l.hasMemberFields()
+	if len(l.Enums) > 0 || flagSets {
 		imports = append(imports, "\"strconv\"")
+	}
+	if flagSets {
+		imports = append(imports, "\"strings\"")
 	}
 	if len(imports) > 0 {
 		b.WriteString("import (\n\t" + strings.Join(imports, "\n\t") + "\n)\n\n")
@@ -90,6 +95,7 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 		}
 		b.WriteString("\t},\n}\n")
 	}
+	l.goFlagSets(&b)
 	for _, s := range l.Structs {
 		t := G + goName(s.Name)
 		fmt.Fprintf(&b, "\n// %sBytes is the size of %s in bytes.\nconst %sBytes = %d\n\n", t, t, t, s.Bytes)
@@ -135,3 +141,59 @@ func (l *Layout) Go(pkg string) ([]byte, error) {
 }
 
 func goAccess(a Access) string { return "Access" + strings.ToUpper(string(a)) }
+
+// hasMemberFields reports whether a struct member of l has bit fields.
+func (l *Layout) hasMemberFields() bool {
+	for _, s := range l.Structs {
+		for _, m := range s.Members {
+			if len(m.Fields) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// goFlagSets writes, for every struct member with bit fields, a type
+// STRUCTMEMBERBits of the member's width whose String() names the fields
+// that are set: a one-bit field by its name, a wider one as name=VALUE
+// (the field's name in lower case; the value's name when the field holds an
+// enum, else the number in hex), bits outside every field as one hex
+// number, all from the low bit up and joined by "|". A zero value is "0".
+func (l *Layout) goFlagSets(b *bytes.Buffer) {
+	G := l.gpre()
+	for _, s := range l.Structs {
+		for _, m := range s.Members {
+			if len(m.Fields) == 0 {
+				continue
+			}
+			t := G + goName(s.Name) + goName(m.Name) + "Bits"
+			fs := append([]*Field(nil), m.Fields...)
+			sort.Slice(fs, func(i, j int) bool { return fs[i].LSB < fs[j].LSB })
+			var all uint64
+			for _, f := range fs {
+				all |= mask(f)
+			}
+			fmt.Fprintf(b, "// %s is a value of %s.%s seen as its fields: %s\n", t, s.Name, m.Name, m.Doc)
+			fmt.Fprintf(b, "// String names the fields that are set, from the low bit up, joined by \"|\".\ntype %s %s\n\n", t, goInt[m.Size])
+			fmt.Fprintf(b, "// String names v's fields: a one-bit field by its name when set, a wider field as name=VALUE, other bits as one hex number; \"0\" when v is zero.\n")
+			fmt.Fprintf(b, "func (v %s) String() string {\n\tif v == 0 {\n\t\treturn \"0\"\n\t}\n\tvar parts []string\n", t)
+			for _, f := range fs {
+				if f.Width() == 1 {
+					fmt.Fprintf(b, "\tif v&0x%x != 0 {\n\t\tparts = append(parts, %q)\n\t}\n", mask(f), f.Name)
+					continue
+				}
+				val := fmt.Sprintf("(uint64(v)>>%d)&0x%x", f.LSB, (uint64(1)<<uint(f.Width()))-1)
+				if f.LSB == 0 {
+					val = fmt.Sprintf("uint64(v)&0x%x", (uint64(1)<<uint(f.Width()))-1)
+				}
+				if f.Enum != "" {
+					fmt.Fprintf(b, "\tparts = append(parts, %q+%s%s(%s).String())\n", strings.ToLower(f.Name)+"=", G, goName(f.Enum), val)
+				} else {
+					fmt.Fprintf(b, "\tparts = append(parts, %q+strconv.FormatUint(%s, 16))\n", strings.ToLower(f.Name)+"=0x", val)
+				}
+			}
+			fmt.Fprintf(b, "\tif r := uint64(v) &^ 0x%x; r != 0 {\n\t\tparts = append(parts, \"0x\"+strconv.FormatUint(r, 16))\n\t}\n\treturn strings.Join(parts, \"|\")\n}\n\n", all)
+		}
+	}
+}

@@ -212,21 +212,37 @@ func (l *Layout) mdEnums(b *bytes.Buffer) {
 }
 
 // goFieldMasks writes each register field's bits in place as an untyped
-// constant (the Field variables' Mask(), usable in constant expressions).
+// constant (the Field variables' Mask(), usable in constant expressions),
+// and likewise each bit field of a struct member.
 func (l *Layout) goFieldMasks(b *bytes.Buffer) {
-	var n int
+	var n, m int
 	for _, r := range l.Regs {
 		n += len(r.Fields)
 	}
-	if n == 0 {
-		return
-	}
-	G := l.gpre()
-	b.WriteString("// Register fields' bits in place, as constants.\nconst (\n")
-	for _, r := range l.Regs {
-		for _, f := range r.Fields {
-			fmt.Fprintf(b, "\t%s%s%sMask = 0x%x // %s[%d:%d]\n", G, goName(r.Name), goName(f.Name), mask(f), r.Name, f.MSB, f.LSB)
+	for _, s := range l.Structs {
+		for _, mb := range s.Members {
+			m += len(mb.Fields)
 		}
 	}
-	b.WriteString(")\n\n")
+	G := l.gpre()
+	if n > 0 {
+		b.WriteString("// Register fields' bits in place, as constants.\nconst (\n")
+		for _, r := range l.Regs {
+			for _, f := range r.Fields {
+				fmt.Fprintf(b, "\t%s%s%sMask = 0x%x // %s[%d:%d]\n", G, goName(r.Name), goName(f.Name), mask(f), r.Name, f.MSB, f.LSB)
+			}
+		}
+		b.WriteString(")\n\n")
+	}
+	if m > 0 {
+		b.WriteString("// Struct members' bit fields in place, as constants.\nconst (\n")
+		for _, s := range l.Structs {
+			for _, mb := range s.Members {
+				for _, f := range mb.Fields {
+					fmt.Fprintf(b, "\t%s%s%s%sMask = 0x%x // %s.%s[%d:%d]\n", G, goName(s.Name), goName(mb.Name), goName(f.Name), mask(f), s.Name, mb.Name, f.MSB, f.LSB)
+				}
+			}
+		}
+		b.WriteString(")\n\n")
+	}
 }

@@ -50,7 +50,8 @@ struct CMD 8 "command"
 
 	src, err := l.Go("hw")
 	require.NoError(t, err)
-	for _, want := range []string{"type DemoOp uint16", "DemoOpEcho: \"ECHO\"", "func (v DemoOp) String() string", "DemoOpEcho = 0x2"} {
+	for _, want := range []string{"type DemoOp uint16", "DemoOpEcho: \"ECHO\"", "func (v DemoOp) String() string", "DemoOpEcho = 0x2",
+		"type DemoCmdFlagsBits uint32", `parts = append(parts, "kind="+DemoOp(uint64(v)&0xffff).String())`} {
 		assert.Contains(t, string(src), want)
 	}
 	assert.Contains(t, string(l.Markdown()), "| 0x2 | ECHO | echo |")

@@ -1,0 +1,247 @@
+package vipl
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/vianic/vianic/driver"
+	"github.com/vianic/vianic/driver/hostvm"
+	"github.com/vianic/vianic/internal/hw"
+)
+
+// Ptag is a protection tag (VIP_PROTECTION_HANDLE). 0 is never valid.
+type Ptag uint32
+
+// MemHandle is a memory handle (VIP_MEM_HANDLE): it names a registered
+// region to the NIC. 0 is never valid.
+type MemHandle uint32
+
+// MemAttributes are a region's memory attributes (VIP_MEM_ATTRIBUTES).
+type MemAttributes struct {
+	Ptag            Ptag
+	EnableRdmaWrite bool // remote RDMA writes into the region are allowed
+	EnableRdmaRead  bool // remote RDMA reads from the region are allowed
+}
+
+// ReliabilityLevel is a set of VIA reliability levels (VIP_RELIABILITY_LEVEL
+// bits).
+type ReliabilityLevel uint32
+
+// The reliability levels.
+const (
+	Unreliable        ReliabilityLevel = hw.VipReliabilityUnreliable
+	ReliableDelivery  ReliabilityLevel = hw.VipReliabilityReliableDelivery
+	ReliableReception ReliabilityLevel = hw.VipReliabilityReliableReception
+)
+
+// NicAttributes are the NIC's attributes (VIP_NIC_ATTRIBUTES), as the
+// firmware answers them.
+type NicAttributes struct {
+	Name                    string
+	HardwareVersion         uint32 // the NIC's HW_VERSION register
+	ProviderVersion         uint32 // firmware version, major << 8 | minor
+	LocalNicAddress         []byte
+	ThreadSafe              bool
+	MaxDiscriminatorLen     uint32
+	MaxRegisterBytes        uint32
+	MaxRegisterRegions      uint32
+	MaxRegisterBlockBytes   uint32
+	MaxVI                   uint32
+	MaxDescriptorsPerQueue  uint32
+	MaxSegmentsPerDesc      uint32 // data segments; an RDMA's address segment comes on top
+	MaxCQ                   uint32
+	MaxCQEntries            uint32
+	MaxTransferSize         uint32
+	NativeMTU               uint32
+	MaxPtags                uint32
+	ReliabilityLevelSupport ReliabilityLevel
+	RDMAReadSupport         ReliabilityLevel
+}
+
+// Mapping is memory the kernel agent allocated for the calling process:
+// VA is its first byte's virtual address as the NIC sees it (the address
+// that goes into RegisterMem and descriptors) and Bytes is the process's
+// own view of it, len(Bytes) bytes long. The pages behind it are the
+// node's host memory, physically scattered.
+type Mapping struct {
+	VA    uint64
+	Bytes []byte
+}
+
+// KernelAgent is everything vipl asks of the kernel agent (the driver):
+// the set-up calls of VIA, which need the kernel's privileges. It is the
+// only way this package reaches the driver. Arguments and results are
+// plain data, so an implementation may forward the calls to an agent in
+// another process; the one exception, Mapping.Bytes, is memory of the
+// calling process (an agent elsewhere maps the node's host memory into it,
+// at Mapping.VA). Errors carry a VIA return code: an *Error, or any error,
+// which counts as VIP_ERROR_RESOURCE (see Code).
+//
+// Data-path calls (posting descriptors, ringing doorbells, reaping
+// completions) are not here: they go from the process to the NIC without
+// the agent.
+type KernelAgent interface {
+	// QueryNic answers the NIC's attributes.
+	QueryNic(ctx context.Context) (NicAttributes, error)
+	// CreatePtag and DestroyPtag make and free protection tags of the
+	// calling process.
+	CreatePtag(ctx context.Context) (Ptag, error)
+	DestroyPtag(ctx context.Context, p Ptag) error
+	// RegisterMem registers [va, va+length) of memory from Alloc;
+	// DeregisterMem, QueryMem and SetMemAttributes name the region by its
+	// start and handle.
+	RegisterMem(ctx context.Context, va uint64, length int, attrs MemAttributes) (MemHandle, error)
+	DeregisterMem(ctx context.Context, va uint64, h MemHandle) error
+	QueryMem(ctx context.Context, va uint64, h MemHandle) (MemAttributes, error)
+	SetMemAttributes(ctx context.Context, va uint64, h MemHandle, attrs MemAttributes) error
+	// Alloc allocates n bytes (whole pages underneath) of memory that can
+	// be registered; Free returns the allocation that starts at va.
+	Alloc(ctx context.Context, n int) (Mapping, error)
+	Free(ctx context.Context, va uint64) error
+	// Close releases everything the process holds (as its exit would) and
+	// ends its use of the agent.
+	Close(ctx context.Context) error
+}
+
+// LocalAgent is the kernel agent in the calling process: a driver session
+// on a driver NIC. Safe for concurrent use.
+type LocalAgent struct {
+	nic     *driver.NIC
+	s       *driver.Session
+	onClose func() error // releases what OpenNic opened underneath
+
+	mu   sync.Mutex
+	bufs map[uint64]*hostvm.Buffer // by VA
+}
+
+var _ KernelAgent = (*LocalAgent)(nil)
+
+// NewLocalAgent returns the kernel agent of session s of nic. Close closes
+// the session; nic stays the caller's.
+func NewLocalAgent(nic *driver.NIC, s *driver.Session) *LocalAgent {
+	return &LocalAgent{nic: nic, s: s, bufs: map[uint64]*hostvm.Buffer{}}
+}
+
+// agentErr turns a driver error into an *Error of call op: a
+// *driver.VipError keeps its code, anything else (a closed NIC, a firmware
+// fault, the bridge) is VIP_ERROR_RESOURCE.
+func agentErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ve *driver.VipError
+	if errors.As(err, &ve) {
+		return &Error{Op: op, Code: Return(ve.Code), Detail: ve.Detail, Cause: ve.Err}
+	}
+	return &Error{Op: op, Code: ErrorResource, Cause: err}
+}
+
+// QueryNic implements KernelAgent.
+func (a *LocalAgent) QueryNic(ctx context.Context) (NicAttributes, error) {
+	d, err := a.nic.QueryNIC(ctx)
+	if err != nil {
+		return NicAttributes{}, agentErr("QueryNic", err)
+	}
+	return NicAttributes{
+		Name:                    d.Name,
+		HardwareVersion:         d.HardwareVersion,
+		ProviderVersion:         d.ProviderVersion,
+		LocalNicAddress:         d.LocalNICAddress,
+		ThreadSafe:              d.ThreadSafe,
+		MaxDiscriminatorLen:     d.MaxDiscriminatorLen,
+		MaxRegisterBytes:        d.MaxRegisterBytes,
+		MaxRegisterRegions:      d.MaxRegisterRegions,
+		MaxRegisterBlockBytes:   d.MaxRegisterBlockBytes,
+		MaxVI:                   d.MaxVI,
+		MaxDescriptorsPerQueue:  d.MaxDescriptorsPerQueue,
+		MaxSegmentsPerDesc:      d.MaxSegmentsPerDesc,
+		MaxCQ:                   d.MaxCQ,
+		MaxCQEntries:            d.MaxCQEntries,
+		MaxTransferSize:         d.MaxTransferSize,
+		NativeMTU:               d.NativeMTU,
+		MaxPtags:                d.MaxPtags,
+		ReliabilityLevelSupport: ReliabilityLevel(d.ReliabilityLevelSupport),
+		RDMAReadSupport:         ReliabilityLevel(d.RDMAReadSupport),
+	}, nil
+}
+
+// CreatePtag implements KernelAgent.
+func (a *LocalAgent) CreatePtag(ctx context.Context) (Ptag, error) {
+	p, err := a.s.CreatePtag(ctx)
+	return Ptag(p), agentErr("CreatePtag", err)
+}
+
+// DestroyPtag implements KernelAgent.
+func (a *LocalAgent) DestroyPtag(ctx context.Context, p Ptag) error {
+	return agentErr("DestroyPtag", a.s.DestroyPtag(ctx, driver.Ptag(p)))
+}
+
+func driverAttrs(m MemAttributes) driver.MemAttrs {
+	return driver.MemAttrs{Ptag: driver.Ptag(m.Ptag), EnableRdmaWrite: m.EnableRdmaWrite, EnableRdmaRead: m.EnableRdmaRead}
+}
+
+// RegisterMem implements KernelAgent.
+func (a *LocalAgent) RegisterMem(ctx context.Context, va uint64, length int, attrs MemAttributes) (MemHandle, error) {
+	h, err := a.s.RegisterMem(ctx, va, length, driverAttrs(attrs))
+	return MemHandle(h), agentErr("RegisterMem", err)
+}
+
+// DeregisterMem implements KernelAgent.
+func (a *LocalAgent) DeregisterMem(ctx context.Context, va uint64, h MemHandle) error {
+	return agentErr("DeregisterMem", a.s.DeregisterMem(ctx, va, driver.MemHandle(h)))
+}
+
+// QueryMem implements KernelAgent.
+func (a *LocalAgent) QueryMem(ctx context.Context, va uint64, h MemHandle) (MemAttributes, error) {
+	r, err := a.s.QueryMem(ctx, va, driver.MemHandle(h))
+	if err != nil {
+		return MemAttributes{}, agentErr("QueryMem", err)
+	}
+	return MemAttributes{Ptag: Ptag(r.Attrs.Ptag), EnableRdmaWrite: r.Attrs.EnableRdmaWrite, EnableRdmaRead: r.Attrs.EnableRdmaRead}, nil
+}
+
+// SetMemAttributes implements KernelAgent.
+func (a *LocalAgent) SetMemAttributes(ctx context.Context, va uint64, h MemHandle, attrs MemAttributes) error {
+	return agentErr("SetMemAttributes", a.s.SetMemAttributes(ctx, va, driver.MemHandle(h), driverAttrs(attrs)))
+}
+
+// Alloc implements KernelAgent: driver.Session.Alloc.
+func (a *LocalAgent) Alloc(ctx context.Context, n int) (Mapping, error) {
+	b, err := a.s.Alloc(n)
+	if err != nil {
+		return Mapping{}, agentErr("Alloc", err)
+	}
+	a.mu.Lock()
+	a.bufs[b.VA] = b
+	a.mu.Unlock()
+	return Mapping{VA: b.VA, Bytes: b.Bytes}, nil
+}
+
+// Free implements KernelAgent: driver.Session.Free.
+func (a *LocalAgent) Free(ctx context.Context, va uint64) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	b, ok := a.bufs[va]
+	if !ok {
+		return newErr("Free", InvalidParameter, nil, "no allocation starts at 0x%x", va)
+	}
+	if err := a.s.Free(b); err != nil {
+		return agentErr("Free", err)
+	}
+	delete(a.bufs, va)
+	return nil
+}
+
+// Close implements KernelAgent: it closes the session, then what OpenNic
+// opened underneath, if anything.
+func (a *LocalAgent) Close(ctx context.Context) error {
+	err := a.s.Close(ctx)
+	a.mu.Lock()
+	clear(a.bufs)
+	a.mu.Unlock()
+	if a.onClose != nil {
+		err = errors.Join(err, a.onClose())
+	}
+	return agentErr("CloseNic", err)
+}

@@ -1,0 +1,170 @@
+package vipl_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"testing"
+
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/vipl"
+)
+
+// TestMain leaves out the examples that start a simulator when
+// VIANIC_NO_HDL=1 (as simtest.RequireHDL skips the tests), unless -run
+// says what to run.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if os.Getenv("VIANIC_NO_HDL") == "1" && flag.Lookup("test.run").Value.String() == "" {
+		flag.Set("test.run", "^(Test|ExampleDescriptor)")
+	}
+	os.Exit(m.Run())
+}
+
+// startSimulator starts a one-node simulator for an example (a program
+// would connect to one started with `vianic sim`).
+func startSimulator(ctx context.Context) *simulator.Sim {
+	s, err := simulator.StartSimulator(ctx, simulator.SimOptions{Nodes: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s
+}
+
+// Open node 0 of a simulator, allocate a buffer in its host memory and
+// register it under a new protection tag.
+func ExampleOpenNic() {
+	ctx := context.Background()
+	sim := startSimulator(ctx)
+	defer sim.Stop()
+
+	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Name: "example", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nic.Close(ctx)
+	attrs, err := nic.Query(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("NIC %q: %d protection tags, %d segments per descriptor, %d bytes per transfer\n",
+		attrs.Name, attrs.MaxPtags, attrs.MaxSegmentsPerDesc, attrs.MaxTransferSize)
+
+	ptag, err := nic.CreatePtag(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	buf, err := nic.Alloc(ctx, 64<<10)
+	if err != nil {
+		log.Fatal(err)
+	}
+	copy(buf.Bytes, "hello, VIA")
+	h, err := nic.RegisterMem(ctx, buf.VA, len(buf.Bytes), vipl.MemAttributes{Ptag: ptag, EnableRdmaWrite: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := nic.QueryMem(ctx, buf.VA, h)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("registered under the ptag:", a.Ptag == ptag, "RDMA write:", a.EnableRdmaWrite, "RDMA read:", a.EnableRdmaRead)
+
+	// registered memory cannot be freed, nor its ptag destroyed
+	err = nic.Free(ctx, buf)
+	fmt.Println(vipl.Code(err), errors.Is(err, vipl.ErrErrorResource))
+	err = nic.DestroyPtag(ctx, ptag)
+	fmt.Println(vipl.Code(err))
+
+	if err := nic.DeregisterMem(ctx, buf.VA, h); err != nil {
+		log.Fatal(err)
+	}
+	err = nic.DeregisterMem(ctx, buf.VA, h)
+	fmt.Println("again:", vipl.Code(err), errors.Is(err, vipl.ErrInvalidParameter))
+	// Output:
+	// NIC "vianic": 64 protection tags, 16 segments per descriptor, 65536 bytes per transfer
+	// registered under the ptag: true RDMA write: true RDMA read: false
+	// VIP_ERROR_RESOURCE true
+	// VIP_ERROR_RESOURCE
+	// again: VIP_INVALID_PARAMETER true
+}
+
+// Build a receive descriptor with two data segments in registered memory.
+func ExampleNic_NewDesc() {
+	ctx := context.Background()
+	sim := startSimulator(ctx)
+	defer sim.Stop()
+	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nic.Close(ctx)
+	ptag, err := nic.CreatePtag(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// One buffer: descriptors in its first page, data after.
+	buf, err := nic.Alloc(ctx, 3*4096)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := nic.RegisterMem(ctx, buf.VA, len(buf.Bytes), vipl.MemAttributes{Ptag: ptag})
+	if err != nil {
+		log.Fatal(err)
+	}
+	recv := &vipl.Descriptor{
+		Op: vipl.OpSendRecv,
+		Segments: []vipl.DataSegment{
+			{Addr: buf.VA + 4096, Handle: h, Length: 4096},
+			{Addr: buf.VA + 8192, Handle: h, Length: 1024},
+		},
+	}
+	d, err := nic.NewDesc(buf.VA, h, recv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d bytes, %d segments, length %d, status %s\n", recv.Size(), recv.SegCount(), d.Length(), d.Status())
+
+	_, err = nic.NewDesc(buf.VA+32, h, recv)
+	fmt.Println("misaligned:", vipl.Code(err))
+	_, err = nic.NewDesc(buf.VA+64, h, &vipl.Descriptor{Segments: make([]vipl.DataSegment, 17)})
+	fmt.Println("17 segments:", vipl.Code(err))
+	// Output:
+	// 64 bytes, 2 segments, length 5120, status 0
+	// misaligned: VIP_INVALID_PARAMETER
+	// 17 segments: VIP_DESCRIPTOR_ERROR
+}
+
+// Encode a descriptor into bytes and read it back; a completed status
+// names its bits.
+func ExampleDescriptor() {
+	d := vipl.Descriptor{
+		Op:            vipl.OpRdmaWrite,
+		Immediate:     true,
+		ImmediateData: 7,
+		Remote:        vipl.AddressSegment{Addr: 0x7f0000010000, Handle: 0x10002},
+		Segments:      []vipl.DataSegment{{Addr: 0x7f0000001000, Handle: 0x10001, Length: 512}},
+	}
+	b := make([]byte, d.Size())
+	if err := d.Encode(b); err != nil {
+		log.Fatal(err)
+	}
+	back, _, err := vipl.Decode(b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(back.Op, back.SegCount(), back.Length(), back.Remote.Handle == d.Remote.Handle)
+
+	st := vipl.StatusDone | vipl.StatusLocalLengthError | vipl.StatusImmediate | vipl.CompletedReceive.Status()
+	fmt.Println(st, st.Failed())
+
+	err = (&vipl.Descriptor{Op: vipl.OpSendRecv, Remote: vipl.AddressSegment{Addr: 1}}).Encode(b)
+	fmt.Println(errors.Is(err, vipl.ErrDescriptorError))
+	// Output:
+	// RDMA_WRITE 2 512 true
+	// DONE|LOCAL_LENGTH_ERROR|op=RECEIVE|IMMEDIATE true
+	// true
+}
