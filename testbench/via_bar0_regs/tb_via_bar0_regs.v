@@ -20,10 +20,14 @@
 //   3. the decode: every other word of the register space answers SLVERR
 //      (reads zero), every register word OKAY, also for writes.
 // The hardware-side inputs are fixed patterns, so an ro register must read
-// the same before and after a write. The `tpt` block lives outside
-// via_regfile (via_tpt_probe on the regfile's blk_* port); it is here with
-// a TPT that never accepts a lookup, so a probe started by the write to
-// TPT_PROBE_GO stays BUSY and changes nothing else.
+// the same before and after a write. The blocks outside via_regfile sit on
+// its blk_* port as in via_nic: `nic` is the real via_nic_ctrl; `tpt` the
+// real via_tpt_probe, with a TPT that never accepts a lookup, so a probe
+// started by the write to TPT_PROBE_GO stays BUSY and changes nothing else;
+// `diag` and `net` are their generated register modules alone, with fixed
+// patterns for the engine's status and the frame counters (how
+// via_dma_diag and via_net_loopback wire them: tb_via_dma_diag,
+// tb_via_net_loopback).
 
 `timescale 1ns / 1ps
 
@@ -133,11 +137,95 @@ via_axil_slave #(
     .reg_rd_resp(reg_rd_resp)
 );
 
-// the external block: via_tpt_probe, its TPT side idle
-wire        blk_wr_en, blk_rd_en, blk_rd_fire, blk_wr_hit, blk_rd_hit;
+// the external blocks (0 nic, 1 diag, 2 net, 3 tpt)
+wire        blk_wr_en, blk_rd_en, blk_rd_fire;
+wire [3:0]  blk_wr_hit, blk_rd_hit;
 wire [15:0] blk_wr_addr, blk_rd_addr;
-wire [31:0] blk_wr_data, blk_rd_data;
+wire [31:0] blk_wr_data;
+wire [127:0] blk_rd_data;
 wire [3:0]  blk_wr_strb;
+
+via_nic_ctrl nic_ctrl (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[0]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[0]),
+    .rd_data(blk_rd_data[0 +: 32]),
+    .soft_reset_req(),
+    .reset_busy(1'b0)
+);
+
+via_bar0_diag_regs diag_regs (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .wr_hit(blk_wr_hit[1]),
+    .rd_hit(blk_rd_hit[1]),
+    .rd_data(blk_rd_data[32 +: 32]),
+    .diag_src_lo_q(),
+    .diag_src_hi_q(),
+    .diag_dst_lo_q(),
+    .diag_dst_hi_q(),
+    .diag_len_q(),
+    .diag_ctrl_start_pulse(),
+    .diag_ctrl_abort_pulse(),
+    .diag_cfg_max_burst_q(),
+    .diag_cfg_max_outstanding_q(),
+    .diag_status_busy_i(1'b1),
+    .diag_status_done_i(1'b0),
+    .diag_status_error_i(1'b1),
+    .diag_status_bad_param_i(1'b0),
+    .diag_status_rd_err_i(1'b1),
+    .diag_status_wr_err_i(1'b0),
+    .diag_status_aborted_i(1'b1),
+    .diag_status_resp_i(2'd2),
+    .diag_status_xlat_err_i(1'b1),
+    .diag_status_xlat_dst_i(1'b0),
+    .diag_status_xlat_code_i(3'd5),
+    .diag_cycles_i(32'h01020304),
+    .diag_bytes_i(32'h05060708),
+    .diag_err_addr_lo_i(32'h15161718),
+    .diag_err_addr_hi_i(32'h11121314),
+    .diag_rd_bursts_i(32'h21222324),
+    .diag_wr_bursts_i(32'h31323334),
+    .diag_max_inflight_i(32'h00000041),
+    .diag_xlat_mode_q(),
+    .diag_xlat_src_kind_q(),
+    .diag_xlat_dst_kind_q(),
+    .diag_xlat_ptag_q(),
+    .diag_src_handle_q(),
+    .diag_dst_handle_q()
+);
+
+via_bar0_net_regs net_regs (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .wr_hit(blk_wr_hit[2]),
+    .rd_hit(blk_rd_hit[2]),
+    .rd_data(blk_rd_data[64 +: 32]),
+    .net_rx_frames_i(32'h51525354),
+    .net_tx_frames_i(32'h61626364)
+);
 
 via_tpt_probe #(
     .ADDR_WIDTH(`VIA_DEFAULT_DMA_ADDR_WIDTH),
@@ -149,12 +237,12 @@ via_tpt_probe #(
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
     .wr_strb(blk_wr_strb),
-    .wr_hit(blk_wr_hit),
+    .wr_hit(blk_wr_hit[3]),
     .rd_en(blk_rd_en),
     .rd_addr(blk_rd_addr),
     .rd_fire(blk_rd_fire),
-    .rd_hit(blk_rd_hit),
-    .rd_data(blk_rd_data),
+    .rd_hit(blk_rd_hit[3]),
+    .rd_data(blk_rd_data[96 +: 32]),
     .d_lk_valid(1'b0),
     .d_lk_ready(),
     .d_lk_handle(32'd0),
@@ -203,7 +291,9 @@ always @(posedge clk) begin
     host_rvalid <= cpu_host_en && !cpu_host_we;
 end
 
-via_regfile dut (
+via_regfile #(
+    .EXT_BLOCKS(4)
+) dut (
     .clk(clk),
     .rst(rst),
     .reset_busy(1'b0),
@@ -224,37 +314,6 @@ via_regfile dut (
     .db_wr_offset(),
     .db_wr_data(),
     .db_wr_strb(),
-    .soft_reset_req(),
-    .diag_src(),
-    .diag_dst(),
-    .diag_len(),
-    .diag_start(),
-    .diag_abort(),
-    .diag_cfg_max_burst(),
-    .diag_cfg_max_outstanding(),
-    .diag_busy(1'b1),
-    .diag_done(1'b0),
-    .diag_error(1'b1),
-    .diag_bad_param(1'b0),
-    .diag_rd_err(1'b1),
-    .diag_wr_err(1'b0),
-    .diag_aborted(1'b1),
-    .diag_err_resp(2'd2),
-    .diag_cycles(32'h01020304),
-    .diag_bytes(32'h05060708),
-    .diag_err_addr(64'h1112131415161718),
-    .diag_rd_bursts(32'h21222324),
-    .diag_wr_bursts(32'h31323334),
-    .diag_max_inflight(8'h41),
-    .diag_xlat_mode(),
-    .diag_xlat_src_kind(),
-    .diag_xlat_dst_kind(),
-    .diag_xlat_ptag(),
-    .diag_src_handle(),
-    .diag_dst_handle(),
-    .diag_xlat_err(1'b1),
-    .diag_xlat_dst(1'b0),
-    .diag_xlat_code(3'd5),
     .blk_wr_en(blk_wr_en),
     .blk_wr_addr(blk_wr_addr),
     .blk_wr_data(blk_wr_data),
@@ -265,8 +324,6 @@ via_regfile dut (
     .blk_rd_fire(blk_rd_fire),
     .blk_rd_hit(blk_rd_hit),
     .blk_rd_data(blk_rd_data),
-    .net_rx_frames(32'h51525354),
-    .net_tx_frames(32'h61626364),
     .cpu_run(),
     .cpu_host_en(cpu_host_en),
     .cpu_host_we(cpu_host_we),

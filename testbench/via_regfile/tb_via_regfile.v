@@ -139,10 +139,13 @@ wire        diag_xlat_mode;
 wire [1:0]  diag_xlat_src_kind, diag_xlat_dst_kind;
 wire [15:0] diag_xlat_ptag;
 wire [31:0] diag_src_handle, diag_dst_handle;
-// the external block (via_bar0_tpt_regs) and its inputs
-wire        blk_wr_en, blk_rd_en, blk_rd_fire, blk_wr_hit, blk_rd_hit;
+// the external blocks (0 via_nic_ctrl, 1 via_bar0_diag_regs, 2
+// via_bar0_net_regs, 3 via_bar0_tpt_regs) and their inputs
+wire        blk_wr_en, blk_rd_en, blk_rd_fire;
+wire [3:0]  blk_wr_hit, blk_rd_hit;
 wire [15:0] blk_wr_addr, blk_rd_addr;
-wire [31:0] blk_wr_data, blk_rd_data;
+wire [31:0] blk_wr_data;
+wire [127:0] blk_rd_data;
 wire [3:0]  blk_wr_strb;
 wire [31:0] p_handle, p_va_lo, p_va_hi, p_len;
 wire [15:0] p_ptag;
@@ -307,18 +310,8 @@ via_regfile #(
     .ADDR_WIDTH(ADDR_WIDTH),
     .NUM_VI(NUM_VI),
     .NUM_IRQ(NUM_IRQ),
-    .DATA_WIDTH(DATA_WIDTH),
-    .DMA_ADDR_WIDTH(DMA_ADDR_WIDTH),
-    .DMA_ID_WIDTH(DMA_ID_WIDTH),
-    .DMA_MAX_BURST(DMA_MAX_BURST),
-    .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
-    .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
-    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
-    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
-    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
     .FW_LOG_DEPTH(FW_LOG_DEPTH),
-    .TPT_REGIONS(TPT_REGIONS),
-    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES)
+    .EXT_BLOCKS(4)
 ) dut (
     .clk(clk),
     .rst(blk_rst),
@@ -340,37 +333,6 @@ via_regfile #(
     .db_wr_offset(db_wr_offset),
     .db_wr_data(db_wr_data),
     .db_wr_strb(db_wr_strb),
-    .soft_reset_req(soft_reset_req),
-    .diag_src(diag_src),
-    .diag_dst(diag_dst),
-    .diag_len(diag_len),
-    .diag_start(diag_start),
-    .diag_abort(diag_abort),
-    .diag_cfg_max_burst(diag_cfg_max_burst),
-    .diag_cfg_max_outstanding(diag_cfg_max_outstanding),
-    .diag_busy(in_busy),
-    .diag_done(in_done),
-    .diag_error(in_error),
-    .diag_bad_param(in_bad_param),
-    .diag_rd_err(in_rd_err),
-    .diag_wr_err(in_wr_err),
-    .diag_aborted(in_aborted),
-    .diag_err_resp(in_err_resp),
-    .diag_cycles(in_cycles),
-    .diag_bytes(in_bytes),
-    .diag_err_addr(in_err_addr),
-    .diag_rd_bursts(in_rd_bursts),
-    .diag_wr_bursts(in_wr_bursts),
-    .diag_max_inflight(in_max_inflight),
-    .diag_xlat_mode(diag_xlat_mode),
-    .diag_xlat_src_kind(diag_xlat_src_kind),
-    .diag_xlat_dst_kind(diag_xlat_dst_kind),
-    .diag_xlat_ptag(diag_xlat_ptag),
-    .diag_src_handle(diag_src_handle),
-    .diag_dst_handle(diag_dst_handle),
-    .diag_xlat_err(in_xlat_err),
-    .diag_xlat_dst(in_xlat_dst),
-    .diag_xlat_code(in_xlat_code),
     .blk_wr_en(blk_wr_en),
     .blk_wr_addr(blk_wr_addr),
     .blk_wr_data(blk_wr_data),
@@ -381,8 +343,6 @@ via_regfile #(
     .blk_rd_fire(blk_rd_fire),
     .blk_rd_hit(blk_rd_hit),
     .blk_rd_data(blk_rd_data),
-    .net_rx_frames(in_rx_frames),
-    .net_tx_frames(in_tx_frames),
     .cpu_run(cpu_run),
     .cpu_host_en(cpu_host_en),
     .cpu_host_we(cpu_host_we),
@@ -422,8 +382,110 @@ via_regfile #(
     .irq(irq)
 );
 
-// the external block: the generated tpt register module, its hardware side
-// driven by the bench
+// the blocks outside via_regfile, as via_nic has them: the real `nic` block,
+// the generated register modules of `diag` and `net` (their engines'
+// sides driven by the bench) and of `tpt`
+via_nic_ctrl #(
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .NUM_VI(NUM_VI),
+    .NUM_IRQ(NUM_IRQ),
+    .DATA_WIDTH(DATA_WIDTH),
+    .DMA_ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .DMA_ID_WIDTH(DMA_ID_WIDTH),
+    .DMA_MAX_BURST(DMA_MAX_BURST),
+    .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
+    .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
+    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
+    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
+    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
+    .TPT_REGIONS(TPT_REGIONS),
+    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES)
+) nic_ctrl_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[0]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[0]),
+    .rd_data(blk_rd_data[0 +: 32]),
+    .soft_reset_req(soft_reset_req),
+    .reset_busy(reset_busy)
+);
+
+wire [31:0] diag_src_lo, diag_src_hi, diag_dst_lo, diag_dst_hi;
+assign diag_src = {diag_src_hi, diag_src_lo};
+assign diag_dst = {diag_dst_hi, diag_dst_lo};
+
+via_bar0_diag_regs diag_regs_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .wr_hit(blk_wr_hit[1]),
+    .rd_hit(blk_rd_hit[1]),
+    .rd_data(blk_rd_data[32 +: 32]),
+    .diag_src_lo_q(diag_src_lo),
+    .diag_src_hi_q(diag_src_hi),
+    .diag_dst_lo_q(diag_dst_lo),
+    .diag_dst_hi_q(diag_dst_hi),
+    .diag_len_q(diag_len),
+    .diag_ctrl_start_pulse(diag_start),
+    .diag_ctrl_abort_pulse(diag_abort),
+    .diag_cfg_max_burst_q(diag_cfg_max_burst),
+    .diag_cfg_max_outstanding_q(diag_cfg_max_outstanding),
+    .diag_status_busy_i(in_busy),
+    .diag_status_done_i(in_done),
+    .diag_status_error_i(in_error),
+    .diag_status_bad_param_i(in_bad_param),
+    .diag_status_rd_err_i(in_rd_err),
+    .diag_status_wr_err_i(in_wr_err),
+    .diag_status_aborted_i(in_aborted),
+    .diag_status_resp_i(in_err_resp),
+    .diag_status_xlat_err_i(in_xlat_err),
+    .diag_status_xlat_dst_i(in_xlat_dst),
+    .diag_status_xlat_code_i(in_xlat_code),
+    .diag_cycles_i(in_cycles),
+    .diag_bytes_i(in_bytes),
+    .diag_err_addr_lo_i(in_err_addr[31:0]),
+    .diag_err_addr_hi_i(in_err_addr[63:32]),
+    .diag_rd_bursts_i(in_rd_bursts),
+    .diag_wr_bursts_i(in_wr_bursts),
+    .diag_max_inflight_i({24'd0, in_max_inflight}),
+    .diag_xlat_mode_q(diag_xlat_mode),
+    .diag_xlat_src_kind_q(diag_xlat_src_kind),
+    .diag_xlat_dst_kind_q(diag_xlat_dst_kind),
+    .diag_xlat_ptag_q(diag_xlat_ptag),
+    .diag_src_handle_q(diag_src_handle),
+    .diag_dst_handle_q(diag_dst_handle)
+);
+
+via_bar0_net_regs net_regs_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .wr_hit(blk_wr_hit[2]),
+    .rd_hit(blk_rd_hit[2]),
+    .rd_data(blk_rd_data[64 +: 32]),
+    .net_rx_frames_i(in_rx_frames),
+    .net_tx_frames_i(in_tx_frames)
+);
+
 via_bar0_tpt_regs ext_blk_inst (
     .clk(clk),
     .rst(blk_rst),
@@ -434,9 +496,9 @@ via_bar0_tpt_regs ext_blk_inst (
     .rd_en(blk_rd_en),
     .rd_addr(blk_rd_addr),
     .rd_fire(blk_rd_fire),
-    .wr_hit(blk_wr_hit),
-    .rd_hit(blk_rd_hit),
-    .rd_data(blk_rd_data),
+    .wr_hit(blk_wr_hit[3]),
+    .rd_hit(blk_rd_hit[3]),
+    .rd_data(blk_rd_data[96 +: 32]),
     .tpt_probe_handle_q(p_handle),
     .tpt_probe_va_lo_q(p_va_lo),
     .tpt_probe_va_hi_q(p_va_hi),
