@@ -75,8 +75,8 @@ via_admin_mbox dut (
 // admin_event and done_irq pulses, counted at the rising edge
 integer events = 0, irqs = 0;
 always @(posedge clk) begin
-    if (admin_event === 1'b1) events = events + 1;
-    if (done_irq === 1'b1) irqs = irqs + 1;
+    if (!rst && admin_event === 1'b1) events = events + 1;
+    if (!rst && done_irq === 1'b1) irqs = irqs + 1;
 end
 
 reg [31:0] w;

@@ -52,7 +52,7 @@ via_cpu_ctrl dut (
 // fault_event pulses, counted at the rising edge
 integer faults = 0;
 always @(posedge clk) begin
-    if (fault_event === 1'b1) faults = faults + 1;
+    if (!rst && fault_event === 1'b1) faults = faults + 1;
 end
 
 reg [31:0] w, st;

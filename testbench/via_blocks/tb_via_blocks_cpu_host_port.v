@@ -49,7 +49,7 @@ via_cpu_host_port dut (
 // host port accesses, counted at the rising edge
 integer port_writes = 0, port_reads = 0;
 always @(posedge clk) begin
-    if (host_en === 1'b1) begin
+    if (!rst && host_en === 1'b1) begin
         if (host_we) port_writes = port_writes + 1;
         else port_reads = port_reads + 1;
     end
