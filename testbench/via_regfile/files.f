@@ -4,7 +4,6 @@ rtl/via_cpu_ram.v
 rtl/via_fifo.v
 rtl/via_regfile.v
 rtl/via_nic_ctrl.v
-rtl/via_dma_diag.v
 rtl/via_net_loopback.v
 rtl/via_tpt_probe.v
 rtl/via_bar0_fw_view.v

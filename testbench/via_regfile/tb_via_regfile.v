@@ -7,12 +7,14 @@
 // each of via_regfile's own blocks (via_irq_ctrl, via_cpu_ctrl,
 // via_cpu_host_port, via_fw_log, via_admin_mbox) sits on the block bus that
 // via_regfile drives out (blk_*: the same bus its own blocks get) with the
-// same hardware-side inputs; the external blocks are the real ones of
-// via_nic (via_nic_ctrl, via_dma_diag with a silent AXI side, so a copy
-// started by the random traffic stays busy until an ABORT,
-// via_net_loopback without traffic, via_tpt_probe with a TPT that never
-// answers and random counter pulses), on EXT_BLOCKS = 4 answer slices. No
-// bench names a generated register module's ports. Where a register
+// same hardware-side inputs; the external blocks are real ones of via_nic
+// (via_nic_ctrl, via_net_loopback without traffic, via_tpt_probe with a TPT
+// that never answers and random counter pulses) on EXT_BLOCKS = 3 answer
+// slices. The `diag` block is left out (the DMA engine would double this
+// bench's Verilator build, and its routing is the same bus as the
+// others'): its registers must answer SLVERR here like any offset without
+// a register (tb_via_bar0_regs and tb_via_nic have it). No bench names a
+// generated register module's ports. Where a register
 // is comes from the generated table (testbench/common/via_bar0_reg_table.vh),
 // the regions from rtl/generated/via_bar0.vh. Non-default parameters
 // (NUM_VI 3, NUM_IRQ 5, FW_LOG_DEPTH 5, 20 address bits).
@@ -61,7 +63,7 @@ localparam NUM_IRQ = 5;
 localparam FW_LOG_DEPTH = 5;
 localparam VI_WIDTH = 2;
 localparam DB_OFFSET_WIDTH = 12;
-localparam EXT = 4;
+localparam EXT = 3;
 localparam IMEM_WORDS = 512;
 localparam DMEM_WORDS = 256;
 localparam RANDOM_OPS = 1500;
@@ -318,7 +320,8 @@ via_nic_ctrl #(
     .reset_busy(reset_busy)
 );
 
-via_dma_diag ext_diag (
+
+via_net_loopback ext_net (
     .clk(clk),
     .rst(blk_rst),
     .wr_en(blk_wr_en),
@@ -331,77 +334,6 @@ via_dma_diag ext_diag (
     .rd_fire(blk_rd_fire),
     .rd_hit(blk_rd_hit[1]),
     .rd_data(blk_rd_data[32 +: 32]),
-    .ext_abort(1'b0),
-    .busy(),
-    .start_pulse(),
-    .done_pulse(),
-    .lk_valid(),
-    .lk_ready(1'b0),
-    .lk_handle(),
-    .lk_va(),
-    .lk_len(),
-    .lk_ptag(),
-    .lk_kind(),
-    .lk_tag(),
-    .rs_valid(1'b0),
-    .rs_ready(),
-    .rs_err(3'd0),
-    .rs_pa(48'd0),
-    .rs_bytes(13'd0),
-    .rs_hit(1'b0),
-    .rs_epoch(1'b0),
-    .rs_tag(1'b0),
-    .inflight_epoch(),
-    .m_axi_awid(),
-    .m_axi_awaddr(),
-    .m_axi_awlen(),
-    .m_axi_awsize(),
-    .m_axi_awburst(),
-    .m_axi_awlock(),
-    .m_axi_awcache(),
-    .m_axi_awprot(),
-    .m_axi_awvalid(),
-    .m_axi_awready(1'b0),
-    .m_axi_wdata(),
-    .m_axi_wstrb(),
-    .m_axi_wlast(),
-    .m_axi_wvalid(),
-    .m_axi_wready(1'b0),
-    .m_axi_bid(4'd0),
-    .m_axi_bresp(2'd0),
-    .m_axi_bvalid(1'b0),
-    .m_axi_bready(),
-    .m_axi_arid(),
-    .m_axi_araddr(),
-    .m_axi_arlen(),
-    .m_axi_arsize(),
-    .m_axi_arburst(),
-    .m_axi_arlock(),
-    .m_axi_arcache(),
-    .m_axi_arprot(),
-    .m_axi_arvalid(),
-    .m_axi_arready(1'b0),
-    .m_axi_rid(4'd0),
-    .m_axi_rdata(64'd0),
-    .m_axi_rresp(2'd0),
-    .m_axi_rlast(1'b0),
-    .m_axi_rvalid(1'b0),
-    .m_axi_rready()
-);
-
-via_net_loopback ext_net (
-    .clk(clk),
-    .rst(blk_rst),
-    .wr_en(blk_wr_en),
-    .wr_addr(blk_wr_addr),
-    .wr_data(blk_wr_data),
-    .wr_strb(blk_wr_strb),
-    .wr_hit(blk_wr_hit[2]),
-    .rd_en(blk_rd_en),
-    .rd_addr(blk_rd_addr),
-    .rd_fire(blk_rd_fire),
-    .rd_hit(blk_rd_hit[2]),
-    .rd_data(blk_rd_data[64 +: 32]),
     .quiesce(1'b0),
     .s_axis_tdata(64'd0),
     .s_axis_tkeep(8'd0),
@@ -425,12 +357,12 @@ via_tpt_probe #(
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
     .wr_strb(blk_wr_strb),
-    .wr_hit(blk_wr_hit[3]),
+    .wr_hit(blk_wr_hit[2]),
     .rd_en(blk_rd_en),
     .rd_addr(blk_rd_addr),
     .rd_fire(blk_rd_fire),
-    .rd_hit(blk_rd_hit[3]),
-    .rd_data(blk_rd_data[96 +: 32]),
+    .rd_hit(blk_rd_hit[2]),
+    .rd_data(blk_rd_data[64 +: 32]),
     .d_lk_valid(1'b0),
     .d_lk_ready(),
     .d_lk_handle(32'd0),
@@ -697,13 +629,20 @@ endfunction
 
 // ------------------------------------------------------------ expected responses
 
-// is_reg: a register of the table at the word of byte offset a (a lookup
-// table built from the generated one at time 0)
+// is_reg: a register of the table at the word of byte offset a, but those
+// of the block left out (a lookup table built from the generated one at
+// time 0)
 reg reg_at [0:`VIA_GLOBAL_BYTES/4-1];
-integer ti;
+integer ti, diag_blk;
 initial begin
+    diag_blk = -1;
+    for (ti = 0; ti < VIA_BAR0_REGS; ti = ti + 1) begin
+        if (via_bar0_reg_offset(ti) == `VIA_REG_DIAG_CTRL) diag_blk = via_bar0_reg_block(ti);
+    end
     for (ti = 0; ti < `VIA_GLOBAL_BYTES / 4; ti = ti + 1) reg_at[ti] = 1'b0;
-    for (ti = 0; ti < VIA_BAR0_REGS; ti = ti + 1) reg_at[via_bar0_reg_offset(ti) >> 2] = 1'b1;
+    for (ti = 0; ti < VIA_BAR0_REGS; ti = ti + 1) begin
+        if (via_bar0_reg_block(ti) != diag_blk) reg_at[via_bar0_reg_offset(ti) >> 2] = 1'b1;
+    end
 end
 
 function is_reg;
