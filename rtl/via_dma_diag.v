@@ -38,6 +38,18 @@
 // max(MAX_OUTSTANDING, 2) * MAX_BURST beats rounded up to a power of two.
 // Write bursts in flight (AW issued, B not yet received) are limited to 15.
 //
+// Registers: BAR0 block `diag` (rtl/generated/via_bar0_diag_regs.v,
+//   instantiated here; the bus is the register-block bus of docs/rtl.md,
+//   routed by via_regfile). DIAG_SRC/DST/LEN/CFG/XLAT/SRC_HANDLE/
+//   DST_HANDLE are the copy's parameters (src_addr, dst_addr, len,
+//   cfg_max_burst, cfg_max_outstanding, xlat_*, src_handle, dst_handle),
+//   latched at start; DIAG_CTRL.START and .ABORT become one-cycle pulses
+//   (start, and abort together with ext_abort) the cycle after the write;
+//   DIAG_STATUS, DIAG_CYCLES, ... read the status below (held until the
+//   next start). Outside the register map: ext_abort (the soft reset's
+//   drain), busy and start (for the soft reset and the NIC's idle output)
+//   and done_pulse (the DIAG_DONE interrupt cause).
+//
 // Translated mode (xlat_mode = 1 at start; DIAG_XLAT.MODE)
 //   src_addr and dst_addr are virtual addresses in the memory regions
 //   src_handle and dst_handle; every access is checked by the TPT (lk_*,
@@ -111,51 +123,26 @@ module via_dma_diag #(
     input  wire                    rst,
 
     /*
-     * Control (from the register file)
+     * Register bus (docs/rtl.md, "Register blocks"): block `diag`
      */
-    input  wire [63:0]             src_addr,
-    input  wire [63:0]             dst_addr,
-    input  wire [31:0]             len,
-    input  wire                    start,
-    /* verilator lint_off SYMRSVDWORD */
-    // the port name is part of the block's fixed interface; C++ 'abort' is
-    // no issue for the generated model
-    input  wire                    abort,
-    /* verilator lint_on SYMRSVDWORD */
-    input  wire [8:0]              cfg_max_burst,
-    input  wire [3:0]              cfg_max_outstanding,
+    input  wire                    wr_en,
+    input  wire [15:0]             wr_addr,
+    input  wire [31:0]             wr_data,
+    input  wire [3:0]              wr_strb,
+    output wire                    wr_hit,
+    input  wire                    rd_en,
+    input  wire [15:0]             rd_addr,
+    input  wire                    rd_fire,
+    output wire                    rd_hit,
+    output wire [31:0]             rd_data,
 
     /*
-     * Translated mode (DIAG_XLAT, DIAG_SRC_HANDLE, DIAG_DST_HANDLE)
+     * Control and status outside the register map
      */
-    input  wire                    xlat_mode,
-    input  wire [1:0]              xlat_src_kind,
-    input  wire [1:0]              xlat_dst_kind,
-    input  wire [15:0]             xlat_ptag,
-    input  wire [31:0]             src_handle,
-    input  wire [31:0]             dst_handle,
-
-    /*
-     * Status (held until the next start)
-     */
-    output wire                    busy,
-    output wire                    done,
-    output wire                    error,
-    output wire                    bad_param,
-    output wire                    rd_err,
-    output wire                    wr_err,
-    output wire                    aborted,
-    output wire [1:0]              err_resp,
-    output wire [31:0]             cycles,
-    output wire [31:0]             bytes,
-    output wire [63:0]             err_addr,
-    output wire [31:0]             rd_bursts,
-    output wire [31:0]             wr_bursts,
-    output wire [7:0]              max_inflight,
-    output wire                    done_pulse,
-    output wire                    xlat_err,
-    output wire                    xlat_dst,
-    output wire [2:0]              xlat_code,
+    input  wire                    ext_abort,     // abort a copy (soft reset drain)
+    output wire                    busy,          // a copy is in progress
+    output wire                    start_pulse,   // DIAG_CTRL.START's pulse (start)
+    output wire                    done_pulse,    // a copy finished (one cycle)
 
     /*
      * TPT lookups (via_tpt's lookup port; tag 0: source, 1: destination)
@@ -245,6 +232,95 @@ generate
         `VIA_PARAM_FAIL(("via_dma_diag: MAX_OUTSTANDING=%0d, must be 1..15", MAX_OUTSTANDING))
     end
 endgenerate
+
+// the copy's parameters, from the registers (latched at start)
+wire [31:0]             src_lo, src_hi, dst_lo, dst_hi;
+wire [63:0]             src_addr = {src_hi, src_lo};
+wire [63:0]             dst_addr = {dst_hi, dst_lo};
+wire [31:0]             len;
+wire                    start;
+wire                    abort_cmd;
+/* verilator lint_off SYMRSVDWORD */
+// named as in the waveform save files; C++ 'abort' is no issue for the
+// generated model
+wire                    abort = abort_cmd || ext_abort;
+/* verilator lint_on SYMRSVDWORD */
+wire [8:0]              cfg_max_burst;
+wire [3:0]              cfg_max_outstanding;
+wire                    xlat_mode;
+wire [1:0]              xlat_src_kind;
+wire [1:0]              xlat_dst_kind;
+wire [15:0]             xlat_ptag;
+wire [31:0]             src_handle;
+wire [31:0]             dst_handle;
+
+// status (DIAG_STATUS, DIAG_CYCLES, ...), held until the next start
+wire                    done;
+wire                    error;
+wire                    bad_param;
+wire                    rd_err;
+wire                    wr_err;
+wire                    aborted;
+wire [1:0]              err_resp;
+wire [31:0]             cycles;
+wire [31:0]             bytes;
+wire [63:0]             err_addr;
+wire [31:0]             rd_bursts;
+wire [31:0]             wr_bursts;
+wire [7:0]              max_inflight;
+wire                    xlat_err;
+wire                    xlat_dst;
+wire [2:0]              xlat_code;
+
+via_bar0_diag_regs regs_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_fire),
+    .wr_hit(wr_hit),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
+    .diag_src_lo_q(src_lo),
+    .diag_src_hi_q(src_hi),
+    .diag_dst_lo_q(dst_lo),
+    .diag_dst_hi_q(dst_hi),
+    .diag_len_q(len),
+    .diag_ctrl_start_pulse(start),
+    .diag_ctrl_abort_pulse(abort_cmd),
+    .diag_cfg_max_burst_q(cfg_max_burst),
+    .diag_cfg_max_outstanding_q(cfg_max_outstanding),
+    .diag_status_busy_i(busy),
+    .diag_status_done_i(done),
+    .diag_status_error_i(error),
+    .diag_status_bad_param_i(bad_param),
+    .diag_status_rd_err_i(rd_err),
+    .diag_status_wr_err_i(wr_err),
+    .diag_status_aborted_i(aborted),
+    .diag_status_resp_i(err_resp),
+    .diag_status_xlat_err_i(xlat_err),
+    .diag_status_xlat_dst_i(xlat_dst),
+    .diag_status_xlat_code_i(xlat_code),
+    .diag_cycles_i(cycles),
+    .diag_bytes_i(bytes),
+    .diag_err_addr_lo_i(err_addr[31:0]),
+    .diag_err_addr_hi_i(err_addr[63:32]),
+    .diag_rd_bursts_i(rd_bursts),
+    .diag_wr_bursts_i(wr_bursts),
+    .diag_max_inflight_i({24'd0, max_inflight}),
+    .diag_xlat_mode_q(xlat_mode),
+    .diag_xlat_src_kind_q(xlat_src_kind),
+    .diag_xlat_dst_kind_q(xlat_dst_kind),
+    .diag_xlat_ptag_q(xlat_ptag),
+    .diag_src_handle_q(src_handle),
+    .diag_dst_handle_q(dst_handle)
+);
+
+assign start_pulse = start;
 
 // bytes per beat and its log2 (AXI size)
 localparam BYTE_LANES = DATA_WIDTH/8;

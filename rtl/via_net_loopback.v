@@ -3,8 +3,11 @@
 // Every beat received on s_axis is queued in a FIFO of FIFO_DEPTH beats and
 // sent back out on m_axis unchanged (tdata, tkeep, tlast), with full
 // back-pressure in both directions: s_axis_tready is 0 while the FIFO is full.
-// rx_frames / tx_frames count beats with tlast accepted on s_axis / m_axis
-// (NET_RX_FRAMES / NET_TX_FRAMES); they wrap at 2**32.
+// BAR0 block `net` (rtl/generated/via_bar0_net_regs.v, instantiated here;
+// the bus is the register-block bus of docs/rtl.md, routed by via_regfile):
+// NET_RX_FRAMES / NET_TX_FRAMES count beats with tlast accepted on s_axis /
+// m_axis (rx_frames, tx_frames); they wrap at 2**32 and read as the counter's
+// value in the cycle of the read.
 //
 // quiesce (a soft reset is pending) stops the port cleanly before the reset
 // empties the FIFO: s_axis_tready goes to 0 (beats stay with the sender), and
@@ -24,6 +27,18 @@ module via_net_loopback #(
     input  wire                  clk,
     input  wire                  rst,
 
+    // register bus (docs/rtl.md, "Register blocks")
+    input  wire                  wr_en,
+    input  wire [15:0]           wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    input  wire                  rd_en,
+    input  wire [15:0]           rd_addr,
+    input  wire                  rd_fire,
+    output wire                  rd_hit,
+    output wire [31:0]           rd_data,
+
     // stop taking and offering beats (soft reset pending)
     input  wire                  quiesce,
 
@@ -39,11 +54,7 @@ module via_net_loopback #(
     output wire [KEEP_WIDTH-1:0] m_axis_tkeep,
     output wire                  m_axis_tvalid,
     input  wire                  m_axis_tready,
-    output wire                  m_axis_tlast,
-
-    // frame counters
-    output wire [31:0]           rx_frames,
-    output wire [31:0]           tx_frames
+    output wire                  m_axis_tlast
 );
 
 generate
@@ -71,8 +82,26 @@ wire fifo_m_valid;
 // the output side may offer a beat: not quiesced, or finishing an offer
 wire out_enable = !quiesce || offered_reg;
 
-assign rx_frames = rx_frames_reg;
-assign tx_frames = tx_frames_reg;
+// frame counters (NET_RX_FRAMES, NET_TX_FRAMES)
+wire [31:0] rx_frames = rx_frames_reg;
+wire [31:0] tx_frames = tx_frames_reg;
+
+via_bar0_net_regs regs_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_fire),
+    .wr_hit(wr_hit),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
+    .net_rx_frames_i(rx_frames),
+    .net_tx_frames_i(tx_frames)
+);
 
 assign s_axis_tready = fifo_s_ready && !quiesce;
 assign m_axis_tvalid = fifo_m_valid && out_enable;

@@ -9,13 +9,16 @@
 //
 // Blocks:
 //   via_axil_slave    AXI4-Lite protocol -> register port (never soft-reset)
-//   via_regfile       BAR0 routing: decode, the register blocks (interrupt
-//                     controller, admin mailbox, firmware log, control
-//                     processor control and host port, generated register
-//                     modules), doorbell write port
+//   via_regfile       BAR0 routing: decode, the hand-written register
+//                     blocks (interrupt controller, admin mailbox, firmware
+//                     log, control processor control and host port), the
+//                     block bus to the blocks below, doorbell write port
+//   via_nic_ctrl      BAR0 block `nic`: identification, capabilities,
+//                     MAP_HASH, SCRATCH, CTRL, STATUS
 //   via_soft_reset    CTRL.SOFT_RESET sequencer (drain, then hold blk_rst)
 //   via_dma_diag      DMA diagnostic copy engine (AXI4 master), physical or
-//                     translated through the TPT (DIAG_XLAT)
+//                     translated through the TPT (DIAG_XLAT); BAR0 block
+//                     `diag`
 //   via_tpt           translation and protection table: region table,
 //                     page-list cache, lookups, the DEREGISTER fence; fetches
 //                     page lists from host memory on the DMA master's read
@@ -25,7 +28,8 @@
 //   via_axi_rd_arb    shares the DMA master's AR/R channels between the DMA
 //                     engine (ARID 0) and the TPT's page-list fetch (ARID 1);
 //                     R routed by ID
-//   via_net_loopback  network port: s_axis -> FIFO -> m_axis
+//   via_net_loopback  network port: s_axis -> FIFO -> m_axis; BAR0 block
+//                     `net` (frame counters)
 //   via_cpu           control processor (RV32I) with its memories
 //   via_cpu_periph    the core's peripheral window (events, timer, log,
 //                     admin mailbox, TPT programming, read-only view of BAR0)
@@ -312,49 +316,28 @@ wire [3:0]                 db_wr_strb;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                       db_wr_ready = 1'b1;
 
-wire [63:0] diag_src;
-wire [63:0] diag_dst;
-wire [31:0] diag_len;
 wire        diag_start;
-wire        diag_abort_cmd;
-wire [8:0]  diag_cfg_max_burst;
-wire [3:0]  diag_cfg_max_outstanding;
 wire        diag_busy;
-wire        diag_done;
-wire        diag_error;
-wire        diag_bad_param;
-wire        diag_rd_err;
-wire        diag_wr_err;
-wire        diag_aborted;
-wire [1:0]  diag_err_resp;
-wire [31:0] diag_cycles;
-wire [31:0] diag_bytes;
-wire [63:0] diag_err_addr;
-wire [31:0] diag_rd_bursts;
-wire [31:0] diag_wr_bursts;
-wire [7:0]  diag_max_inflight;
 wire        diag_done_pulse;
-wire        diag_xlat_mode;
-wire [1:0]  diag_xlat_src_kind;
-wire [1:0]  diag_xlat_dst_kind;
-wire [15:0] diag_xlat_ptag;
-wire [31:0] diag_src_handle;
-wire [31:0] diag_dst_handle;
-wire        diag_xlat_err;
-wire        diag_xlat_dst;
-wire [2:0]  diag_xlat_code;
 
-// the external register block (tpt) on the regfile's block bus
-wire        blk_wr_en;
-wire [15:0] blk_wr_addr;
-wire [31:0] blk_wr_data;
-wire [3:0]  blk_wr_strb;
-wire        blk_wr_hit;
-wire        blk_rd_en;
-wire [15:0] blk_rd_addr;
-wire        blk_rd_fire;
-wire        blk_rd_hit;
-wire [31:0] blk_rd_data;
+// the register blocks outside via_regfile, on its block bus (docs/rtl.md):
+// one bus out, one answer per block (EXT_* below)
+localparam EXT_NIC    = 0;
+localparam EXT_DIAG   = 1;
+localparam EXT_NET    = 2;
+localparam EXT_TPT    = 3;
+localparam EXT_BLOCKS = 4;
+
+wire                    blk_wr_en;
+wire [15:0]             blk_wr_addr;
+wire [31:0]             blk_wr_data;
+wire [3:0]              blk_wr_strb;
+wire [EXT_BLOCKS-1:0]   blk_wr_hit;
+wire                    blk_rd_en;
+wire [15:0]             blk_rd_addr;
+wire                    blk_rd_fire;
+wire [EXT_BLOCKS-1:0]   blk_rd_hit;
+wire [32*EXT_BLOCKS-1:0] blk_rd_data;
 
 // TPT: programming (firmware), lookups, fence, statistics
 wire        tpt_prog_valid;
@@ -442,9 +425,6 @@ wire                      tpt_rvalid;
 wire                      tpt_rready;
 wire                      tpt_rd_busy;
 
-wire [31:0] net_rx_frames;
-wire [31:0] net_tx_frames;
-
 // control processor wiring
 wire        cpu_run;
 wire        cpu_host_en;
@@ -516,18 +496,8 @@ via_regfile #(
     .ADDR_WIDTH(AXIL_ADDR_WIDTH),
     .NUM_VI(NUM_VI),
     .NUM_IRQ(NUM_IRQ),
-    .DATA_WIDTH(DATA_WIDTH),
-    .DMA_ADDR_WIDTH(DMA_ADDR_WIDTH),
-    .DMA_ID_WIDTH(DMA_ID_WIDTH),
-    .DMA_MAX_BURST(DMA_MAX_BURST),
-    .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
-    .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
-    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
-    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
-    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
     .FW_LOG_DEPTH(FW_LOG_DEPTH),
-    .TPT_REGIONS(TPT_REGIONS),
-    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES),
+    .EXT_BLOCKS(EXT_BLOCKS),
     .VI_WIDTH(VI_WIDTH),
     .DB_OFFSET_WIDTH(DB_OFFSET_WIDTH)
 ) regfile_inst (
@@ -551,37 +521,6 @@ via_regfile #(
     .db_wr_offset(db_wr_offset),
     .db_wr_data(db_wr_data),
     .db_wr_strb(db_wr_strb),
-    .soft_reset_req(soft_reset_req),
-    .diag_src(diag_src),
-    .diag_dst(diag_dst),
-    .diag_len(diag_len),
-    .diag_start(diag_start),
-    .diag_abort(diag_abort_cmd),
-    .diag_cfg_max_burst(diag_cfg_max_burst),
-    .diag_cfg_max_outstanding(diag_cfg_max_outstanding),
-    .diag_busy(diag_busy),
-    .diag_done(diag_done),
-    .diag_error(diag_error),
-    .diag_bad_param(diag_bad_param),
-    .diag_rd_err(diag_rd_err),
-    .diag_wr_err(diag_wr_err),
-    .diag_aborted(diag_aborted),
-    .diag_err_resp(diag_err_resp),
-    .diag_cycles(diag_cycles),
-    .diag_bytes(diag_bytes),
-    .diag_err_addr(diag_err_addr),
-    .diag_rd_bursts(diag_rd_bursts),
-    .diag_wr_bursts(diag_wr_bursts),
-    .diag_max_inflight(diag_max_inflight),
-    .diag_xlat_mode(diag_xlat_mode),
-    .diag_xlat_src_kind(diag_xlat_src_kind),
-    .diag_xlat_dst_kind(diag_xlat_dst_kind),
-    .diag_xlat_ptag(diag_xlat_ptag),
-    .diag_src_handle(diag_src_handle),
-    .diag_dst_handle(diag_dst_handle),
-    .diag_xlat_err(diag_xlat_err),
-    .diag_xlat_dst(diag_xlat_dst),
-    .diag_xlat_code(diag_xlat_code),
     .blk_wr_en(blk_wr_en),
     .blk_wr_addr(blk_wr_addr),
     .blk_wr_data(blk_wr_data),
@@ -592,8 +531,6 @@ via_regfile #(
     .blk_rd_fire(blk_rd_fire),
     .blk_rd_hit(blk_rd_hit),
     .blk_rd_data(blk_rd_data),
-    .net_rx_frames(net_rx_frames),
-    .net_tx_frames(net_tx_frames),
     .cpu_run(cpu_run),
     .cpu_host_en(cpu_host_en),
     .cpu_host_we(cpu_host_we),
@@ -631,6 +568,39 @@ via_regfile #(
     .busy(regfile_busy),
     .irq_set(irq_set),
     .irq(irq)
+);
+
+// BAR0 block `nic`: identification, capabilities, SCRATCH, CTRL, STATUS
+via_nic_ctrl #(
+    .ADDR_WIDTH(AXIL_ADDR_WIDTH),
+    .NUM_VI(NUM_VI),
+    .NUM_IRQ(NUM_IRQ),
+    .DATA_WIDTH(DATA_WIDTH),
+    .DMA_ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .DMA_ID_WIDTH(DMA_ID_WIDTH),
+    .DMA_MAX_BURST(DMA_MAX_BURST),
+    .DMA_MAX_OUTSTANDING(DMA_MAX_OUTSTANDING),
+    .NET_FIFO_DEPTH(NET_FIFO_DEPTH),
+    .SOFT_RESET_CYCLES(SOFT_RESET_CYCLES),
+    .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
+    .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
+    .TPT_REGIONS(TPT_REGIONS),
+    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES)
+) nic_ctrl_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[EXT_NIC]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[EXT_NIC]),
+    .rd_data(blk_rd_data[32*EXT_NIC +: 32]),
+    .soft_reset_req(soft_reset_req),
+    .reset_busy(soft_reset_busy)
 );
 
 // ------------------------------------------------------------ control processor
@@ -770,37 +740,20 @@ via_dma_diag #(
 ) dma_diag_inst (
     .clk(clk),
     .rst(blk_rst),
-    .src_addr(diag_src),
-    .dst_addr(diag_dst),
-    .len(diag_len),
-    .start(diag_start),
-    .abort(diag_abort_cmd || soft_dma_abort),
-    .cfg_max_burst(diag_cfg_max_burst),
-    .cfg_max_outstanding(diag_cfg_max_outstanding),
-    .xlat_mode(diag_xlat_mode),
-    .xlat_src_kind(diag_xlat_src_kind),
-    .xlat_dst_kind(diag_xlat_dst_kind),
-    .xlat_ptag(diag_xlat_ptag),
-    .src_handle(diag_src_handle),
-    .dst_handle(diag_dst_handle),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[EXT_DIAG]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[EXT_DIAG]),
+    .rd_data(blk_rd_data[32*EXT_DIAG +: 32]),
+    .ext_abort(soft_dma_abort),
     .busy(diag_busy),
-    .done(diag_done),
-    .error(diag_error),
-    .bad_param(diag_bad_param),
-    .rd_err(diag_rd_err),
-    .wr_err(diag_wr_err),
-    .aborted(diag_aborted),
-    .err_resp(diag_err_resp),
-    .cycles(diag_cycles),
-    .bytes(diag_bytes),
-    .err_addr(diag_err_addr),
-    .rd_bursts(diag_rd_bursts),
-    .wr_bursts(diag_wr_bursts),
-    .max_inflight(diag_max_inflight),
+    .start_pulse(diag_start),
     .done_pulse(diag_done_pulse),
-    .xlat_err(diag_xlat_err),
-    .xlat_dst(diag_xlat_dst),
-    .xlat_code(diag_xlat_code),
     .lk_valid(dlk_valid),
     .lk_ready(dlk_ready),
     .lk_handle(dlk_handle),
@@ -932,12 +885,12 @@ via_tpt_probe #(
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
     .wr_strb(blk_wr_strb),
-    .wr_hit(blk_wr_hit),
+    .wr_hit(blk_wr_hit[EXT_TPT]),
     .rd_en(blk_rd_en),
     .rd_addr(blk_rd_addr),
     .rd_fire(blk_rd_fire),
-    .rd_hit(blk_rd_hit),
-    .rd_data(blk_rd_data),
+    .rd_hit(blk_rd_hit[EXT_TPT]),
+    .rd_data(blk_rd_data[32*EXT_TPT +: 32]),
     .d_lk_valid(dlk_valid),
     .d_lk_ready(dlk_ready),
     .d_lk_handle(dlk_handle),
@@ -1036,6 +989,16 @@ via_net_loopback #(
 ) net_loopback_inst (
     .clk(clk),
     .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[EXT_NET]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[EXT_NET]),
+    .rd_data(blk_rd_data[32*EXT_NET +: 32]),
     .quiesce(soft_reset_busy),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
@@ -1046,9 +1009,7 @@ via_net_loopback #(
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast),
-    .rx_frames(net_rx_frames),
-    .tx_frames(net_tx_frames)
+    .m_axis_tlast(m_axis_tlast)
 );
 
 // ------------------------------------------------------------ idle

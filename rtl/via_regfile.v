@@ -25,23 +25,25 @@
 //
 // The registers live in their blocks, each with a register module generated
 // from its `block` of bar0.layout (docs/rtl.md, "Register blocks"); this
-// module routes the register bus to all of them and ORs their answers:
+// module routes the register bus to all of them and ORs their answers. The
+// hand-written blocks here:
 //
-//   nic      via_bar0_nic_regs (here): identification, capabilities, MAP_HASH,
-//            SCRATCH, CTRL (soft_reset_req), STATUS
 //   irq      via_irq_ctrl: IRQ_STATUS/ENABLE/FORCE/PENDING and irq
-//   diag     via_bar0_diag_regs (here), wired to the diag_* ports
-//   net      via_bar0_net_regs (here), wired to the net_* ports
 //   cpu      via_cpu_ctrl: CPU_CTRL.RUN, CPU_STATUS, traps, FW_READY
 //   cpu_mem  via_cpu_host_port: CPU_MEM_ADDR/DATA, the core's host port
 //   fw_log   via_fw_log: the firmware log FIFO
 //   admin    via_admin_mbox: the admin mailbox and its two windows
-//   (ext)    a block outside this module (today `tpt`, via_tpt_probe in
-//            via_nic): the register bus goes out on the blk_* port as it
-//            comes (write already qualified, read address, read fire) and
-//            the block answers with blk_wr_hit, blk_rd_hit, blk_rd_data
 //
-// and via_bar0_fw_view shares the blocks' read multiplexer with the
+// and EXT_BLOCKS blocks outside this module (in via_nic: `nic` via_nic_ctrl,
+// `diag` via_dma_diag, `net` via_net_loopback, `tpt` via_tpt_probe). The
+// register bus goes out on the blk_* port as it comes (write already
+// qualified, read address, read fire), shared by all of them; each answers
+// on its own bit of blk_wr_hit and blk_rd_hit and its own word of
+// blk_rd_data (block k: bits 32k+31..32k), which this module ORs with the
+// answers of its own blocks. A block answers 0 (rd_data) at an offset it
+// does not hold.
+//
+// via_bar0_fw_view shares the blocks' read multiplexer with the
 // firmware's read-only BAR0 view (fw_bar_rd_*; host first).
 //
 // Hardware interrupt causes: irq_set (bit 0 the DMA diagnostic engine's done
@@ -70,9 +72,8 @@
 // ends). While reset_busy (STATUS.RESET_BUSY) is 1, writes are answered OKAY
 // but have no effect (the register bus sees none), doorbell writes are
 // dropped and hardware interrupt causes are ignored, so that nothing starts
-// and nothing interrupts while the NIC drains. Command bits
-// (CTRL.SOFT_RESET, DIAG_CTRL.START/ABORT) become one-cycle pulses on
-// soft_reset_req, diag_start and diag_abort in the cycle after the write.
+// and nothing interrupts while the NIC drains (the blocks' command bits,
+// CTRL.SOFT_RESET or DIAG_CTRL.START, therefore fire only outside it).
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -84,19 +85,8 @@ module via_regfile #(
     parameter ADDR_WIDTH          = `VIA_DEFAULT_AXIL_ADDR_WIDTH,     // BAR0 address bits (17..32)
     parameter NUM_VI              = `VIA_DEFAULT_NUM_VI,              // doorbell pages (VIs)
     parameter NUM_IRQ             = `VIA_DEFAULT_NUM_IRQ,             // interrupt outputs (1..32)
-    // reported in the CAP_* registers only
-    parameter DATA_WIDTH          = `VIA_DEFAULT_DATA_WIDTH,          // datapath width
-    parameter DMA_ADDR_WIDTH      = `VIA_DEFAULT_DMA_ADDR_WIDTH,      // DMA address bits
-    parameter DMA_ID_WIDTH        = `VIA_DEFAULT_DMA_ID_WIDTH,        // DMA ID bits
-    parameter DMA_MAX_BURST       = `VIA_DEFAULT_DMA_MAX_BURST,       // DMA burst beats
-    parameter DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING, // DMA reads in flight
-    parameter NET_FIFO_DEPTH      = `VIA_DEFAULT_NET_FIFO_DEPTH,      // loopback FIFO beats
-    parameter SOFT_RESET_CYCLES   = `VIA_DEFAULT_SOFT_RESET_CYCLES,   // soft reset hold cycles
-    parameter CPU_IMEM_BYTES      = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor memories
-    parameter CPU_DMEM_BYTES      = `VIA_DEFAULT_CPU_DMEM_BYTES,
     parameter FW_LOG_DEPTH        = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words (2..65535)
-    parameter TPT_REGIONS         = `VIA_DEFAULT_TPT_REGIONS,         // TPT regions (reported as log2)
-    parameter TPT_CACHE_ENTRIES   = `VIA_DEFAULT_TPT_CACHE_ENTRIES,   // TPT cache entries (reported as log2)
+    parameter EXT_BLOCKS          = 1,                                // register blocks on the blk_* port (1..32)
     // derived, do not override
     parameter VI_WIDTH            = (NUM_VI > 1) ? $clog2(NUM_VI) : 1,  // VI index bits
     parameter DB_OFFSET_WIDTH     = $clog2(`VIA_DOORBELL_STRIDE)        // offset bits in a doorbell page
@@ -132,56 +122,18 @@ module via_regfile #(
     output wire [31:0]                db_wr_data,
     output wire [3:0]                 db_wr_strb,
 
-    // global control
-    output wire                       soft_reset_req,
-
-    // DMA diagnostic engine
-    output wire [63:0]                diag_src,
-    output wire [63:0]                diag_dst,
-    output wire [31:0]                diag_len,
-    output wire                       diag_start,
-    output wire                       diag_abort,
-    output wire [8:0]                 diag_cfg_max_burst,
-    output wire [3:0]                 diag_cfg_max_outstanding,
-    input  wire                       diag_busy,
-    input  wire                       diag_done,
-    input  wire                       diag_error,
-    input  wire                       diag_bad_param,
-    input  wire                       diag_rd_err,
-    input  wire                       diag_wr_err,
-    input  wire                       diag_aborted,
-    input  wire [1:0]                 diag_err_resp,
-    input  wire [31:0]                diag_cycles,
-    input  wire [31:0]                diag_bytes,
-    input  wire [63:0]                diag_err_addr,
-    input  wire [31:0]                diag_rd_bursts,
-    input  wire [31:0]                diag_wr_bursts,
-    input  wire [7:0]                 diag_max_inflight,
-    output wire                       diag_xlat_mode,
-    output wire [1:0]                 diag_xlat_src_kind,
-    output wire [1:0]                 diag_xlat_dst_kind,
-    output wire [15:0]                diag_xlat_ptag,
-    output wire [31:0]                diag_src_handle,
-    output wire [31:0]                diag_dst_handle,
-    input  wire                       diag_xlat_err,
-    input  wire                       diag_xlat_dst,
-    input  wire [2:0]                 diag_xlat_code,
-
-    // an external register block (docs/rtl.md's block bus)
+    // the external register blocks (docs/rtl.md's block bus): one bus out,
+    // one answer per block in (block k: hit bit k, data bits 32k+31..32k)
     output wire                       blk_wr_en,
     output wire [15:0]                blk_wr_addr,
     output wire [31:0]                blk_wr_data,
     output wire [3:0]                 blk_wr_strb,
-    input  wire                       blk_wr_hit,
+    input  wire [EXT_BLOCKS-1:0]      blk_wr_hit,
     output wire                       blk_rd_en,
     output wire [15:0]                blk_rd_addr,
     output wire                       blk_rd_fire,
-    input  wire                       blk_rd_hit,
-    input  wire [31:0]                blk_rd_data,
-
-    // network port
-    input  wire [31:0]                net_rx_frames,
-    input  wire [31:0]                net_tx_frames,
+    input  wire [EXT_BLOCKS-1:0]      blk_rd_hit,
+    input  wire [32*EXT_BLOCKS-1:0]   blk_rd_data,
 
     // control processor: run control, host port, status
     output wire                       cpu_run,
@@ -246,11 +198,8 @@ generate
     if (FW_LOG_DEPTH < 2 || FW_LOG_DEPTH > 65535) begin : g_bad_fw_log_depth
         `VIA_PARAM_FAIL(("via_regfile: FW_LOG_DEPTH=%0d, must be 2..65535", FW_LOG_DEPTH))
     end
-    if (DATA_WIDTH > 65535 || DMA_ADDR_WIDTH > 255 || DMA_ID_WIDTH > 255 || DMA_MAX_OUTSTANDING > 255
-        || DMA_MAX_BURST > 65535 || NET_FIFO_DEPTH > 65535 || SOFT_RESET_CYCLES > 65535
-        || CPU_IMEM_BYTES / 1024 > 65535 || CPU_DMEM_BYTES / 1024 > 65535
-        || TPT_REGIONS < 1 || TPT_CACHE_ENTRIES < 1) begin : g_bad_cap
-        `VIA_PARAM_FAIL(("via_regfile: a build parameter does not fit its CAP_* field"))
+    if (EXT_BLOCKS < 1 || EXT_BLOCKS > 32) begin : g_bad_ext_blocks
+        `VIA_PARAM_FAIL(("via_regfile: EXT_BLOCKS=%0d, must be 1..32", EXT_BLOCKS))
     end
     if (VI_WIDTH != ((NUM_VI > 1) ? $clog2(NUM_VI) : 1) || DB_OFFSET_WIDTH != $clog2(`VIA_DOORBELL_STRIDE)) begin : g_bad_derived
         `VIA_PARAM_FAIL(("via_regfile: VI_WIDTH=%0d, DB_OFFSET_WIDTH=%0d are derived, do not override", VI_WIDTH, DB_OFFSET_WIDTH))
@@ -266,28 +215,10 @@ localparam [31:0] DB_BASE      = `VIA_DOORBELL_BASE;
 localparam [31:0] DB_STRIDE    = `VIA_DOORBELL_STRIDE;
 localparam [31:0] DB_END       = DB_BASE + NUM_VI * DB_STRIDE;
 
-localparam [63:0] MAP_HASH = `VIA_BAR0_HASH;
-
 localparam [31:0] CMD_BASE  = `VIA_ADMIN_CMD_WIN_BASE;
 localparam [31:0] CMD_END   = `VIA_ADMIN_CMD_WIN_BASE + `VIA_ADMIN_CMD_WIN_BYTES;
 localparam [31:0] RSP_BASE  = `VIA_ADMIN_RSP_WIN_BASE;
 localparam [31:0] RSP_END   = `VIA_ADMIN_RSP_WIN_BASE + `VIA_ADMIN_RSP_WIN_BYTES;
-
-// capability values, as 32-bit constants to slice fields from
-localparam [31:0] CAP_DATA_WIDTH      = DATA_WIDTH;
-localparam [31:0] CAP_NUM_VI          = NUM_VI;
-localparam [31:0] CAP_AXIL_ADDR_WIDTH = ADDR_WIDTH;
-localparam [31:0] CAP_DMA_ADDR_WIDTH  = DMA_ADDR_WIDTH;
-localparam [31:0] CAP_DMA_ID_WIDTH    = DMA_ID_WIDTH;
-localparam [31:0] CAP_DMA_MAX_OUT     = DMA_MAX_OUTSTANDING;
-localparam [31:0] CAP_DMA_MAX_BURST   = DMA_MAX_BURST;
-localparam [31:0] CAP_NUM_IRQ         = NUM_IRQ;
-localparam [31:0] CAP_NET_FIFO_DEPTH  = NET_FIFO_DEPTH;
-localparam [31:0] CAP_RESET_CYCLES    = SOFT_RESET_CYCLES;
-localparam [31:0] CAP_IMEM_KB         = CPU_IMEM_BYTES / 1024;
-localparam [31:0] CAP_DMEM_KB         = CPU_DMEM_BYTES / 1024;
-localparam [31:0] CAP_TPT_REGIONS_LOG2 = $clog2(TPT_REGIONS);
-localparam [31:0] CAP_TPT_CACHE_LOG2   = $clog2(TPT_CACHE_ENTRIES);
 
 // ---------------------------------------------------------------- decode
 
@@ -303,14 +234,14 @@ always @* begin
 end
 
 // the register blocks' answers, one bit or word per block
-localparam NBLK = 8;
+localparam NBLK = 5;
 wire [NBLK-1:0] blk_wr_hit_w;
 wire [NBLK-1:0] blk_rd_hit_w;
 wire [32*NBLK-1:0] blk_rd_data_w;   // block k: bits 32k+31..32k
 
-// the external block counts as one more
-wire wr_hit_any = |blk_wr_hit_w || blk_wr_hit;
-wire rd_hit_any = |blk_rd_hit_w || blk_rd_hit;
+// the external blocks count as more
+wire wr_hit_any = |blk_wr_hit_w || |blk_wr_hit;
+wire rd_hit_any = |blk_rd_hit_w || |blk_rd_hit;
 
 // global space: everything below the doorbell pages (registers, windows,
 // and unmapped offsets that answer SLVERR)
@@ -391,9 +322,12 @@ reg [31:0] mux_data;
 integer    i;
 
 always @* begin
-    mux_data = blk_rd_data;
+    mux_data = 32'd0;
     for (i = 0; i < NBLK; i = i + 1) begin
         mux_data = mux_data | blk_rd_data_w[32*i +: 32];
+    end
+    for (i = 0; i < EXT_BLOCKS; i = i + 1) begin
+        mux_data = mux_data | blk_rd_data[32*i +: 32];
     end
 end
 
@@ -413,123 +347,6 @@ via_bar0_fw_view fw_view_inst (
 );
 
 // ------------------------------------------------------------ blocks
-
-// nic: identification, capabilities, SCRATCH, CTRL, STATUS
-/* verilator lint_off UNUSEDSIGNAL */
-// SCRATCH has no effect on the hardware
-wire [31:0] scratch_q;
-/* verilator lint_on UNUSEDSIGNAL */
-
-via_bar0_nic_regs nic_regs_inst (
-    .clk(clk),
-    .rst(rst),
-    .wr_en(bus_wr_en),
-    .wr_addr(bus_wr_addr),
-    .wr_data(reg_wr_data),
-    .wr_strb(reg_wr_strb),
-    .rd_en(bus_rd_en),
-    .rd_addr(bus_rd_addr),
-    .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit_w[0]),
-    .rd_hit(blk_rd_hit_w[0]),
-    .rd_data(blk_rd_data_w[0*32 +: 32]),
-    .map_hash_lo_i(MAP_HASH[31:0]),
-    .map_hash_hi_i(MAP_HASH[63:32]),
-    .scratch_q(scratch_q),
-    .cap_datapath_data_width_i(CAP_DATA_WIDTH[`VIA_CAP_DATAPATH_DATA_WIDTH_WIDTH-1:0]),
-    .cap_vi_num_vi_i(CAP_NUM_VI[`VIA_CAP_VI_NUM_VI_WIDTH-1:0]),
-    .cap_db_base_i(DB_BASE),
-    .cap_db_stride_i(DB_STRIDE),
-    .cap_bar_addr_width_i(CAP_AXIL_ADDR_WIDTH[`VIA_CAP_BAR_ADDR_WIDTH_WIDTH-1:0]),
-    .cap_dma_addr_width_i(CAP_DMA_ADDR_WIDTH[`VIA_CAP_DMA_ADDR_WIDTH_WIDTH-1:0]),
-    .cap_dma_id_width_i(CAP_DMA_ID_WIDTH[`VIA_CAP_DMA_ID_WIDTH_WIDTH-1:0]),
-    .cap_dma_max_outstanding_i(CAP_DMA_MAX_OUT[`VIA_CAP_DMA_MAX_OUTSTANDING_WIDTH-1:0]),
-    .cap_dma_burst_max_burst_i(CAP_DMA_MAX_BURST[`VIA_CAP_DMA_BURST_MAX_BURST_WIDTH-1:0]),
-    .cap_irq_num_irq_i(CAP_NUM_IRQ[`VIA_CAP_IRQ_NUM_IRQ_WIDTH-1:0]),
-    .cap_net_fifo_depth_i(CAP_NET_FIFO_DEPTH[`VIA_CAP_NET_FIFO_DEPTH_WIDTH-1:0]),
-    .cap_reset_cycles_i(CAP_RESET_CYCLES[`VIA_CAP_RESET_CYCLES_WIDTH-1:0]),
-    .cap_cpu_imem_kb_i(CAP_IMEM_KB[`VIA_CAP_CPU_IMEM_KB_WIDTH-1:0]),
-    .cap_cpu_dmem_kb_i(CAP_DMEM_KB[`VIA_CAP_CPU_DMEM_KB_WIDTH-1:0]),
-    .cap_tpt_regions_log2_i(CAP_TPT_REGIONS_LOG2[`VIA_CAP_TPT_REGIONS_LOG2_WIDTH-1:0]),
-    .cap_tpt_cache_log2_i(CAP_TPT_CACHE_LOG2[`VIA_CAP_TPT_CACHE_LOG2_WIDTH-1:0]),
-    .ctrl_soft_reset_pulse(soft_reset_req),
-    .status_reset_busy_i(reset_busy)
-);
-
-// diag: the DMA diagnostic engine's registers
-wire [31:0] diag_src_lo;
-wire [31:0] diag_src_hi;
-wire [31:0] diag_dst_lo;
-wire [31:0] diag_dst_hi;
-
-via_bar0_diag_regs diag_regs_inst (
-    .clk(clk),
-    .rst(rst),
-    .wr_en(bus_wr_en),
-    .wr_addr(bus_wr_addr),
-    .wr_data(reg_wr_data),
-    .wr_strb(reg_wr_strb),
-    .rd_en(bus_rd_en),
-    .rd_addr(bus_rd_addr),
-    .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit_w[1]),
-    .rd_hit(blk_rd_hit_w[1]),
-    .rd_data(blk_rd_data_w[1*32 +: 32]),
-    .diag_src_lo_q(diag_src_lo),
-    .diag_src_hi_q(diag_src_hi),
-    .diag_dst_lo_q(diag_dst_lo),
-    .diag_dst_hi_q(diag_dst_hi),
-    .diag_len_q(diag_len),
-    .diag_ctrl_start_pulse(diag_start),
-    .diag_ctrl_abort_pulse(diag_abort),
-    .diag_cfg_max_burst_q(diag_cfg_max_burst),
-    .diag_cfg_max_outstanding_q(diag_cfg_max_outstanding),
-    .diag_status_busy_i(diag_busy),
-    .diag_status_done_i(diag_done),
-    .diag_status_error_i(diag_error),
-    .diag_status_bad_param_i(diag_bad_param),
-    .diag_status_rd_err_i(diag_rd_err),
-    .diag_status_wr_err_i(diag_wr_err),
-    .diag_status_aborted_i(diag_aborted),
-    .diag_status_resp_i(diag_err_resp),
-    .diag_status_xlat_err_i(diag_xlat_err),
-    .diag_status_xlat_dst_i(diag_xlat_dst),
-    .diag_status_xlat_code_i(diag_xlat_code),
-    .diag_cycles_i(diag_cycles),
-    .diag_bytes_i(diag_bytes),
-    .diag_err_addr_lo_i(diag_err_addr[31:0]),
-    .diag_err_addr_hi_i(diag_err_addr[63:32]),
-    .diag_rd_bursts_i(diag_rd_bursts),
-    .diag_wr_bursts_i(diag_wr_bursts),
-    .diag_max_inflight_i({24'd0, diag_max_inflight}),
-    .diag_xlat_mode_q(diag_xlat_mode),
-    .diag_xlat_src_kind_q(diag_xlat_src_kind),
-    .diag_xlat_dst_kind_q(diag_xlat_dst_kind),
-    .diag_xlat_ptag_q(diag_xlat_ptag),
-    .diag_src_handle_q(diag_src_handle),
-    .diag_dst_handle_q(diag_dst_handle)
-);
-
-assign diag_src = {diag_src_hi, diag_src_lo};
-assign diag_dst = {diag_dst_hi, diag_dst_lo};
-
-// net: the network port's counters
-via_bar0_net_regs net_regs_inst (
-    .clk(clk),
-    .rst(rst),
-    .wr_en(bus_wr_en),
-    .wr_addr(bus_wr_addr),
-    .wr_data(reg_wr_data),
-    .wr_strb(reg_wr_strb),
-    .rd_en(bus_rd_en),
-    .rd_addr(bus_rd_addr),
-    .rd_fire(bus_rd_fire),
-    .wr_hit(blk_wr_hit_w[2]),
-    .rd_hit(blk_rd_hit_w[2]),
-    .rd_data(blk_rd_data_w[2*32 +: 32]),
-    .net_rx_frames_i(net_rx_frames),
-    .net_tx_frames_i(net_tx_frames)
-);
 
 // hardware interrupt causes as a word; bits NUM_IRQ and up do not exist
 wire cpu_fault_event;
@@ -555,12 +372,12 @@ via_irq_ctrl #(
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit_w[3]),
+    .wr_hit(blk_wr_hit_w[0]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit_w[3]),
-    .rd_data(blk_rd_data_w[3*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[0]),
+    .rd_data(blk_rd_data_w[0*32 +: 32]),
     .irq_set(irq_set | hw_causes[NUM_IRQ-1:0]),
     .irq(irq)
 );
@@ -572,12 +389,12 @@ via_cpu_ctrl cpu_ctrl_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit_w[4]),
+    .wr_hit(blk_wr_hit_w[1]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit_w[4]),
-    .rd_data(blk_rd_data_w[4*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[1]),
+    .rd_data(blk_rd_data_w[1*32 +: 32]),
     .run(cpu_run),
     .halted(cpu_halted),
     .wfi(cpu_wfi),
@@ -597,12 +414,12 @@ via_cpu_host_port cpu_host_port_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit_w[5]),
+    .wr_hit(blk_wr_hit_w[2]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit_w[5]),
-    .rd_data(blk_rd_data_w[5*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[2]),
+    .rd_data(blk_rd_data_w[2*32 +: 32]),
     .rd_issue(rd_issue && rd_is_mem),
     .host_en(cpu_host_en),
     .host_we(cpu_host_we),
@@ -620,12 +437,12 @@ via_fw_log #(
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit_w[6]),
+    .wr_hit(blk_wr_hit_w[3]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit_w[6]),
-    .rd_data(blk_rd_data_w[6*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[3]),
+    .rd_data(blk_rd_data_w[3*32 +: 32]),
     .push(fw_log_push),
     .push_data(fw_log_data),
     .space(fw_log_space)
@@ -643,12 +460,12 @@ via_admin_mbox admin_inst (
     .wr_addr(bus_wr_addr),
     .wr_data(reg_wr_data),
     .wr_strb(reg_wr_strb),
-    .wr_hit(blk_wr_hit_w[7]),
+    .wr_hit(blk_wr_hit_w[4]),
     .rd_en(bus_rd_en),
     .rd_addr(bus_rd_addr),
     .rd_fire(bus_rd_fire),
-    .rd_hit(blk_rd_hit_w[7]),
-    .rd_data(blk_rd_data_w[7*32 +: 32]),
+    .rd_hit(blk_rd_hit_w[4]),
+    .rd_data(blk_rd_data_w[4*32 +: 32]),
     .run(cpu_run),
     .admin_event(fw_admin_event),
     .complete(fw_admin_complete),
@@ -672,7 +489,7 @@ via_admin_mbox admin_inst (
 
 assign busy = fw_admin_event || rd_wait_reg;
 
-// the external block
+// the external blocks
 assign blk_wr_en   = bus_wr_en;
 assign blk_wr_addr = bus_wr_addr;
 assign blk_wr_data = reg_wr_data;

@@ -33,6 +33,8 @@ cases=(
   "via_soft_reset CYCLES 16777217"
   "via_axil_slave ADDR_WIDTH 2"
   "via_regfile NUM_IRQ 33"
+  "via_regfile EXT_BLOCKS 0"
+  "via_nic_ctrl NUM_VI 70000"
   "via_nic DMA_MAX_BURST 24"
   "via_ram AW 9"
   "via_tpt CACHE_ENTRIES 100"

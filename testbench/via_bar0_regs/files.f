@@ -3,6 +3,9 @@ rtl/via_axil_slave.v
 rtl/via_cpu_ram.v
 rtl/via_fifo.v
 rtl/via_regfile.v
+rtl/via_nic_ctrl.v
+rtl/via_dma_diag.v
+rtl/via_net_loopback.v
 rtl/via_bar0_fw_view.v
 rtl/via_irq_ctrl.v
 rtl/via_cpu_ctrl.v

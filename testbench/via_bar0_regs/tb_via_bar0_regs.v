@@ -20,10 +20,15 @@
 //   3. the decode: every other word of the register space answers SLVERR
 //      (reads zero), every register word OKAY, also for writes.
 // The hardware-side inputs are fixed patterns, so an ro register must read
-// the same before and after a write. The `tpt` block lives outside
-// via_regfile (via_tpt_probe on the regfile's blk_* port); it is here with
-// a TPT that never accepts a lookup, so a probe started by the write to
-// TPT_PROBE_GO stays BUSY and changes nothing else.
+// the same before and after a write. The blocks outside via_regfile sit on
+// its blk_* port as in via_nic: `nic` is the real via_nic_ctrl; `tpt` the
+// real via_tpt_probe, with a TPT that never accepts a lookup, so a probe
+// started by the write to TPT_PROBE_GO stays BUSY and changes nothing else;
+// `diag` the real via_dma_diag with its AXI side silent (a START with the
+// length at its reset value, 0, completes at once and moves nothing), `net`
+// the real via_net_loopback with no traffic. No bench names a generated
+// register module's ports: adding a register touches its layout and its
+// block only.
 
 `timescale 1ns / 1ps
 
@@ -133,11 +138,127 @@ via_axil_slave #(
     .reg_rd_resp(reg_rd_resp)
 );
 
-// the external block: via_tpt_probe, its TPT side idle
-wire        blk_wr_en, blk_rd_en, blk_rd_fire, blk_wr_hit, blk_rd_hit;
+// the external blocks (0 nic, 1 diag, 2 net, 3 tpt)
+wire        blk_wr_en, blk_rd_en, blk_rd_fire;
+wire [3:0]  blk_wr_hit, blk_rd_hit;
 wire [15:0] blk_wr_addr, blk_rd_addr;
-wire [31:0] blk_wr_data, blk_rd_data;
+wire [31:0] blk_wr_data;
+wire [127:0] blk_rd_data;
 wire [3:0]  blk_wr_strb;
+
+via_nic_ctrl nic_ctrl (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[0]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[0]),
+    .rd_data(blk_rd_data[0 +: 32]),
+    .soft_reset_req(),
+    .reset_busy(1'b0)
+);
+
+via_dma_diag ext_diag (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[1]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[1]),
+    .rd_data(blk_rd_data[32 +: 32]),
+    .ext_abort(1'b0),
+    .busy(),
+    .start_pulse(),
+    .done_pulse(),
+    .lk_valid(),
+    .lk_ready(1'b0),
+    .lk_handle(),
+    .lk_va(),
+    .lk_len(),
+    .lk_ptag(),
+    .lk_kind(),
+    .lk_tag(),
+    .rs_valid(1'b0),
+    .rs_ready(),
+    .rs_err(3'd0),
+    .rs_pa(48'd0),
+    .rs_bytes(13'd0),
+    .rs_hit(1'b0),
+    .rs_epoch(1'b0),
+    .rs_tag(1'b0),
+    .inflight_epoch(),
+    .m_axi_awid(),
+    .m_axi_awaddr(),
+    .m_axi_awlen(),
+    .m_axi_awsize(),
+    .m_axi_awburst(),
+    .m_axi_awlock(),
+    .m_axi_awcache(),
+    .m_axi_awprot(),
+    .m_axi_awvalid(),
+    .m_axi_awready(1'b0),
+    .m_axi_wdata(),
+    .m_axi_wstrb(),
+    .m_axi_wlast(),
+    .m_axi_wvalid(),
+    .m_axi_wready(1'b0),
+    .m_axi_bid(4'd0),
+    .m_axi_bresp(2'd0),
+    .m_axi_bvalid(1'b0),
+    .m_axi_bready(),
+    .m_axi_arid(),
+    .m_axi_araddr(),
+    .m_axi_arlen(),
+    .m_axi_arsize(),
+    .m_axi_arburst(),
+    .m_axi_arlock(),
+    .m_axi_arcache(),
+    .m_axi_arprot(),
+    .m_axi_arvalid(),
+    .m_axi_arready(1'b0),
+    .m_axi_rid(4'd0),
+    .m_axi_rdata(64'd0),
+    .m_axi_rresp(2'd0),
+    .m_axi_rlast(1'b0),
+    .m_axi_rvalid(1'b0),
+    .m_axi_rready()
+);
+
+via_net_loopback ext_net (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[2]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[2]),
+    .rd_data(blk_rd_data[64 +: 32]),
+    .quiesce(1'b0),
+    .s_axis_tdata(64'd0),
+    .s_axis_tkeep(8'd0),
+    .s_axis_tvalid(1'b0),
+    .s_axis_tready(),
+    .s_axis_tlast(1'b0),
+    .m_axis_tdata(),
+    .m_axis_tkeep(),
+    .m_axis_tvalid(),
+    .m_axis_tready(1'b1),
+    .m_axis_tlast()
+);
 
 via_tpt_probe #(
     .ADDR_WIDTH(`VIA_DEFAULT_DMA_ADDR_WIDTH),
@@ -149,12 +270,12 @@ via_tpt_probe #(
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
     .wr_strb(blk_wr_strb),
-    .wr_hit(blk_wr_hit),
+    .wr_hit(blk_wr_hit[3]),
     .rd_en(blk_rd_en),
     .rd_addr(blk_rd_addr),
     .rd_fire(blk_rd_fire),
-    .rd_hit(blk_rd_hit),
-    .rd_data(blk_rd_data),
+    .rd_hit(blk_rd_hit[3]),
+    .rd_data(blk_rd_data[96 +: 32]),
     .d_lk_valid(1'b0),
     .d_lk_ready(),
     .d_lk_handle(32'd0),
@@ -203,7 +324,9 @@ always @(posedge clk) begin
     host_rvalid <= cpu_host_en && !cpu_host_we;
 end
 
-via_regfile dut (
+via_regfile #(
+    .EXT_BLOCKS(4)
+) dut (
     .clk(clk),
     .rst(rst),
     .reset_busy(1'b0),
@@ -224,37 +347,6 @@ via_regfile dut (
     .db_wr_offset(),
     .db_wr_data(),
     .db_wr_strb(),
-    .soft_reset_req(),
-    .diag_src(),
-    .diag_dst(),
-    .diag_len(),
-    .diag_start(),
-    .diag_abort(),
-    .diag_cfg_max_burst(),
-    .diag_cfg_max_outstanding(),
-    .diag_busy(1'b1),
-    .diag_done(1'b0),
-    .diag_error(1'b1),
-    .diag_bad_param(1'b0),
-    .diag_rd_err(1'b1),
-    .diag_wr_err(1'b0),
-    .diag_aborted(1'b1),
-    .diag_err_resp(2'd2),
-    .diag_cycles(32'h01020304),
-    .diag_bytes(32'h05060708),
-    .diag_err_addr(64'h1112131415161718),
-    .diag_rd_bursts(32'h21222324),
-    .diag_wr_bursts(32'h31323334),
-    .diag_max_inflight(8'h41),
-    .diag_xlat_mode(),
-    .diag_xlat_src_kind(),
-    .diag_xlat_dst_kind(),
-    .diag_xlat_ptag(),
-    .diag_src_handle(),
-    .diag_dst_handle(),
-    .diag_xlat_err(1'b1),
-    .diag_xlat_dst(1'b0),
-    .diag_xlat_code(3'd5),
     .blk_wr_en(blk_wr_en),
     .blk_wr_addr(blk_wr_addr),
     .blk_wr_data(blk_wr_data),
@@ -265,8 +357,6 @@ via_regfile dut (
     .blk_rd_fire(blk_rd_fire),
     .blk_rd_hit(blk_rd_hit),
     .blk_rd_data(blk_rd_data),
-    .net_rx_frames(32'h51525354),
-    .net_tx_frames(32'h61626364),
     .cpu_run(),
     .cpu_host_en(cpu_host_en),
     .cpu_host_we(cpu_host_we),

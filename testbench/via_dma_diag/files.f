@@ -1,4 +1,5 @@
 rtl/via_dma_diag.v
+rtl/generated/via_bar0_diag_regs.v
 rtl/via_ram.v
 rtl/via_tpt.v
 rtl/via_axi_rd_arb.v

@@ -11,6 +11,17 @@
 // the memory model saw, and that nothing is left in flight on the bus when
 // done rises. Error and abort steps check the status, err_addr/err_resp, and
 // that exactly the acknowledged bytes were written.
+//
+// The bench drives the engine through its BAR0 block (the register-block
+// bus): a copy's parameters are written to DIAG_SRC/DST/LEN/CFG, START and
+// ABORT are writes to DIAG_CTRL (one cycle before the engine sees the
+// pulse), and the results are read from DIAG_STATUS, DIAG_CYCLES, ... in the
+// cycle done_pulse is high and compared with the engine's own status
+// signals (dut.done, dut.cycles, ...). An abort in the first busy cycle uses
+// ext_abort (the soft reset's port), later ones DIAG_CTRL.ABORT. Because
+// the parameters take a write each, a copy starts 7 cycles after the
+// previous one's done_pulse (with the engine's ports driven directly it
+// started in that very cycle).
 
 `timescale 1ns / 1ps
 
@@ -50,17 +61,22 @@ localparam [63:0] NONE = {64{1'b1}};
 
 // ------------------------------------------------------------- the DUT
 
-reg  [63:0] src_addr, dst_addr;
-reg  [31:0] len;
-reg         start, abort;
-reg  [8:0]  cfg_max_burst;
-reg  [3:0]  cfg_max_outstanding;
-wire        busy, done, error, bad_param, rd_err, wr_err, aborted, done_pulse;
-wire [1:0]  err_resp;
-wire [31:0] cycles, bytes, rd_bursts, wr_bursts;
-wire [63:0] err_addr;
-wire [7:0]  max_inflight;
-wire        xlat_err, lk_valid;
+`include "via_bar0.vh"
+
+// the register-block bus (driven by the tasks bus_write, bus_read)
+reg         wr_en, rd_en, abort;
+reg  [15:0] wr_addr, rd_addr;
+reg  [31:0] wr_data;
+wire [31:0] rd_data;
+wire        wr_hit, rd_hit;
+wire        busy, done_pulse, start_pulse;
+// the engine's own status, to compare the registers with
+wire        done = dut.done;
+wire        error = dut.error;
+wire        xlat_err = dut.xlat_err;
+wire [31:0] cycles = dut.cycles;
+wire [31:0] bytes = dut.bytes;
+wire        lk_valid;
 wire [1:0]  inflight_epoch;
 
 // physical mode never looks anything up nor holds a translation
@@ -93,38 +109,22 @@ via_dma_diag #(
 ) dut (
     .clk(clk),
     .rst(rst),
-    .src_addr(src_addr),
-    .dst_addr(dst_addr),
-    .len(len),
-    .start(start),
-    .abort(abort),
-    .cfg_max_burst(cfg_max_burst),
-    .cfg_max_outstanding(cfg_max_outstanding),
-    // physical mode only here (translated: tb_via_dma_diag_xlat_env)
-    .xlat_mode(1'b0),
-    .xlat_src_kind(2'd0),
-    .xlat_dst_kind(2'd0),
-    .xlat_ptag(16'd0),
-    .src_handle(32'd0),
-    .dst_handle(32'd0),
+    // physical mode only here (DIAG_XLAT stays 0; translated:
+    // tb_via_dma_diag_xlat_env)
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(4'hf),
+    .wr_hit(wr_hit),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(1'b0),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
+    .ext_abort(abort),
     .busy(busy),
-    .done(done),
-    .error(error),
-    .bad_param(bad_param),
-    .rd_err(rd_err),
-    .wr_err(wr_err),
-    .aborted(aborted),
-    .err_resp(err_resp),
-    .cycles(cycles),
-    .bytes(bytes),
-    .err_addr(err_addr),
-    .rd_bursts(rd_bursts),
-    .wr_bursts(wr_bursts),
-    .max_inflight(max_inflight),
+    .start_pulse(start_pulse),
     .done_pulse(done_pulse),
-    .xlat_err(xlat_err),
-    .xlat_dst(),
-    .xlat_code(),
     .lk_valid(lk_valid),
     .lk_ready(1'b0),
     .lk_handle(),
@@ -258,6 +258,34 @@ task tick;
     end
 endtask
 
+// one register write, taking effect at the next edge
+task bus_write;
+    input [15:0] a;
+    input [31:0] d;
+    begin
+        wr_en = 1'b1;
+        wr_addr = a;
+        wr_data = d;
+        tick;
+        if (!wr_hit) `FAIL_CHECK("a DIAG register write did not hit the block")
+        wr_en = 1'b0;
+    end
+endtask
+
+// one register read, within the current cycle (combinational answer)
+task bus_read;
+    input [15:0] a;
+    output [31:0] d;
+    begin
+        rd_en = 1'b1;
+        rd_addr = a;
+        #0.01;
+        if (!rd_hit) `FAIL_CHECK("a DIAG register read did not hit the block")
+        d = rd_data;
+        rd_en = 1'b0;
+    end
+endtask
+
 // A failed check prints its message where it happened (FAIL_CHECK), then this
 // block prints the state of the copy and stops the simulation. (A task taking
 // the message would be inlined by Verilator at each of its call sites, with
@@ -373,7 +401,10 @@ task check_window;
     end
 endtask
 
-// Start a copy (start pulse seen by the DUT at the next edge).
+reg [31:0] cfg_word, rd_word;
+
+// Start a copy: its registers, then START (seen by the engine at the edge
+// after the one that wrote DIAG_CTRL); returns in the cycle after that edge.
 task start_copy;
     input [63:0] s;
     input [63:0] d;
@@ -386,15 +417,21 @@ task start_copy;
         cur_len = n;
         cur_lim = eff_lim(cb);
         cur_out = eff_out(co);
-        src_addr = s;
-        dst_addr = d;
-        len = n;
-        cfg_max_burst = cb;
-        cfg_max_outstanding = co;
+        bus_write(`VIA_REG_DIAG_SRC_LO, s[31:0]);
+        bus_write(`VIA_REG_DIAG_SRC_HI, s[63:32]);
+        bus_write(`VIA_REG_DIAG_DST_LO, d[31:0]);
+        bus_write(`VIA_REG_DIAG_DST_HI, d[63:32]);
+        bus_write(`VIA_REG_DIAG_LEN, n);
+        cfg_word = 32'd0;
+        cfg_word[`VIA_DIAG_CFG_MAX_BURST_RANGE] = cb;
+        cfg_word[`VIA_DIAG_CFG_MAX_OUTSTANDING_RANGE] = co;
+        bus_write(`VIA_REG_DIAG_CFG, cfg_word);
         ram.clear_stats();
-        start = 1'b1;
+        if (busy || start_pulse) `FAIL_CHECK("writing the parameters started something")
+        bus_write(`VIA_REG_DIAG_CTRL, 32'd1 << `VIA_DIAG_CTRL_START_LSB);
+        if (!start_pulse || busy) `FAIL_CHECK("no START pulse the cycle after the DIAG_CTRL write")
         tick;
-        start = 1'b0;
+        if (start_pulse) `FAIL_CHECK("START pulse longer than a cycle")
         if (!busy) `FAIL_CHECK("busy did not rise after start")
         if (done) `FAIL_CHECK("done not cleared by start")
     end
@@ -409,34 +446,66 @@ task wait_done;
     begin
         t = 0;
         while (!done_pulse) begin
-            if (t == abort_at) abort = 1'b1;
+            // an abort at tick 0 through ext_abort, later ones written to
+            // DIAG_CTRL.ABORT a cycle early (its pulse comes a cycle later)
+            if (t == abort_at && t == 0) abort = 1'b1;
+            if (t + 1 == abort_at) begin
+                wr_en = 1'b1;
+                wr_addr = `VIA_REG_DIAG_CTRL;
+                wr_data = 32'd1 << `VIA_DIAG_CTRL_ABORT_LSB;
+            end
+            // a start while busy (and new parameters) must change nothing
             if (t == poke_at) begin
-                start = 1'b1;
-                src_addr = 64'h1;
-                dst_addr = 64'h3;
-                len = 32'h5;
+                wr_en = 1'b1;
+                wr_addr = `VIA_REG_DIAG_CTRL;
+                wr_data = 32'd1 << `VIA_DIAG_CTRL_START_LSB;
+            end
+            if (poke_at >= 0 && t == poke_at + 1) begin
+                wr_en = 1'b1;
+                wr_addr = `VIA_REG_DIAG_LEN;
+                wr_data = 32'h5;
+            end
+            if (poke_at >= 0 && t == poke_at + 2) begin
+                wr_en = 1'b1;
+                wr_addr = `VIA_REG_DIAG_SRC_LO;
+                wr_data = 32'h1;
             end
             tick;
             abort = 1'b0;
-            start = 1'b0;
+            wr_en = 1'b0;
             t = t + 1;
             if (t > WATCHDOG) `FAIL_CHECK("copy hangs (watchdog)")
             if (!done_pulse && !busy) `FAIL_CHECK("busy fell without done_pulse")
         end
         res_ticks = t;
-        res_done = done;
-        res_error = error;
-        res_bad_param = bad_param;
-        res_rd_err = rd_err;
-        res_wr_err = wr_err;
-        res_aborted = aborted;
-        res_err_resp = err_resp;
-        res_cycles = cycles;
-        res_bytes = bytes;
-        res_rd_bursts = rd_bursts;
-        res_wr_bursts = wr_bursts;
-        res_err_addr = err_addr;
-        res_max_inflight = max_inflight;
+        // the results, read through the registers
+        bus_read(`VIA_REG_DIAG_STATUS, rd_word);
+        if (rd_word[`VIA_DIAG_STATUS_BUSY_LSB] !== busy) `FAIL_CHECK("DIAG_STATUS.BUSY differs from busy")
+        res_done = rd_word[`VIA_DIAG_STATUS_DONE_LSB];
+        res_error = rd_word[`VIA_DIAG_STATUS_ERROR_LSB];
+        res_bad_param = rd_word[`VIA_DIAG_STATUS_BAD_PARAM_LSB];
+        res_rd_err = rd_word[`VIA_DIAG_STATUS_RD_ERR_LSB];
+        res_wr_err = rd_word[`VIA_DIAG_STATUS_WR_ERR_LSB];
+        res_aborted = rd_word[`VIA_DIAG_STATUS_ABORTED_LSB];
+        res_err_resp = rd_word[`VIA_DIAG_STATUS_RESP_RANGE];
+        if (rd_word[`VIA_DIAG_STATUS_XLAT_ERR_LSB] !== 1'b0) `FAIL_CHECK("DIAG_STATUS.XLAT_ERR in physical mode")
+        if (res_done !== dut.done || res_error !== dut.error || res_bad_param !== dut.bad_param
+            || res_rd_err !== dut.rd_err || res_wr_err !== dut.wr_err || res_aborted !== dut.aborted
+            || res_err_resp !== dut.err_resp) `FAIL_CHECK("DIAG_STATUS differs from the engine's status")
+        bus_read(`VIA_REG_DIAG_CYCLES, res_cycles);
+        bus_read(`VIA_REG_DIAG_BYTES, res_bytes);
+        bus_read(`VIA_REG_DIAG_RD_BURSTS, res_rd_bursts);
+        bus_read(`VIA_REG_DIAG_WR_BURSTS, res_wr_bursts);
+        bus_read(`VIA_REG_DIAG_ERR_ADDR_LO, rd_word);
+        res_err_addr[31:0] = rd_word;
+        bus_read(`VIA_REG_DIAG_ERR_ADDR_HI, rd_word);
+        res_err_addr[63:32] = rd_word;
+        bus_read(`VIA_REG_DIAG_MAX_INFLIGHT, rd_word);
+        res_max_inflight = rd_word[7:0];
+        if (rd_word[31:8] != 0) `FAIL_CHECK("DIAG_MAX_INFLIGHT has bits above 7")
+        if (res_cycles !== dut.cycles || res_bytes !== dut.bytes || res_rd_bursts !== dut.rd_bursts
+            || res_wr_bursts !== dut.wr_bursts || res_err_addr !== dut.err_addr || res_max_inflight !== dut.max_inflight)
+            `FAIL_CHECK("a DIAG counter register differs from the engine's")
         if (busy) `FAIL_CHECK("busy still high at done_pulse")
         if (!done) `FAIL_CHECK("done low at done_pulse")
         if (res_cycles != t) `FAIL_CHECK("cycles differs from the cycles the bench counted")
@@ -867,13 +936,12 @@ initial begin
     finished = 1'b0;
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     seed = seed * 31 + SALT * 1000003 + 5;
-    src_addr = 64'd0;
-    dst_addr = 64'd0;
-    len = 32'd0;
-    start = 1'b0;
+    wr_en = 1'b0;
+    rd_en = 1'b0;
+    wr_addr = 16'd0;
+    rd_addr = 16'd0;
+    wr_data = 32'd0;
     abort = 1'b0;
-    cfg_max_burst = 9'd0;
-    cfg_max_outstanding = 4'd0;
     copies = 0;
     total_cycles = 0;
     total_bytes = 0;

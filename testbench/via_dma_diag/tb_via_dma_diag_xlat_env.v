@@ -65,22 +65,38 @@ localparam RPAGES = 12;
 
 // ------------------------------------------------------------- DUT
 
+`include "via_bar0.vh"
+
+// a copy's parameters; issue_start writes them to the DIAG registers
 reg  [63:0] src_addr, dst_addr;
 reg  [31:0] len;
-reg         start, abort;
+reg         abort;
 reg  [8:0]  cfg_max_burst;
 reg  [3:0]  cfg_max_outstanding;
 reg  [1:0]  src_kind, dst_kind;
 reg  [15:0] ptag;
 reg  [31:0] src_handle, dst_handle;
 reg         xlat_mode;
-wire        busy, done, error, bad_param, rd_err, wr_err, aborted, done_pulse;
-wire        xlat_err, xlat_dst;
-wire [2:0]  xlat_code;
-wire [1:0]  err_resp;
-wire [31:0] cycles, bytes, rd_bursts, wr_bursts;
-wire [63:0] err_addr;
-wire [7:0]  max_inflight;
+// the register-block bus
+reg         wr_en, rd_en;
+reg  [15:0] wr_addr, rd_addr;
+reg  [31:0] wr_data;
+wire [31:0] rd_data;
+wire        wr_hit, rd_hit, start_pulse;
+wire        busy, done_pulse;
+// the engine's status (the registers are compared with it after each copy)
+wire        done = dut.done;
+wire        error = dut.error;
+wire        rd_err = dut.rd_err;
+wire        wr_err = dut.wr_err;
+wire        xlat_err = dut.xlat_err;
+wire        xlat_dst = dut.xlat_dst;
+wire [2:0]  xlat_code = dut.xlat_code;
+wire [31:0] cycles = dut.cycles;
+wire [31:0] bytes = dut.bytes;
+wire [31:0] rd_bursts = dut.rd_bursts;
+wire [31:0] wr_bursts = dut.wr_bursts;
+wire [63:0] err_addr = dut.err_addr;
 
 wire        lk_valid, lk_ready, lk_tag, rs_valid, rs_ready, rs_hit, rs_epoch;
 wire [31:0] lk_handle, lk_len;
@@ -115,37 +131,20 @@ via_dma_diag #(
 ) dut (
     .clk(clk),
     .rst(rst),
-    .src_addr(src_addr),
-    .dst_addr(dst_addr),
-    .len(len),
-    .start(start),
-    .abort(abort),
-    .cfg_max_burst(cfg_max_burst),
-    .cfg_max_outstanding(cfg_max_outstanding),
-    .xlat_mode(xlat_mode),
-    .xlat_src_kind(src_kind),
-    .xlat_dst_kind(dst_kind),
-    .xlat_ptag(ptag),
-    .src_handle(src_handle),
-    .dst_handle(dst_handle),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(4'hf),
+    .wr_hit(wr_hit),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(1'b0),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
+    .ext_abort(abort),
     .busy(busy),
-    .done(done),
-    .error(error),
-    .bad_param(bad_param),
-    .rd_err(rd_err),
-    .wr_err(wr_err),
-    .aborted(aborted),
-    .err_resp(err_resp),
-    .cycles(cycles),
-    .bytes(bytes),
-    .err_addr(err_addr),
-    .rd_bursts(rd_bursts),
-    .wr_bursts(wr_bursts),
-    .max_inflight(max_inflight),
+    .start_pulse(start_pulse),
     .done_pulse(done_pulse),
-    .xlat_err(xlat_err),
-    .xlat_dst(xlat_dst),
-    .xlat_code(xlat_code),
     .lk_valid(lk_valid),
     .lk_ready(lk_ready),
     .lk_handle(lk_handle),
@@ -519,14 +518,81 @@ task check_mem;
     end
 endtask
 
+// one register write at the next rising edge (from a falling one)
+task bus_write;
+    input [15:0] a;
+    input [31:0] d;
+    begin
+        @(negedge clk);
+        wr_en = 1'b1;
+        wr_addr = a;
+        wr_data = d;
+        #1;
+        if (!wr_hit) `XFAIL("a DIAG register write did not hit the block")
+    end
+endtask
+
+// writes the copy's parameters and START; returns at the falling edge after
+// the rising edge at which the engine saw the start pulse
+reg [31:0] xlat_word, cfg_word, rd_word;
+task issue_start;
+    begin
+        bus_write(`VIA_REG_DIAG_SRC_LO, src_addr[31:0]);
+        bus_write(`VIA_REG_DIAG_SRC_HI, src_addr[63:32]);
+        bus_write(`VIA_REG_DIAG_DST_LO, dst_addr[31:0]);
+        bus_write(`VIA_REG_DIAG_DST_HI, dst_addr[63:32]);
+        bus_write(`VIA_REG_DIAG_LEN, len);
+        cfg_word = 32'd0;
+        cfg_word[`VIA_DIAG_CFG_MAX_BURST_RANGE] = cfg_max_burst;
+        cfg_word[`VIA_DIAG_CFG_MAX_OUTSTANDING_RANGE] = cfg_max_outstanding;
+        bus_write(`VIA_REG_DIAG_CFG, cfg_word);
+        xlat_word = 32'd0;
+        xlat_word[`VIA_DIAG_XLAT_MODE_RANGE] = xlat_mode;
+        xlat_word[`VIA_DIAG_XLAT_SRC_KIND_RANGE] = src_kind;
+        xlat_word[`VIA_DIAG_XLAT_DST_KIND_RANGE] = dst_kind;
+        xlat_word[`VIA_DIAG_XLAT_PTAG_RANGE] = ptag;
+        bus_write(`VIA_REG_DIAG_XLAT, xlat_word);
+        bus_write(`VIA_REG_DIAG_SRC_HANDLE, src_handle);
+        bus_write(`VIA_REG_DIAG_DST_HANDLE, dst_handle);
+        bus_write(`VIA_REG_DIAG_CTRL, 32'd1 << `VIA_DIAG_CTRL_START_LSB);
+        @(negedge clk);
+        wr_en = 1'b0;
+        if (!start_pulse || busy) `XFAIL("no START pulse the cycle after the DIAG_CTRL write")
+        @(negedge clk);
+        if (start_pulse) `XFAIL("START pulse longer than a cycle")
+    end
+endtask
+
+// DIAG_STATUS and the counters read through the block, against the engine
+task check_regs;
+    begin
+        rd_en = 1'b1;
+        rd_addr = `VIA_REG_DIAG_STATUS;
+        #0.01;
+        rd_word = rd_data;
+        if (!rd_hit || rd_word[`VIA_DIAG_STATUS_BUSY_LSB] !== busy || rd_word[`VIA_DIAG_STATUS_DONE_LSB] !== done
+            || rd_word[`VIA_DIAG_STATUS_ERROR_LSB] !== error || rd_word[`VIA_DIAG_STATUS_RD_ERR_LSB] !== rd_err
+            || rd_word[`VIA_DIAG_STATUS_WR_ERR_LSB] !== wr_err || rd_word[`VIA_DIAG_STATUS_XLAT_ERR_LSB] !== xlat_err
+            || rd_word[`VIA_DIAG_STATUS_XLAT_DST_LSB] !== xlat_dst || rd_word[`VIA_DIAG_STATUS_XLAT_CODE_RANGE] !== xlat_code)
+            `XFAIL("DIAG_STATUS differs from the engine's status")
+        rd_addr = `VIA_REG_DIAG_BYTES;
+        #0.01;
+        if (rd_data !== bytes) `XFAIL("DIAG_BYTES differs from the engine's count")
+        rd_addr = `VIA_REG_DIAG_ERR_ADDR_LO;
+        #0.01;
+        if (rd_data !== err_addr[31:0]) `XFAIL("DIAG_ERR_ADDR_LO differs from the engine's")
+        rd_addr = `VIA_REG_DIAG_ERR_ADDR_HI;
+        #0.01;
+        if (rd_data !== err_addr[63:32]) `XFAIL("DIAG_ERR_ADDR_HI differs from the engine's")
+        rd_en = 1'b0;
+    end
+endtask
+
 // starts a copy and waits for done (fence checks run alongside)
 integer t_cycles;
 task run_copy;
     begin
-        @(negedge clk);
-        start = 1'b1;
-        @(negedge clk);
-        start = 1'b0;
+        issue_start;
         t_cycles = 0;
         while (!done_pulse) begin
             @(negedge clk);
@@ -534,6 +600,7 @@ task run_copy;
             if (t_cycles > WATCHDOG) `XFAIL("copy never finished")
         end
         tick;
+        check_regs;
     end
 endtask
 
@@ -581,8 +648,12 @@ initial begin
     finished = 1'b0;
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     seed = seed * 7919 + SALT;
-    start = 1'b0;
     abort = 1'b0;
+    wr_en = 1'b0;
+    rd_en = 1'b0;
+    wr_addr = 16'd0;
+    rd_addr = 16'd0;
+    wr_data = 32'd0;
     prog_valid = 1'b0;
     prog_op = 3'd0;
     prog_index = 16'd0;
@@ -750,10 +821,7 @@ initial begin
         src_addr = ((r_va[K_SRC] + BYTES - 1) / BYTES) * BYTES;
         dst_addr = ((r_va[K_DST] + BYTES - 1) / BYTES) * BYTES;
         len = 32'd8 * 4096;
-        @(negedge clk);
-        start = 1'b1;
-        @(negedge clk);
-        start = 1'b0;
+        issue_start;
         // wait until the copy is well under way
         wait_n = 0;
         while (wr_bursts < 3 + 4 * k) begin
@@ -828,19 +896,17 @@ initial begin
     src_addr = ((r_va[K_SRC] + BYTES - 1) / BYTES) * BYTES;
     dst_addr = ((r_va[K_DST] + BYTES - 1) / BYTES) * BYTES;
     len = 32'd6 * 4096;
-    @(negedge clk);
-    start = 1'b1;
-    @(negedge clk);
-    start = 1'b0;
+    issue_start;
     wait_n = 0;
     while (wr_bursts < 5) begin
         @(negedge clk);
         wait_n = wait_n + 1;
         if (wait_n > WATCHDOG) `XFAIL("copy never got going")
     end
-    abort = 1'b1;
+    // DIAG_CTRL.ABORT (its pulse reaches the engine a cycle later)
+    bus_write(`VIA_REG_DIAG_CTRL, 32'd1 << `VIA_DIAG_CTRL_ABORT_LSB);
     @(negedge clk);
-    abort = 1'b0;
+    wr_en = 1'b0;
     wait_n = 0;
     while (busy) begin
         @(negedge clk);
@@ -848,7 +914,7 @@ initial begin
         if (wait_n > WATCHDOG) `XFAIL("aborted copy never finished")
     end
     tick;
-    if (!error || !aborted || xlat_err || bytes >= len) `XFAIL("abort of a translated copy")
+    if (!error || !dut.aborted || xlat_err || bytes >= len) `XFAIL("abort of a translated copy")
     for (v = 0; v < bytes; v = v + 1) begin
         exp_mem[pa_of(K_DST, dst_addr + v)] = exp_mem[pa_of(K_SRC, src_addr + v)];
     end

@@ -12,9 +12,15 @@
 //      m_axis stays until taken, and then m_axis_tvalid stays 0; nothing is
 //      lost;
 // every beat (tdata, tkeep, tlast) out is compared with the one sent in, and
-// rx_frames / tx_frames with the frames sent and received.
+// the frame counters, read through the block's registers (NET_RX_FRAMES,
+// NET_TX_FRAMES on the register-block bus), with the frames sent and
+// received. The register decode: both registers hit (reads and writes; a
+// write changes nothing), the words around them and in the rest of the
+// register space do not and read 0; a block reset clears the counters.
 
 `timescale 1ns / 1ps
+
+`include "via_bar0.vh"
 
 module tb_via_net_loopback;
 
@@ -46,7 +52,17 @@ wire [DATA_WIDTH-1:0] s_axis_tdata, m_axis_tdata;
 wire [KEEP_WIDTH-1:0] s_axis_tkeep, m_axis_tkeep;
 wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast;
 wire                  m_axis_tvalid, m_axis_tready, m_axis_tlast;
-wire [31:0]           rx_frames, tx_frames;
+reg  [31:0]           rx_frames, tx_frames;
+
+// the register-block bus
+reg         wr_en = 1'b0;
+reg  [15:0] wr_addr = 16'd0;
+reg  [31:0] wr_data = 32'd0;
+reg  [3:0]  wr_strb = 4'hf;
+reg         rd_en = 1'b0;
+reg  [15:0] rd_addr = 16'd0;
+wire        wr_hit, rd_hit;
+wire [31:0] rd_data;
 
 axis_source #(
     .DATA_WIDTH(DATA_WIDTH)
@@ -67,6 +83,16 @@ via_net_loopback #(
 ) dut (
     .clk(clk),
     .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .wr_hit(wr_hit),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_en),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
     .quiesce(quiesce),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
@@ -77,9 +103,7 @@ via_net_loopback #(
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast),
-    .rx_frames(rx_frames),
-    .tx_frames(tx_frames)
+    .m_axis_tlast(m_axis_tlast)
 );
 
 axis_sink #(
@@ -149,11 +173,39 @@ task check_beats;
     end
 endtask
 
+// one register read in the current cycle (the answer is combinational)
+task reg_read;
+    input  [15:0] a;
+    output [31:0] d;
+    output        hit;
+    begin
+        rd_en = 1'b1;
+        rd_addr = a;
+        #0.01;
+        d = rd_data;
+        hit = rd_hit;
+        rd_en = 1'b0;
+        #0.01;
+        if (rd_hit !== 1'b0 || rd_data !== 32'd0) begin
+            $fatal(1, "tb_via_net_loopback: the block answers a read without rd_en");
+        end
+    end
+endtask
+
+reg        hit_rx, hit_tx, hit;
+reg [31:0] word;
+integer    off;
+
 task check_counters;
     input integer rx;
     input integer tx;
     begin
         @(negedge clk);
+        reg_read(`VIA_REG_NET_RX_FRAMES, rx_frames, hit_rx);
+        reg_read(`VIA_REG_NET_TX_FRAMES, tx_frames, hit_tx);
+        if (!hit_rx || !hit_tx) begin
+            $fatal(1, "tb_via_net_loopback: NET_RX_FRAMES/NET_TX_FRAMES do not hit");
+        end
         if (rx_frames !== rx || tx_frames !== tx) begin
             $fatal(1, "tb_via_net_loopback: rx_frames %0d tx_frames %0d, expected %0d %0d", rx_frames, tx_frames, rx, tx);
         end
@@ -167,6 +219,27 @@ initial begin
     #1;
     rst = 1'b0;
     @(posedge clk);
+    check_counters(0, 0);
+
+    // the decode: the two registers (all byte offsets of their words), and
+    // no other word of the register space; writes hit and change nothing
+    for (off = 0; off < `VIA_GLOBAL_BYTES; off = off + 1) begin
+        reg_read(off, word, hit);
+        wr_addr = off;
+        #0.01;
+        if (hit !== (off[15:2] == `VIA_REG_NET_RX_FRAMES >> 2 || off[15:2] == `VIA_REG_NET_TX_FRAMES >> 2)
+                || wr_hit !== hit || (!hit && word !== 32'd0)) begin
+            $fatal(1, "tb_via_net_loopback: decode of offset 0x%0h: rd_hit %b wr_hit %b data 0x%0h", off, hit, wr_hit, word);
+        end
+    end
+    @(negedge clk);
+    wr_en = 1'b1;
+    wr_data = 32'hffffffff;
+    wr_addr = `VIA_REG_NET_RX_FRAMES;
+    @(negedge clk);
+    wr_addr = `VIA_REG_NET_TX_FRAMES;
+    @(negedge clk);
+    wr_en = 1'b0;
     check_counters(0, 0);
 
     // 1. back-pressure fills the FIFO
@@ -209,6 +282,12 @@ initial begin
     if (snk.frames_received != 3 + 200) begin
         $fatal(1, "tb_via_net_loopback: %0d frames received", snk.frames_received);
     end
+    // a block reset clears the counters
+    @(negedge clk);
+    rst = 1'b1;
+    @(negedge clk);
+    rst = 1'b0;
+    check_counters(0, 0);
 
     $display("tb_via_net_loopback: %0d frames, %0d beats ok; %0d cycles quiesced", snk.frames_received,
         snk.received, quiesce_cycles);

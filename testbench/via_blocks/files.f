@@ -1,0 +1,19 @@
+# via_blocks: unit bench of via_regfile's hand-written register blocks
+rtl/via_fifo.v
+rtl/via_cpu_ram.v
+rtl/via_irq_ctrl.v
+rtl/via_fw_log.v
+rtl/via_cpu_ctrl.v
+rtl/via_cpu_host_port.v
+rtl/via_admin_mbox.v
+rtl/generated/via_bar0_irq_regs.v
+rtl/generated/via_bar0_fw_log_regs.v
+rtl/generated/via_bar0_cpu_regs.v
+rtl/generated/via_bar0_cpu_mem_regs.v
+rtl/generated/via_bar0_admin_regs.v
+testbench/via_blocks/tb_via_blocks_irq.v
+testbench/via_blocks/tb_via_blocks_fw_log.v
+testbench/via_blocks/tb_via_blocks_cpu_ctrl.v
+testbench/via_blocks/tb_via_blocks_cpu_host_port.v
+testbench/via_blocks/tb_via_blocks_admin.v
+testbench/via_blocks/tb_via_blocks.v
