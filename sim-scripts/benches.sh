@@ -9,8 +9,9 @@
 # CPUs, at most 4); each then builds with one compile job, so that a
 # single-threaded Icarus run or Verilator's own (single-threaded) verilation
 # never leaves a core idle. Runs start longest first, by the durations the
-# last run recorded (build/bench/NAME/SIM/.secs), and their output is printed
-# whole, one run at a time, as they finish.
+# last run recorded (build/bench/NAME/SIM/.secs; on a clean clone, by
+# testbench/durations.txt), and their output is printed whole, one run at a
+# time, as they finish.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sims=(verilator icarus)
@@ -35,11 +36,19 @@ else
 fi
 [ ${#names[@]} -gt 0 ] || { echo "benches: none found under testbench/" >&2; exit 1; }
 
-# every run, longest first (unknown durations first of all: they may be long)
+# every run, longest first: by the duration this machine's last run
+# recorded, else by testbench/durations.txt (measured on a 2-core machine
+# from a clean clone: what a first run goes by), else first of all
+declare -A hint=()
+if [ -f "$root/testbench/durations.txt" ]; then
+  while read -r n s t _; do
+    [[ $n = \#* || -z $n ]] || hint[$n $s]=$t
+  done <"$root/testbench/durations.txt"
+fi
 runs=()
 for name in "${names[@]}"; do
   for sim in "${sims[@]}"; do
-    secs=$(cat "$root/build/bench/$name/$sim/.secs" 2>/dev/null || echo 100000)
+    secs=$(cat "$root/build/bench/$name/$sim/.secs" 2>/dev/null || echo "${hint[$name $sim]:-100000}")
     runs+=("$secs $name $sim")
   done
 done
