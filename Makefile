@@ -62,12 +62,12 @@ fmt:
 
 # check-generated first (it regenerates files the others read); then lint,
 # synthesis, the RTL benches, the firmware's tests and the simulator's build
-# side by side (single-threaded tools: Yosys, Icarus, Verilator's own passes;
-# benches.sh already runs two benches at a time); then the Go tests.
+# as one pool of single-threaded jobs (sim-scripts/test-hw.sh); then the Go
+# tests.
 test: deps
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory check-generated && \
-	$(MAKE) --no-print-directory -j4 --output-sync=line lint synth bench firmware sim && \
+	sim-scripts/test-hw.sh && \
 	echo "make test: lint, synth, benches, firmware and simulator build done at $$(( $$(date +%s) - start )) s" && \
 	$(MAKE) --no-print-directory gotest && \
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"

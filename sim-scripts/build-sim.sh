@@ -5,7 +5,7 @@
 #   build/sim/fst/vianic-sim   the same with FST waveforms (a Verilated model has one format)
 #   build/sim/vianic-echo      echo server, the baseline of the MMIO round-trip benchmark
 #
-#   sim-scripts/build-sim.sh [-f] [-q] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]
+#   sim-scripts/build-sim.sh [-f] [-q] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]
 #
 # With no variant named, builds all three. A variant is skipped when its
 # binary is newer than every source it is built from (rtl/*.v,
@@ -13,7 +13,8 @@
 # script). -f rebuilds anyway; -q prints only errors and the result; -r takes
 # the Verilog sources from RTL_DIR instead of rtl/ (to try a modified via_nic;
 # rtl/generated/ stays on the include path); -o puts everything under OUT_DIR
-# instead of build/sim/. Verilator output and logs go to <out>/<variant>/obj/.
+# instead of build/sim/; -j sets the C++ compile jobs (default 2). Verilator
+# output and logs go to <out>/<variant>/obj/.
 # Concurrent runs for the same variant wait for each other (flock); a binary
 # is replaced atomically, never removed, so running simulators and tests keep
 # working during a build. Exits non-zero, naming the log, on any failure.
@@ -24,11 +25,13 @@ force=0
 quiet=0
 rtl_dir=$root/rtl
 out_root=$root/build/sim
-usage() { echo "usage: $0 [-f] [-q] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
-while getopts "fqr:o:h" opt; do
+jobs=2
+usage() { echo "usage: $0 [-f] [-q] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
+while getopts "fqj:r:o:h" opt; do
   case $opt in
     f) force=1 ;;
     q) quiet=1 ;;
+    j) [[ $OPTARG =~ ^[1-9][0-9]*$ ]] || usage; jobs=$OPTARG ;;
     r) rtl_dir=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "build-sim: no directory $OPTARG" >&2; exit 2; } ;;
     o) mkdir -p "$OPTARG" && out_root=$(cd "$OPTARG" && pwd) || { echo "build-sim: cannot use $OPTARG" >&2; exit 2; } ;;
     *) usage ;;
@@ -111,7 +114,7 @@ build_sim() {
   mkdir -p "$out"
   rm -f "$bin.rtl-dir"  # until the new binary is in place: not up to date
   local log=$out/build.log
-  say "$fmt: verilating via_nic and building $bin (2 jobs; about a minute)..."
+  say "$fmt: verilating via_nic and building $bin ($jobs jobs; about a minute)..."
   local start=$SECONDS
   # -Wno-fatal: lint is `make lint`'s job; the simulator must build whatever
   # style warnings the RTL has. --x-assign/--x-initial unique: X becomes a
@@ -119,7 +122,7 @@ build_sim() {
   # would make X a fixed value and the seed meaningless). -O3 (Verilator's
   # own optimizations and the C++ compiler's) changes no behaviour: a few
   # percent fewer instructions per cycle. (clang++ builds a slower model.)
-  local vargs=(--cc --exe --build -j 2 "$trace_flag" -O3
+  local vargs=(--cc --exe --build "$trace_flag" -O3
       -Wno-fatal --x-assign unique --x-initial unique
       --top-module via_nic --prefix Vvia_nic
       -I"$rtl_dir" -I"$root/rtl/generated"
@@ -133,7 +136,7 @@ build_sim() {
     rm -rf "$out/obj"
   fi
   mkdir -p "$out/obj"
-  if ! verilator "${vargs[@]}" "${rtl_srcs[@]}" "${harness_srcs[@]}" >"$log" 2>&1; then
+  if ! verilator -j "$jobs" "${vargs[@]}" "${rtl_srcs[@]}" "${harness_srcs[@]}" >"$log" 2>&1; then
     grep -E "%Error|error:|Error " "$log" | head -n 30 >&2 || tail -n 30 "$log" >&2
     die "$fmt: build failed after $((SECONDS - start)) s; full log: $log"
   fi

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The hardware half of `make test`, as one pool of single-threaded jobs
+# (sim-scripts/jobs.sh: as many at a time as CPUs, longest first): lint,
+# synthesis, every RTL unit bench in both simulators, the firmware's native
+# tests, and the co-simulation models the Go tests use (VCD and FST builds,
+# the echo server). One pool keeps every core busy without running more
+# jobs than cores (Yosys, Icarus and Verilator's own passes are
+# single-threaded).
+#
+#   sim-scripts/test-hw.sh [-j JOBS]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=()
+while getopts "j:" opt; do
+  case $opt in
+    j) jobs=(-j "$OPTARG") ;;
+    *) echo "usage: $0 [-j jobs]" >&2; exit 2 ;;
+  esac
+done
+q=$(printf '%q' "$root")
+{
+  echo "0 lint $q/sim-scripts/lint.sh"
+  echo "0 synth $q/sim-scripts/synth.sh"
+  echo "0 firmware make --no-print-directory -C $q/firmware test"
+  echo "0 sim-vcd $q/sim-scripts/build-sim.sh -j 1 vcd"
+  echo "0 sim-fst $q/sim-scripts/build-sim.sh -j 1 fst"
+  echo "0 sim-echo $q/sim-scripts/build-sim.sh echo"
+  "$root/sim-scripts/benches.sh" -l
+} | "$root/sim-scripts/jobs.sh" "${jobs[@]}" -n "lint, synth, benches, firmware, simulator"
