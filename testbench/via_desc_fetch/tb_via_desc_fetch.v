@@ -68,7 +68,8 @@ initial begin
 end
 
 initial begin
-    wait (fin_a === 1'b1 && fin_b === 1'b1);
+    // (after reset: an environment's finished starts at 0 only once it runs)
+    wait (rst === 1'b0 && fin_a === 1'b1 && fin_b === 1'b1);
     repeat (2) @(posedge clk);
     $display("PASS");
     $finish;

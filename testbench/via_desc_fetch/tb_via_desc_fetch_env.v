@@ -45,7 +45,7 @@ module tb_via_desc_fetch_env #(
 ) (
     input  wire clk,
     input  wire rst,
-    output reg  finished
+    output reg  finished = 1'b0
 );
 
 localparam BYTES = DATA_WIDTH / 8;
