@@ -34,7 +34,7 @@ tb_via_desc_fetch_env #(
     .MAX_SEGS(16),
     .READ_LATENCY(10),
     .READY_PROB(50),
-    .RANDOM_FETCHES(400),
+    .RANDOM_FETCHES(300),
     .SALT(1)
 ) env_a (
     .clk(clk_a),
@@ -48,7 +48,7 @@ tb_via_desc_fetch_env #(
     .MAX_SEGS(5),
     .READ_LATENCY(16),
     .READY_PROB(40),
-    .RANDOM_FETCHES(300),
+    .RANDOM_FETCHES(200),
     .SALT(2)
 ) env_b (
     .clk(clk_b),
