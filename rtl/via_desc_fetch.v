@@ -262,50 +262,50 @@ localparam [1:0] P_MORE = 2'd2;  // the rest, a following page
 
 // ------------------------------------------------------------ state
 
-reg [2:0]  state_reg = S_IDLE, state_next;
-reg [1:0]  phase_reg = P_CTL, phase_next;
+reg [2:0]  state_reg, state_next;
+reg [1:0]  phase_reg, phase_next;
 
-reg [63:0] va_reg = 64'd0, va_next;          // descriptor VA (bits 5:0 zero)
-reg [31:0] handle_reg = 32'd0, handle_next;
-reg [15:0] ptag_reg = 16'd0, ptag_next;
-reg        recv_reg = 1'b0, recv_next;
-reg [31:0] mts_reg = 32'd0, mts_next;
-reg        rwe_reg = 1'b0, rwe_next;
-reg        rre_reg = 1'b0, rre_next;
+reg [63:0] va_reg, va_next;          // descriptor VA (bits 5:0 zero)
+reg [31:0] handle_reg, handle_next;
+reg [15:0] ptag_reg, ptag_next;
+reg        recv_reg, recv_next;
+reg [31:0] mts_reg, mts_next;
+reg        rwe_reg, rwe_next;
+reg        rre_reg, rre_next;
 
-reg [63:0] lk_va_reg = 64'd0, lk_va_next;
-reg [31:0] lk_len_reg = 32'd0, lk_len_next;
+reg [63:0] lk_va_reg, lk_va_next;
+reg [31:0] lk_len_reg, lk_len_next;
 
 // the held translation (its PA, with the VA's page offset) and its epoch
-reg [AW-1:0] pa_reg = {AW{1'b0}}, pa_next;
-reg        held_reg = 1'b0, held_next;
-reg        held_ep_reg = 1'b0, held_ep_next;
+reg [AW-1:0] pa_reg, pa_next;
+reg        held_reg, held_next;
+reg        held_ep_reg, held_ep_next;
 
 // byte offsets from the descriptor's VA: the next byte to read, the end of
 // what is to be read, the end of the current burst's bytes, the current beat
-reg [12:0] cur_off_reg = 13'd0, cur_off_next;
-reg [12:0] end_off_reg = 13'd0, end_off_next;
-reg [12:0] chunk_end_reg = 13'd0, chunk_end_next;
-reg [12:0] beat_off_reg = 13'd0, beat_off_next;
+reg [12:0] cur_off_reg, cur_off_next;
+reg [12:0] end_off_reg, end_off_next;
+reg [12:0] chunk_end_reg, chunk_end_next;
+reg [12:0] beat_off_reg, beat_off_next;
 
-reg        bus_err_reg = 1'b0, bus_err_next;
+reg        bus_err_reg, bus_err_next;
 
 // the control segment as 64-bit words
-reg [63:0] ctl0_reg = 64'd0, ctl0_next;  // Next
-reg [63:0] ctl1_reg = 64'd0, ctl1_next;  // Control, SegCount, NextHandle
-reg [63:0] ctl2_reg = 64'd0, ctl2_next;  // ImmediateData, Reserved
-reg [63:0] ctl3_reg = 64'd0, ctl3_next;  // Status (ignored), Length
+reg [63:0] ctl0_reg, ctl0_next;  // Next
+reg [63:0] ctl1_reg, ctl1_next;  // Control, SegCount, NextHandle
+reg [63:0] ctl2_reg, ctl2_next;  // ImmediateData, Reserved
+reg [63:0] ctl3_reg, ctl3_next;  // Status (ignored), Length
 
 // sum of the data segments' lengths read so far (no overflow: SEGS < 2**7)
-reg [39:0] sum_reg = 40'd0, sum_next;
+reg [39:0] sum_reg, sum_next;
 
 // result
-reg [1:0]  kind_reg = RES_DESC, kind_next;
-reg [31:0] status_reg = 32'd0, status_next;
-reg [3:0]  check_reg = CHK_OK, check_next;
-reg [2:0]  tpt_err_reg = 3'd0, tpt_err_next;
-reg [1:0]  bus_resp_reg = 2'd0, bus_resp_next;
-reg        ctl_valid_reg = 1'b0, ctl_valid_next;
+reg [1:0]  kind_reg, kind_next;
+reg [31:0] status_reg, status_next;
+reg [3:0]  check_reg, check_next;
+reg [2:0]  tpt_err_reg, tpt_err_next;
+reg [1:0]  bus_resp_reg, bus_resp_next;
+reg        ctl_valid_reg, ctl_valid_next;
 
 // the segment buffer: low word (address) and high word (handle, length or
 // Reserved) of each segment; no reset
@@ -328,7 +328,10 @@ wire chk_reserved = (f_control & CONTROL_RESERVED) != 16'd0 || f_reserved != 32'
 wire chk_op       = f_op == 2'd3 || (recv_reg && f_op != OP_SEND_RECV);
 wire chk_rdma_en  = (f_op == OP_RDMA_WRITE && !rwe_reg) || (f_op == OP_RDMA_READ && !rre_reg);
 wire chk_no_addr  = f_rdma && f_seg_count == 16'd0;
-wire chk_limit    = {1'b0, f_seg_count} > MS + (f_rdma ? 1 : 0);
+localparam [31:0] LIM32 = MS;
+localparam [16:0] LIM = LIM32[16:0];
+localparam [16:0] LIM_RDMA = LIM + 17'd1;
+wire chk_limit    = {1'b0, f_seg_count} > (f_rdma ? LIM_RDMA : LIM);
 
 // the segments' checks, in order
 wire chk_addr_res = f_rdma && seg_hi[0][63:32] != 32'd0;
@@ -341,7 +344,8 @@ wire [11:0] page_pos = va_reg[11:0] + cur_off_reg[11:0];
 wire [12:0] to_page_end = 13'd4096 - {1'b0, page_pos};
 wire [12:0] left = end_off_reg - cur_off_reg;
 wire [12:0] chunk = left < to_page_end ? left : to_page_end;
-localparam [12:0] BYTES_M1 = BYTES - 1;
+localparam [31:0] BYTES_M1_32 = BYTES - 1;
+localparam [12:0] BYTES_M1 = BYTES_M1_32[12:0];
 wire [13:0] beats = ({1'b0, chunk} + {1'b0, cur_off_reg & BYTES_M1} + {1'b0, BYTES_M1}) >> SIZE;
 /* verilator lint_off UNUSEDSIGNAL */
 // a burst has at most 256 beats (MAX_SEGS <= 124: at most 2032 bytes)
