@@ -534,6 +534,13 @@ always @* begin
                 held_next = 1'b0;
                 cur_off_next = chunk_end_reg;
                 if (bus_err_next) begin
+                    if (phase_reg == P_CTL) begin
+                        // nothing of a control segment read with an error
+                        ctl0_next = 64'd0;
+                        ctl1_next = 64'd0;
+                        ctl2_next = 64'd0;
+                        ctl3_next = 64'd0;
+                    end
                     kind_next = RES_BUS;
                     status_next = ST_TRANSPORT;
                     check_next = CHK_BUS;

@@ -771,6 +771,9 @@ task fetch;
         if (x_ctl && (res_next !== b_next || res_next_handle !== b_nh || res_seg_count !== b_segc
                 || res_control !== b_ctrl || res_immediate !== b_imm || res_length !== b_len))
             `XFAIL("control fields differ")
+        if (!x_ctl && (res_next !== 64'd0 || res_next_handle !== 32'd0 || res_seg_count !== 16'd0
+                || res_control !== 16'd0 || res_immediate !== 32'd0 || res_length !== 32'd0))
+            `XFAIL("control fields not 0 without a control segment")
         if (x_kind == RES_DESC) begin
             for (f_i = 0; f_i < b_segc; f_i = f_i + 1) begin
                 seg_idx = f_i;
