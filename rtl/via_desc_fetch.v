@@ -534,13 +534,6 @@ always @* begin
                 held_next = 1'b0;
                 cur_off_next = chunk_end_reg;
                 if (bus_err_next) begin
-                    if (phase_reg == P_CTL) begin
-                        // nothing of a control segment read with an error
-                        ctl0_next = 64'd0;
-                        ctl1_next = 64'd0;
-                        ctl2_next = 64'd0;
-                        ctl3_next = 64'd0;
-                    end
                     kind_next = RES_BUS;
                     status_next = ST_TRANSPORT;
                     check_next = CHK_BUS;
@@ -704,12 +697,13 @@ assign res_check = check_reg;
 assign res_tpt_err = tpt_err_reg;
 assign res_bus_resp = bus_resp_reg;
 assign res_ctl_valid = ctl_valid_reg;
-assign res_next = ctl0_reg;
-assign res_next_handle = f_next_handle;
-assign res_seg_count = f_seg_count;
-assign res_control = f_control;
-assign res_immediate = f_immediate;
-assign res_length = f_length;
+// the control segment's fields, 0 unless it was read without error
+assign res_next = ctl_valid_reg ? ctl0_reg : 64'd0;
+assign res_next_handle = ctl_valid_reg ? f_next_handle : 32'd0;
+assign res_seg_count = ctl_valid_reg ? f_seg_count : 16'd0;
+assign res_control = ctl_valid_reg ? f_control : 16'd0;
+assign res_immediate = ctl_valid_reg ? f_immediate : 32'd0;
+assign res_length = ctl_valid_reg ? f_length : 32'd0;
 
 wire seg_in = {24'd0, seg_idx} < SEGS;
 /* verilator lint_off UNUSEDSIGNAL */
