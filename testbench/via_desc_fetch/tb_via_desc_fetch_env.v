@@ -721,7 +721,10 @@ end
 integer hist [0:15];       // results per check
 reg fence_mode = 1'b0;
 integer fence_stale = 0;
-integer bp_req, bp_res;   // percent of cycles request / result wait
+integer bp_req, bp_res;
+// cycles from request to result of the good fetches without back-pressure
+reg no_bp = 1'b0;
+integer lat_n = 0, lat_sum = 0, lat_max = 0;   // percent of cycles request / result wait
 integer f_bursts0, f_t, f_i;
 reg [127:0] f_w;
 
@@ -752,6 +755,11 @@ task fetch;
         end
         while (({bench_random(0)} % 100) < bp_res) tick;
         hist[res_check] = hist[res_check] + 1;
+        if (no_bp && res_kind === RES_DESC) begin
+            lat_n = lat_n + 1;
+            lat_sum = lat_sum + f_t;
+            if (f_t > lat_max) lat_max = f_t;
+        end
         // compare (in fence mode a STALE translation may end the fetch)
         if (fence_mode && res_kind === RES_STATUS && res_tpt_err === E_STALE
                 && (res_check === CHK_XLAT_CTL || res_check === CHK_XLAT_SEGS)) begin
@@ -981,6 +989,7 @@ initial begin
         ram.set_ready_prob(pass == 0 ? 100 : READY_PROB);
         bp_req = pass == 0 ? 0 : 50;
         bp_res = pass == 0 ? 0 : 50;
+        no_bp = pass == 0;
         req_handle = r_handle[K_A];
         req_ptag = PT;
         req_mts = 32'hffffffff;
@@ -1154,6 +1163,7 @@ initial begin
         err_off = 32 + 16 * (MAX_SEGS - 1); fetch(va);
         if (res_kind !== RES_BUS || (MAX_SEGS > 2 && n_bursts - f_bursts0 != 3)) `XFAIL("BUS (second page)")
 
+        no_bp = 1'b0;
         // 5. random fetches against the model
         for (i = 0; i < RANDOM_FETCHES / PASSES; i = i + 1) begin
             random_fetch;
@@ -1201,6 +1211,8 @@ initial begin
 
     repeat (10) tick;
     $display("%m: finished at %0t ns; %0d fetches, %0d bursts; fence: %0d of 16 fetches ended STALE, %0d INVALIDATEs with a burst outstanding", $time, n_req, n_bursts, fence_stale, fence_overlap);
+    if (lat_n > 0) $display("%m: good fetches without back-pressure: %0d, %0d cycles on average, %0d at most (READ_LATENCY %0d)",
+        lat_n, lat_sum / lat_n, lat_max, READ_LATENCY);
     $display("%m: results per check (OK XLAT_CTL XLAT_SEGS RESERVED OP RDMA_EN NO_ADDR_SEG SEG_LIMIT ADDR_RESERVED LEN_SUM LEN_MAX BUS): %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d",
         hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7], hist[8], hist[9], hist[10], hist[11]);
     finished = 1'b1;
