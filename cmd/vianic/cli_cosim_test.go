@@ -35,7 +35,7 @@ func TestRegs(t *testing.T) {
 	assert.Contains(t, out, "node 1, cycle ")
 	assert.Regexp(t, `0x00010\s+SCRATCH\s+0xfeedf00d`, out)
 	assert.Regexp(t, `0x00000\s+MAGIC\s+0x5649414e`, out)
-	assert.Regexp(t, `CAP_VI\s+0x00000010\s+NUM_VI=0x10`, out)
+	assert.Regexp(t, `CAP_VI\s+0x00000040\s+NUM_VI=0x40`, out)
 	assert.NotContains(t, out, "DIAG_CTRL", "write-only registers are not read")
 
 	code, out, errs = runCLI("regs", "-socket", "unix:"+s.Addr(), "-node", "0", "-json", "scratch", "HW_VERSION")

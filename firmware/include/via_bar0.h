@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0x38bd45ae5f1576e7)
+#define VIA_BAR0_HASH VIA_ULL(0x2250f99a0c54a9bd)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -33,7 +33,7 @@
 #define VIA_TPT_ERR_FETCH VIA_U(0x6) /* Reading the region's page list from host memory got a bus error. */
 
 #define VIA_DEFAULT_DATA_WIDTH VIA_U(64) /* AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512). */
-#define VIA_DEFAULT_NUM_VI VIA_U(16) /* Number of virtual interfaces, each with one doorbell page. */
+#define VIA_DEFAULT_NUM_VI VIA_U(64) /* Number of virtual interfaces, each with one doorbell page. */
 #define VIA_DEFAULT_AXIL_ADDR_WIDTH VIA_U(20) /* BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes. */
 #define VIA_DEFAULT_DMA_ADDR_WIDTH VIA_U(48) /* Host physical address bits of the AXI4 DMA master. */
 #define VIA_DEFAULT_DMA_ID_WIDTH VIA_U(4) /* AXI4 ID bits of the DMA master. */

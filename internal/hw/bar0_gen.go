@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x38bd45ae5f1576e7
+const Bar0Hash uint64 = 0x2250f99a0c54a9bd
 
 // Constants of the layout.
 const (
@@ -91,7 +91,7 @@ const (
 	// DefaultDataWidth: AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512).
 	DefaultDataWidth = 64
 	// DefaultNumVi: Number of virtual interfaces, each with one doorbell page.
-	DefaultNumVi = 16
+	DefaultNumVi = 64
 	// DefaultAxilAddrWidth: BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes.
 	DefaultAxilAddrWidth = 20
 	// DefaultDmaAddrWidth: Host physical address bits of the AXI4 DMA master.

@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h38bd45ae5f1576e7
+`define VIA_BAR0_HASH 64'h2250f99a0c54a9bd
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -26,7 +26,7 @@
 
 // build parameter defaults
 `define VIA_DEFAULT_DATA_WIDTH 64 // AXI4 DMA and AXI-Stream network datapath width in bits (64, 128, 256 or 512).
-`define VIA_DEFAULT_NUM_VI 16 // Number of virtual interfaces, each with one doorbell page.
+`define VIA_DEFAULT_NUM_VI 64 // Number of virtual interfaces, each with one doorbell page.
 `define VIA_DEFAULT_AXIL_ADDR_WIDTH 20 // BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes.
 `define VIA_DEFAULT_DMA_ADDR_WIDTH 48 // Host physical address bits of the AXI4 DMA master.
 `define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master.
