@@ -95,6 +95,12 @@ type KernelAgent interface {
 	DeregisterMem(ctx context.Context, va uint64, h MemHandle) error
 	QueryMem(ctx context.Context, va uint64, h MemHandle) (MemAttributes, error)
 	SetMemAttributes(ctx context.Context, va uint64, h MemHandle, attrs MemAttributes) error
+	// CreateVi, DestroyVi, QueryVi and SetViAttributes manage the calling
+	// process's VIs.
+	CreateVi(ctx context.Context, attrs ViAttributes) (ViID, error)
+	DestroyVi(ctx context.Context, id ViID) error
+	QueryVi(ctx context.Context, id ViID) (ViInfo, error)
+	SetViAttributes(ctx context.Context, id ViID, attrs ViAttributes) error
 	// Alloc allocates n bytes (whole pages underneath) of memory that can
 	// be registered; Free returns the allocation that starts at va.
 	Alloc(ctx context.Context, n int) (Mapping, error)

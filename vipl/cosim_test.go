@@ -184,3 +184,88 @@ func TestCosimPtagsAndMemory(t *testing.T) {
 	require.NoError(t, n.DestroyPtag(ctx, p), "free once its regions are gone")
 	requireCode(t, vipl.InvalidPtag, second(n.RegisterMem(ctx, va, 4096, vipl.MemAttributes{Ptag: p})), "destroyed ptag")
 }
+
+// TestCosimVis creates, queries, changes and destroys VIs through vipl, with
+// every attribute error and the NIC's limit.
+func TestCosimVis(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	ctx := ctxT(t)
+	n := openNic(t, s)
+	na, err := n.Query(ctx)
+	require.NoError(t, err)
+	p, err := n.CreatePtag(ctx)
+	require.NoError(t, err)
+	other, err := n.CreatePtag(ctx)
+	require.NoError(t, err)
+
+	good := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: p, EnableRdmaWrite: true}
+	vi, err := n.CreateVi(ctx, good)
+	require.NoError(t, err)
+	info, err := vi.Query(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, vipl.ViInfo{State: vipl.ViIdle, Attributes: good, SendQueueEmpty: true, RecvQueueEmpty: true}, info)
+	assert.Equal(t, "IDLE", info.State.String())
+
+	// every attribute error, on create and on change
+	bad := func(mod func(*vipl.ViAttributes)) vipl.ViAttributes { a := good; mod(&a); return a }
+	cases := []struct {
+		name  string
+		attrs vipl.ViAttributes
+		want  vipl.Return
+	}{
+		{"QoS", bad(func(a *vipl.ViAttributes) { a.QoS = 1 }), vipl.InvalidParameter},
+		{"reliable delivery (not supported)", bad(func(a *vipl.ViAttributes) { a.ReliabilityLevel = vipl.ReliableDelivery }), vipl.InvalidReliabilityLevel},
+		{"two levels", bad(func(a *vipl.ViAttributes) { a.ReliabilityLevel = vipl.Unreliable | vipl.ReliableDelivery }), vipl.InvalidReliabilityLevel},
+		{"MaxTransferSize 0", bad(func(a *vipl.ViAttributes) { a.MaxTransferSize = 0 }), vipl.InvalidMTU},
+		{"MaxTransferSize above the NIC's", bad(func(a *vipl.ViAttributes) { a.MaxTransferSize = na.MaxTransferSize + 1 }), vipl.InvalidMTU},
+		{"ptag 0", bad(func(a *vipl.ViAttributes) { a.Ptag = 0 }), vipl.InvalidPtag},
+		{"RDMA read on unreliable", bad(func(a *vipl.ViAttributes) { a.EnableRdmaRead = true }), vipl.InvalidRdmaRead},
+	}
+	for _, c := range cases {
+		requireCode(t, c.want, second(n.CreateVi(ctx, c.attrs)), "CreateVi: %s", c.name)
+		requireCode(t, c.want, vi.SetAttributes(ctx, c.attrs), "SetAttributes: %s", c.name)
+	}
+	info, err = vi.Query(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, good, info.Attributes, "a refused change changes nothing")
+
+	// a change, and the ptag it holds
+	changed := good
+	changed.Ptag, changed.MaxTransferSize, changed.EnableRdmaWrite = other, na.MaxTransferSize, false
+	require.NoError(t, vi.SetAttributes(ctx, changed))
+	info, err = vi.Query(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, changed, info.Attributes)
+	requireCode(t, vipl.ErrorResource, n.DestroyPtag(ctx, other), "ptag used by a VI")
+	require.NoError(t, n.DestroyPtag(ctx, p), "the VI let go of it")
+
+	// the NIC's limit: MaxVI VIs at once
+	vis := []*vipl.Vi{vi}
+	for len(vis) < int(na.MaxVI) {
+		v, err := n.CreateVi(ctx, changed)
+		require.NoError(t, err, "VI %d of %d", len(vis)+1, na.MaxVI)
+		vis = append(vis, v)
+	}
+	requireCode(t, vipl.ErrorResource, second(n.CreateVi(ctx, changed)), "VI %d", na.MaxVI+1)
+	require.NoError(t, vis[3].Destroy(ctx))
+	requireCode(t, vipl.InvalidParameter, vis[3].Destroy(ctx), "destroyed twice")
+	requireCode(t, vipl.InvalidParameter, second(vis[3].Query(ctx)), "query after destroy")
+	again, err := n.CreateVi(ctx, changed)
+	require.NoError(t, err, "a place freed up")
+	assert.Equal(t, vis[3].ID(), again.ID(), "the lowest free VI")
+
+	// Close releases the VIs (and so their ptag); a closed NIC answers nothing
+	require.NoError(t, n.Close(ctx))
+	requireCode(t, vipl.InvalidParameter, second(vi.Query(ctx)), "after Close")
+	n2 := openNic(t, s)
+	v, err := n2.CreateVi(ctx, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 1, Ptag: mustPtag(t, n2)})
+	require.NoError(t, err, "the VIs of a closed NIC are free again")
+	assert.Equal(t, vipl.ViID(0), v.ID())
+}
+
+func mustPtag(t *testing.T, n *vipl.Nic) vipl.Ptag {
+	t.Helper()
+	p, err := n.CreatePtag(ctxT(t))
+	require.NoError(t, err)
+	return p
+}

@@ -1,8 +1,8 @@
 // Package vipl is the VI Provider Library of vianic: the VIA user agent, in
 // idiomatic Go. An application opens a NIC, creates protection tags,
-// allocates and registers memory, and builds descriptors in it; later it
-// will create virtual interfaces (VIs), post descriptors on their send and
-// receive queues by ringing doorbells from user level, and reap
+// allocates and registers memory, builds descriptors in it and creates
+// virtual interfaces (VIs); later it will post descriptors on their send
+// and receive queues by ringing doorbells from user level, and reap
 // completions, without the kernel agent on the data path. The calls follow
 // the VIPL API of the Virtual Interface Architecture specification 1.0:
 //
@@ -15,6 +15,10 @@
 //	VipDeregisterMem    Nic.DeregisterMem
 //	VipQueryMem         Nic.QueryMem
 //	VipSetMemAttributes Nic.SetMemAttributes
+//	VipCreateVi         Nic.CreateVi (no completion queues yet)
+//	VipDestroyVi        Vi.Destroy
+//	VipQueryVi          Vi.Query
+//	VipSetViAttributes  Vi.SetAttributes
 //	VIP_DESCRIPTOR      Descriptor (what it says), Desc (one in registered memory: Nic.NewDesc)
 //
 // Every call takes a context and returns an error that maps one to one to
@@ -32,8 +36,7 @@
 // imports driver, driver/simbus (OpenNic's connection to the simulator)
 // and internal/hw, never the bridge client (cosim) itself.
 //
-// What comes next: the VI calls (VipCreateVi, VipDestroyVi, VipQueryVi,
-// VipSetViAttributes), posting (VipPostSend, VipPostRecv, doorbells on the
+// What comes next: posting (VipPostSend, VipPostRecv, doorbells on the
 // VI's own page), completion (VipSendDone, VipRecvDone, VipSendWait,
 // VipRecvWait with the millisecond timeout counted in simulated time) and
 // connections arrive with the hardware that runs them (the descriptor

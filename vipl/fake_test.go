@@ -109,3 +109,18 @@ func (f *fakeAgent) Close(context.Context) error {
 	f.closed = true
 	return nil
 }
+
+func (f *fakeAgent) CreateVi(_ context.Context, attrs ViAttributes) (ViID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.ptags[attrs.Ptag] {
+		return 0, &Error{Op: "CreateVi", Code: InvalidPtag}
+	}
+	return 0, nil
+}
+
+func (f *fakeAgent) DestroyVi(context.Context, ViID) error { return nil }
+
+func (f *fakeAgent) QueryVi(context.Context, ViID) (ViInfo, error) { return ViInfo{}, nil }
+
+func (f *fakeAgent) SetViAttributes(context.Context, ViID, ViAttributes) error { return nil }
