@@ -150,6 +150,13 @@ via_ram #(.WIDTH(W), .WORDS(NQ)) u_ram (
 );
 
 // ---------------------------------------------------------------- decode
+// a VI index as an index of the per-VI vectors (in range for any NUM_VI)
+function integer vix(input [VI_WIDTH-1:0] v);
+    vix = {{(32-VI_WIDTH){1'b0}}, v} % NUM_VI;
+endfunction
+
+// offset bits 1:0 are always 0 (via_regfile aligns the write)
+wire [1:0] unused_offset = db_wr_offset[1:0];
 wire [QW-1:0] db_qa     = {db_wr_vi, db_wr_offset[4]};
 wire          db_in_vi  = ({1'b0, db_wr_vi} < NUM_VI);
 wire          db_full   = (db_wr_strb == 4'hF);
@@ -157,7 +164,7 @@ wire          db_is_lo  = db_full && db_wr_offset[11:5] == 7'd0 && db_wr_offset[
 wire          db_is_hi  = db_full && db_wr_offset[11:5] == 7'd0 && db_wr_offset[3:2] == 2'd1;
 wire          db_is_h   = db_full && db_wr_offset[11:5] == 7'd0 && db_wr_offset[3:2] == 2'd2;
 wire          db_hi_ok  = db_is_hi && lat_valid_reg && lat_qa_reg == db_qa;
-wire          db_vi_en  = db_in_vi && enable_reg[db_wr_vi[VI_WIDTH-1:0] % NUM_VI];
+wire          db_vi_en  = db_in_vi && enable_reg[vix(db_wr_vi)];
 // a write that needs the RAM: a good high word or a HANDLE on an enabled VI
 wire          db_needs_ram = (db_hi_ok || db_is_h) && db_vi_en;
 
@@ -356,7 +363,7 @@ always @(posedge clk) begin
                 work_q        <= op_qa_reg[0];
                 work_va       <= {rd_cur_va, 6'd0};
                 work_handle   <= rd_cur_handle;
-                work_state    <= state_reg[2 * (op_qa_reg[QW-1:1] % NUM_VI) +: 2];
+                work_state    <= state_reg[2 * vix(op_qa_reg[QW-1:1]) +: 2];
                 in_flight_reg[op_qa_reg % NQ] <= 1'b1;
             end
         end
@@ -407,8 +414,8 @@ always @(posedge clk) begin
 
         // context
         if (grant_ctx && ({1'b0, ctx_vi} < NUM_VI)) begin
-            enable_reg[ctx_vi % NUM_VI] <= ctx_enable;
-            state_reg[2 * (ctx_vi % NUM_VI) +: 2] <= ctx_state;
+            enable_reg[vix(ctx_vi)] <= ctx_enable;
+            state_reg[2 * vix(ctx_vi) +: 2] <= ctx_state;
             if (ctx_reset_q) begin
                 cur_valid_reg[{ctx_vi, 1'b0} % NQ]  <= 1'b0;
                 cur_valid_reg[{ctx_vi, 1'b1} % NQ]  <= 1'b0;
