@@ -218,12 +218,28 @@ function integer outstanding(input integer q);
     outstanding = gen_cnt[q] - advd[q];
 endfunction
 
+// fairness bookkeeping: a queue that becomes eligible starts waiting now
+task fair_update;
+    integer fi, fj;
+    begin
+        for (fi = 0; fi < NQ; fi = fi + 1) begin
+            if (elig(fi) && !elig_prev[fi]) begin
+                te[fi] = cyc;
+                for (fj = 0; fj < NQ; fj = fj + 1) served[fi*NQ + fj] = 0;
+            end
+            elig_prev[fi] = elig(fi);
+        end
+    end
+endtask
+
 // ---------------------------------------------------------------- clocked model
 integer fq, qsel;
 reg [63:0] nx;
 always @(posedge clk) begin
     if (!rst) begin
         cyc = cyc + 1;
+        if ($test$plusargs("debug") && dut.busy_reg && dut.op_qa_reg == 2)
+            $display("%0d rmw op %0d cv %0d pend %0d succv %0d wv %0d -> cv %0d pend %0d we %0d", cyc, dut.op_reg, dut.op_cur_valid, dut.rd_pending, dut.rd_succ_valid, dut.word_valid_reg[2], dut.n_cur_valid, dut.n_pending, dut.ram_wr_en);
         // a doorbell and an advance of the same queue offered in the same cycle
         if (db_wr_valid && adv_valid && hw_kind[hw_rd % 64] == K_POST &&
             {adv_vi, adv_q} == hw_vi[hw_rd % 64] * 2 + hw_off[hw_rd % 64][4])
@@ -253,12 +269,15 @@ always @(posedge clk) begin
                     end
                 default: ;
             endcase
+            if ($test$plusargs("debug") && qa == 2) $display("%0d db fire kind %0d off %h data %h en %0d posted %0d", cyc, hw_kind[k], hw_off[k], hw_data[k], mdl_en[hw_vi[k]], posted[qa]);
             hw_rd = hw_rd + 1;
         end
+        fair_update;
         // a new work item (loaded at the previous edge)
         if (work_valid && (!prev_wv || prev_wfire)) begin
             qa = work_vi * 2 + work_q;
             loads = loads + 1;
+            if ($test$plusargs("debug")) $display("%0d load q %0d ptr %0d elig %b cv %b if %b", cyc, qa, dut.rr_ptr_reg, dut.elig, dut.cur_valid_reg, dut.in_flight_reg);
             if (work_vi >= NUM_VI) $fatal(1, "tb: work for VI %0d out of range", work_vi);
             if (!mdl_en[work_vi]) $fatal(1, "tb: work for disabled VI %0d", work_vi);
             if (inflight[qa]) $fatal(1, "tb: work for q %0d already in flight", qa);
@@ -299,6 +318,7 @@ always @(posedge clk) begin
         // advance taken
         if (adv_valid && adv_ready) begin
             eng_busy[adv_qa] = 0;
+            if ($test$plusargs("debug") && adv_qa == 2) $display("%0d adv q 2", cyc);
             if (eng_stale[adv_qa]) x_stale = x_stale + 1;
             else begin
                 inflight[adv_qa] = 0;
@@ -308,6 +328,7 @@ always @(posedge clk) begin
         end
         // context
         if (ctx_valid && ctx_ready) begin
+            if ($test$plusargs("debug")) $display("%0d ctx vi %0d en %0d st %0d rq %0d", cyc, ctx_vi, ctx_enable, ctx_state, ctx_reset_q);
             mdl_en[ctx_vi] = ctx_enable;
             mdl_state[ctx_vi] = ctx_state;
             if (ctx_reset_q) begin
@@ -319,14 +340,7 @@ always @(posedge clk) begin
             end
             ctx_valid <= 0;
         end
-        // fairness bookkeeping
-        for (i = 0; i < NQ; i = i + 1) begin
-            if (elig(i) && !elig_prev[i]) begin
-                te[i] = cyc;
-                for (j = 0; j < NQ; j = j + 1) served[i*NQ + j] = 0;
-            end
-            elig_prev[i] = elig(i);
-        end
+        fair_update;
         // drive: doorbell port
         if (hw_rd != hw_wr) begin
             k = hw_rd % 64;
@@ -336,7 +350,8 @@ always @(posedge clk) begin
             db_wr_valid <= 0;
         end
         // drive: work_ready
-        work_ready <= !eng_stall && (($random(seed) & 3) != 0);
+        r = $random(seed);
+        work_ready <= !eng_stall && ((r & 3) != 0);
         // drive: advance
         if (!adv_valid || adv_ready) begin
             if (($random(seed) & 3) != 0) begin
