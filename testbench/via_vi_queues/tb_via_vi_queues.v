@@ -134,6 +134,9 @@ reg [31:0] eng_nh [0:NQ-1];
 reg        eng_hold [0:NQ-1];
 integer    eng_lat = 20;
 reg        eng_stall = 0;
+reg        eng_fast = 0;    // work_ready always 1
+reg        keep_h0 = 0;     // post() keeps a zero handle (no HANDLE write)
+integer    backlog = 8;     // host FIFO fill limit
 integer    adv_qa = 0;
 
 // fairness
@@ -173,7 +176,7 @@ task post(input integer q, input reg ovf);
     begin
         va = rnd64(0) & ~64'h3F;
         h = gen_h[q];
-        if (($random(seed) & 3) == 0 || h == 0) h = $random(seed) | 1;
+        if (!keep_h0 && (($random(seed) & 3) == 0 || h == 0)) h = $random(seed) | 1;
         if (!ovf && mdl_en[q / 2]) begin
             n = gen_cnt[q];
             it_va[q*MP + n] = va; it_h[q*MP + n] = h; linked[q*MP + n] = 0;
@@ -351,7 +354,7 @@ always @(posedge clk) begin
         end
         // drive: work_ready
         r = $random(seed);
-        work_ready <= !eng_stall && ((r & 3) != 0);
+        work_ready <= !eng_stall && (eng_fast || (r & 3) != 0);
         // drive: advance
         if (!adv_valid || adv_ready) begin
             if (($random(seed) & 3) != 0) begin
@@ -429,7 +432,7 @@ initial begin
     p = 0;
     while (p < NPOSTS) begin
         @(negedge clk);
-        if (hw_wr - hw_rd < 56) begin
+        if (hw_wr - hw_rd < backlog) begin
             r = $random(seed) & 15;
             if (r < 2) junk;
             else if (r == 2 && ($random(seed) & 7) == 0) begin
@@ -443,11 +446,32 @@ initial begin
                     p = p + 1;
                 end
             end
-            if ((p % 300) == 299) eng_lat = 1 + ($random(seed) & 63);
+            if ((p % 300) == 299) begin
+                eng_lat = 1 + ($random(seed) & 63);
+                backlog = 4 + ($random(seed) & 31);
+            end
         end
     end
     drain;
     check_counters;
+    // saturation: engine at full speed, VI 0 posting without a pause
+    eng_lat = 1; eng_fast = 1; backlog = 56;
+    p = 0;
+    while (p < 400) begin
+        @(negedge clk);
+        if (hw_wr - hw_rd < backlog) begin
+            r = $random(seed) & 15;
+            if (r < 13) q0 = r & 1;
+            else q0 = 2 + urand(8);
+            if (outstanding(q0) < MAX_DESC) begin
+                post(q0, 0);
+                p = p + 1;
+            end
+        end
+    end
+    drain;
+    check_counters;
+    eng_fast = 0; backlog = 8; eng_lat = 20;
     $display("tb_via_vi_queues: random phase: %0d loads, %0d collisions, %0d garbage Next, max wait %0d cycles",
              loads, collisions, garbage_next, max_wait);
     if (collisions == 0) $fatal(1, "tb: no doorbell/advance collision happened");
@@ -488,7 +512,10 @@ initial begin
     ctx_op(1, 1, 2'd1, 1);
     eng_hold[q0] = 0;
     while (eng_busy[q0]) @(posedge clk);
+    // db_handle was reset to 0: the first post writes no HANDLE
+    keep_h0 = 1;
     for (n = 0; n < 2; n = n + 1) begin wait_fifo(4); @(negedge clk); post(q0, 0); end
+    keep_h0 = 0;
     drain;
     check_counters;
     if (x_stale != 1) $fatal(1, "tb: bench error, no stale advance");
@@ -496,6 +523,7 @@ initial begin
 
     // disable a VI with work, then enable it: nothing handed out meanwhile
     eng_stall = 1;
+    eng_lat = 1;
     q0 = 3 * 2 + 1;
     h0 = head[q0];
     for (n = 0; n < 2; n = n + 1) begin wait_fifo(4); @(negedge clk); post(q0, 0); end
@@ -503,7 +531,7 @@ initial begin
     ctx_op(3, 0, 2'd3, 0);
     ctx_op(1, 0, 2'd0, 0);
     eng_stall = 0;
-    repeat (50) @(posedge clk);
+    repeat (200) @(posedge clk);
     // the first item may have been loaded before the disable: at most one out
     if (head[q0] - h0 > 1) $fatal(1, "tb: %0d items of disabled VI 3 handed out", head[q0] - h0);
     ctx_op(3, 1, 2'd3, 0);
