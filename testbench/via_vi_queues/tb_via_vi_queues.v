@@ -49,6 +49,8 @@ integer seed0;
 initial begin
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     seed0 = seed;
+    rng_state = seed * 32'h9E3779B1 + 32'h1234567;
+    if (rng_state == 0) rng_state = 1;
     if ($value$plusargs("vcd=%s", vcd_file)) begin
         $dumpfile(vcd_file);
         $dumpvars(0, tb_via_vi_queues);
@@ -153,11 +155,23 @@ reg     prev_wv = 0, prev_wfire = 0;
 integer i, j, k, qa, r;
 
 function [63:0] rnd64(input integer dummy);
-    rnd64 = {$random(seed), $random(seed)};
+    rnd64 = {rnd(0), rnd(0)};
+endfunction
+
+// xorshift32: the same sequence in both simulators (Verilator 5.006's
+// $random(seed) hardly depends on the seed)
+reg [31:0] rng_state = 32'h1;
+function [31:0] rnd(input integer dummy);
+    begin
+        rng_state = rng_state ^ (rng_state << 13);
+        rng_state = rng_state ^ (rng_state >> 17);
+        rng_state = rng_state ^ (rng_state << 5);
+        rnd = rng_state;
+    end
 endfunction
 
 function integer urand(input integer n);
-    urand = ($random(seed) & 32'h7FFFFFFF) % n;
+    urand = (rnd(0) & 32'h7FFFFFFF) % n;
 endfunction
 
 task push_wr(input [VW-1:0] vi, input [11:0] off, input [31:0] data, input [3:0] strb, input [2:0] kind);
@@ -176,7 +190,7 @@ task post(input integer q, input reg ovf);
     begin
         va = rnd64(0) & ~64'h3F;
         h = gen_h[q];
-        if (!keep_h0 && (($random(seed) & 3) == 0 || h == 0)) h = $random(seed) | 1;
+        if (!keep_h0 && ((rnd(0) & 3) == 0 || h == 0)) h = rnd(0) | 1;
         if (!ovf && mdl_en[q / 2]) begin
             n = gen_cnt[q];
             it_va[q*MP + n] = va; it_h[q*MP + n] = h; linked[q*MP + n] = 0;
@@ -195,19 +209,19 @@ endtask
 task junk;
     reg [11:0] off;
     begin
-        r = $random(seed) & 7;
+        r = rnd(0) & 7;
         case (r)
-            0: push_wr(urand(NUM_VI), 12'h00C, $random(seed), 4'hF, K_BAD);
-            1: push_wr(urand(NUM_VI), 12'h01C, $random(seed), 4'hF, K_BAD);
+            0: push_wr(urand(NUM_VI), 12'h00C, rnd(0), 4'hF, K_BAD);
+            1: push_wr(urand(NUM_VI), 12'h01C, rnd(0), 4'hF, K_BAD);
             2: begin
-                off = 12'h020 + (($random(seed) & 12'h3F7) << 2);
-                push_wr(urand(NUM_VI), off & 12'hFFC, $random(seed), 4'hF, K_BAD);
+                off = 12'h020 + ((rnd(0) & 12'h3F7) << 2);
+                push_wr(urand(NUM_VI), off & 12'hFFC, rnd(0), 4'hF, K_BAD);
             end
-            3: push_wr(urand(NUM_VI), 12'h008 + 12'h010 * ($random(seed) & 1), $random(seed), 4'h3, K_BAD);
-            4: push_wr(urand(NUM_VI), 12'h000, $random(seed), 4'h1, K_BAD);
-            5: push_wr(urand(NUM_VI), 12'h004 + 12'h010 * ($random(seed) & 1), $random(seed), 4'hF, K_BAD);
-            6: push_wr(6 + ($random(seed) & 1), 12'h008, $random(seed), 4'hF, K_BAD);
-            default: push_wr(6 + ($random(seed) & 1), 12'h004, $random(seed), 4'hF, K_BAD);
+            3: push_wr(urand(NUM_VI), 12'h008 + 12'h010 * (rnd(0) & 1), rnd(0), 4'h3, K_BAD);
+            4: push_wr(urand(NUM_VI), 12'h000, rnd(0), 4'h1, K_BAD);
+            5: push_wr(urand(NUM_VI), 12'h004 + 12'h010 * (rnd(0) & 1), rnd(0), 4'hF, K_BAD);
+            6: push_wr(6 + (rnd(0) & 1), 12'h008, rnd(0), 4'hF, K_BAD);
+            default: push_wr(6 + (rnd(0) & 1), 12'h004, rnd(0), 4'hF, K_BAD);
         endcase
     end
 endtask
@@ -304,7 +318,7 @@ always @(posedge clk) begin
                 eng_nh[qa] = it_h[qa*MP + head[qa] + 1];
             end else begin
                 eng_next[qa] = rnd64(0) & ~64'h3F;
-                eng_nh[qa] = $random(seed);
+                eng_nh[qa] = rnd(0);
                 garbage_next = garbage_next + 1;
             end
             inflight[qa] = 1;
@@ -316,7 +330,7 @@ always @(posedge clk) begin
             qa = work_vi * 2 + work_q;
             eng_busy[qa] = 1;
             eng_stale[qa] = 0;
-            eng_due[qa] = cyc + ($random(seed) & 32'h7FFFFFFF) % eng_lat;
+            eng_due[qa] = cyc + (rnd(0) & 32'h7FFFFFFF) % eng_lat;
         end
         // advance taken
         if (adv_valid && adv_ready) begin
@@ -353,13 +367,13 @@ always @(posedge clk) begin
             db_wr_valid <= 0;
         end
         // drive: work_ready
-        r = $random(seed);
+        r = rnd(0);
         work_ready <= !eng_stall && (eng_fast || (r & 3) != 0);
         // drive: advance
         if (!adv_valid || adv_ready) begin
-            if (($random(seed) & 3) != 0) begin
+            if ((rnd(0) & 3) != 0) begin
                 fq = -1;
-                r = ($random(seed) & 32'h7FFFFFFF) % NQ;
+                r = (rnd(0) & 32'h7FFFFFFF) % NQ;
                 for (i = 0; i < NQ; i = i + 1) begin
                     j = (r + i) % NQ;
                     if (fq < 0 && eng_busy[j] && !eng_hold[j] && eng_due[j] <= cyc && !(adv_valid && adv_ready && adv_qa == j)) fq = j;
@@ -425,7 +439,7 @@ initial begin
     repeat (5) @(posedge clk);
     #1 rst = 1'b0;
     // VIs 0..4 enabled, random states; VI 5 disabled
-    for (n = 0; n < 5; n = n + 1) ctx_op(n, 1, $random(seed), 1);
+    for (n = 0; n < 5; n = n + 1) ctx_op(n, 1, rnd(0), 1);
     ctx_op(5, 0, 0, 1);
 
     // random phase
@@ -433,22 +447,22 @@ initial begin
     while (p < NPOSTS) begin
         @(negedge clk);
         if (hw_wr - hw_rd < backlog) begin
-            r = $random(seed) & 15;
+            r = rnd(0) & 15;
             if (r < 2) junk;
-            else if (r == 2 && ($random(seed) & 7) == 0) begin
-                fork ctx_op(urand(5), 1, $random(seed), 0); join_none
+            else if (r == 2 && (rnd(0) & 7) == 0) begin
+                fork ctx_op(urand(5), 1, rnd(0), 0); join_none
             end else begin
                 // half the posts to VI 0 (busy), the rest anywhere, VI 5 included
-                if (r < 9) q0 = $random(seed) & 1;
-                else q0 = ($random(seed) & 32'h7FFFFFFF) % NQ;
+                if (r < 9) q0 = rnd(0) & 1;
+                else q0 = (rnd(0) & 32'h7FFFFFFF) % NQ;
                 if (outstanding(q0) < MAX_DESC || !mdl_en[q0 / 2]) begin
                     post(q0, 0);
                     p = p + 1;
                 end
             end
             if ((p % 300) == 299) begin
-                eng_lat = 1 + ($random(seed) & 63);
-                backlog = 4 + ($random(seed) & 31);
+                eng_lat = 1 + (rnd(0) & 63);
+                backlog = 4 + (rnd(0) & 31);
             end
         end
     end
@@ -460,7 +474,7 @@ initial begin
     while (p < 400) begin
         @(negedge clk);
         if (hw_wr - hw_rd < backlog) begin
-            r = $random(seed) & 15;
+            r = rnd(0) & 15;
             // VI 0 most, VIs 1 and 2 often, 3 and 4 rarely
             if (r < 7) q0 = r & 1;
             else if (r < 13) q0 = 2 + urand(4);
