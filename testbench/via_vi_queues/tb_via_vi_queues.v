@@ -312,6 +312,7 @@ always @(posedge clk) begin
                 end
             end
             if (cyc - te[qa] > max_wait) max_wait = cyc - te[qa];
+            if ($test$plusargs("debug") && cyc - te[qa] > 60) $display("%0d long wait q %0d since %0d", cyc, qa, te[qa]);
             // the engine's fetch: Next as it is in memory now
             if (linked[qa*MP + head[qa]]) begin
                 eng_next[qa] = it_va[qa*MP + head[qa] + 1];
@@ -501,7 +502,7 @@ initial begin
     drain;
     check_counters;
     eng_fast = 0; backlog = 8; eng_lat = 20;
-    $display("tb_via_vi_queues: random phase: %0d loads, %0d collisions, %0d garbage Next, max wait %0d cycles",
+    $display("tb_via_vi_queues: random, saturation, starvation phases: %0d loads, %0d collisions, %0d garbage Next, max wait %0d cycles (engine stalls included)",
              loads, collisions, garbage_next, max_wait);
     if (collisions == 0) $fatal(1, "tb: no doorbell/advance collision happened");
     if (garbage_next == 0) $fatal(1, "tb: no fetch before the successor was linked");
