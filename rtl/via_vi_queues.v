@@ -109,6 +109,9 @@ endgenerate
 
 localparam NQ = 2 * NUM_VI;
 localparam QW = VI_WIDTH + 1;
+localparam RAW = $clog2(NQ);    // RAM address bits (QW, or 1 for NUM_VI 1)
+localparam [QW-1:0] NUM_VI_W = NUM_VI[QW-1:0];
+localparam [QW-1:0] NQ_W = NQ[QW-1:0];
 // RAM word: {succ_valid, succ_handle, succ_va, db_handle, pending, cur_handle, cur_va}
 localparam W  = 1 + 32 + 58 + 32 + 11 + 32 + 58;
 
@@ -139,13 +142,17 @@ reg [QW-1:0] ram_rd_addr;
 reg          ram_wr_en;
 reg [W-1:0]  ram_wr_data;
 
+wire [RAW-1:0] ram_wr_addr = op_qa_reg[RAW-1:0];
+// for NUM_VI 1 the VI bit of the address is always 0
+wire [QW-1:0]  unused_rd_addr = ram_rd_addr;
+
 via_ram #(.WIDTH(W), .WORDS(NQ)) u_ram (
     .clk     (clk),
     .wr_en   (ram_wr_en),
-    .wr_addr (op_qa_reg),
+    .wr_addr (ram_wr_addr),
     .wr_data (ram_wr_data),
     .rd_en   (ram_rd_en),
-    .rd_addr (ram_rd_addr),
+    .rd_addr (ram_rd_addr[RAW-1:0]),
     .rd_data (ram_rd)
 );
 
@@ -155,10 +162,15 @@ function integer vix(input [VI_WIDTH-1:0] v);
     vix = {{(32-VI_WIDTH){1'b0}}, v} % NUM_VI;
 endfunction
 
+// a (VI, queue) index as an index of the per-queue vectors
+function integer qix(input [QW-1:0] v);
+    qix = {{(32-QW){1'b0}}, v} % NQ;
+endfunction
+
 // offset bits 1:0 are always 0 (via_regfile aligns the write)
 wire [1:0] unused_offset = db_wr_offset[1:0];
 wire [QW-1:0] db_qa     = {db_wr_vi, db_wr_offset[4]};
-wire          db_in_vi  = ({1'b0, db_wr_vi} < NUM_VI);
+wire          db_in_vi  = ({1'b0, db_wr_vi} < NUM_VI_W);
 wire          db_full   = (db_wr_strb == 4'hF);
 wire          db_is_lo  = db_full && db_wr_offset[11:5] == 7'd0 && db_wr_offset[3:2] == 2'd0;
 wire          db_is_hi  = db_full && db_wr_offset[11:5] == 7'd0 && db_wr_offset[3:2] == 2'd1;
@@ -169,8 +181,8 @@ wire          db_vi_en  = db_in_vi && enable_reg[vix(db_wr_vi)];
 wire          db_needs_ram = (db_hi_ok || db_is_h) && db_vi_en;
 
 wire [QW-1:0] adv_qa    = {adv_vi, adv_q};
-wire          adv_in_vi = ({1'b0, adv_vi} < NUM_VI);
-wire          adv_live  = adv_in_vi && in_flight_reg[adv_qa % NQ];
+wire          adv_in_vi = ({1'b0, adv_vi} < NUM_VI_W);
+wire          adv_live  = adv_in_vi && in_flight_reg[qix(adv_qa)];
 
 // scheduler: eligible queues and the round-robin pick
 reg  [NQ-1:0] elig;
@@ -214,7 +226,7 @@ assign db_wr_ready = db_needs_ram ? grant_db : 1'b1;
 wire db_fire = db_wr_valid && db_wr_ready;
 
 // ---------------------------------------------------------------- RMW
-wire [W-1:0] rd_word = word_valid_reg[op_qa_reg % NQ] ? ram_rd : {W{1'b0}};
+wire [W-1:0] rd_word = word_valid_reg[qix(op_qa_reg)] ? ram_rd : {W{1'b0}};
 wire [57:0]  rd_cur_va      = rd_word[57:0];
 wire [31:0]  rd_cur_handle  = rd_word[89:58];
 wire [10:0]  rd_pending     = rd_word[100:90];
@@ -222,9 +234,9 @@ wire [31:0]  rd_db_handle   = rd_word[132:101];
 wire [57:0]  rd_succ_va     = rd_word[190:133];
 wire [31:0]  rd_succ_handle = rd_word[222:191];
 wire         rd_succ_valid  = rd_word[223];
-wire         op_cur_valid   = cur_valid_reg[op_qa_reg % NQ];
+wire         op_cur_valid   = cur_valid_reg[qix(op_qa_reg)];
 
-localparam [10:0] PEND_MAX = MAX_DESC - 1;
+localparam [10:0] PEND_MAX = MAX_DESC[10:0] - 11'd1;
 
 reg [57:0] n_cur_va;
 reg [31:0] n_cur_handle;
@@ -348,14 +360,14 @@ always @(posedge clk) begin
         if (busy_reg) begin
             busy_reg <= 1'b0;
             if (ram_wr_en) begin
-                word_valid_reg[op_qa_reg % NQ] <= 1'b1;
+                word_valid_reg[qix(op_qa_reg)] <= 1'b1;
             end
-            cur_valid_reg[op_qa_reg % NQ] <= n_cur_valid;
+            cur_valid_reg[qix(op_qa_reg)] <= n_cur_valid;
             if (n_overflow) begin
                 cnt_overflow <= cnt_overflow + 32'd1;
             end
             if (op_reg == OP_ADV) begin
-                in_flight_reg[op_qa_reg % NQ] <= 1'b0;
+                in_flight_reg[qix(op_qa_reg)] <= 1'b0;
             end
             if (op_reg == OP_SCHED) begin
                 work_valid    <= 1'b1;
@@ -364,7 +376,7 @@ always @(posedge clk) begin
                 work_va       <= {rd_cur_va, 6'd0};
                 work_handle   <= rd_cur_handle;
                 work_state    <= state_reg[2 * vix(op_qa_reg[QW-1:1]) +: 2];
-                in_flight_reg[op_qa_reg % NQ] <= 1'b1;
+                in_flight_reg[qix(op_qa_reg)] <= 1'b1;
             end
         end
 
@@ -385,7 +397,7 @@ always @(posedge clk) begin
         end else if (grant_sched) begin
             op_reg     <= OP_SCHED;
             op_qa_reg  <= pick;
-            rr_ptr_reg <= (pick == NQ - 1) ? {QW{1'b0}} : pick + 1'b1;
+            rr_ptr_reg <= (pick == NQ_W - 1'b1) ? {QW{1'b0}} : pick + 1'b1;
         end
 
         // an advance of a queue with nothing in flight: ignored
@@ -413,16 +425,16 @@ always @(posedge clk) begin
         end
 
         // context
-        if (grant_ctx && ({1'b0, ctx_vi} < NUM_VI)) begin
+        if (grant_ctx && ({1'b0, ctx_vi} < NUM_VI_W)) begin
             enable_reg[vix(ctx_vi)] <= ctx_enable;
             state_reg[2 * vix(ctx_vi) +: 2] <= ctx_state;
             if (ctx_reset_q) begin
-                cur_valid_reg[{ctx_vi, 1'b0} % NQ]  <= 1'b0;
-                cur_valid_reg[{ctx_vi, 1'b1} % NQ]  <= 1'b0;
-                in_flight_reg[{ctx_vi, 1'b0} % NQ]  <= 1'b0;
-                in_flight_reg[{ctx_vi, 1'b1} % NQ]  <= 1'b0;
-                word_valid_reg[{ctx_vi, 1'b0} % NQ] <= 1'b0;
-                word_valid_reg[{ctx_vi, 1'b1} % NQ] <= 1'b0;
+                cur_valid_reg[qix({ctx_vi, 1'b0})]  <= 1'b0;
+                cur_valid_reg[qix({ctx_vi, 1'b1})]  <= 1'b0;
+                in_flight_reg[qix({ctx_vi, 1'b0})]  <= 1'b0;
+                in_flight_reg[qix({ctx_vi, 1'b1})]  <= 1'b0;
+                word_valid_reg[qix({ctx_vi, 1'b0})] <= 1'b0;
+                word_valid_reg[qix({ctx_vi, 1'b1})] <= 1'b0;
             end
         end
     end
