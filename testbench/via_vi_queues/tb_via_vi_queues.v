@@ -20,10 +20,16 @@
 //     few cycles of slack for the block's pipeline;
 //   - doorbells and advances of the same queue in the same cycle happen
 //     (counted, required);
+//   - saturation (engine at full speed, VIs 0..2 posting without a pause)
+//     and a starvation attempt (six queues of VIs 0..2 full, VI 4 with a
+//     few posts, the scheduler the bottleneck): the fairness check kills a
+//     fixed-priority scheduler there;
 //   - directed: low word, junk, high word (the high word is bad); pending
 //     overflow (MAX_DESC + 1 posts with the engine stalled); reset of a
 //     VI's queues with an advance held, which then comes back stale;
 //   - every counter equals the model's count.
+// The random numbers come from an xorshift generator seeded by +seed;
+// +debug prints the model's events.
 
 `timescale 1ns / 1ps
 
