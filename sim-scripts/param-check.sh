@@ -42,6 +42,7 @@ cases=(
   "via_axi_rd_arb ID_WIDTH 33"
   "via_nic TPT_REGIONS 8"
   "via_desc_fetch MAX_SEGS 125"
+  "via_vi_queues MAX_DESC 1025"
 )
 
 bad() { echo "param-check: $*" >&2; fail=1; case_fail=1; }
