@@ -16,6 +16,7 @@
 #include "vi.h"
 #include "via_vip.h"
 #include "harness.h"
+#include "admin_exec.h"
 
 #define ST_OK VIA_ADMIN_ST_OK
 #define ST_BAD_PARAM VIA_ADMIN_ST_BAD_PARAM
@@ -59,30 +60,7 @@ static via_admin_rsp_t last;
 
 static uint32_t exec_flags(uint16_t op, uint16_t flags, const void *payload, uint32_t len)
 {
-    via_admin_cmd_t *c = calloc(1, sizeof *c);
-    via_admin_rsp_t *r = malloc(sizeof *r);
-    memset(r, 0xA5, sizeof *r);
-    c->opcode = op;
-    c->flags = flags;
-    c->seq = 0x71000000u + op;
-    c->len = len;
-    if (payload)
-        memcpy(c->payload, payload, len <= VIA_ADMIN_PAYLOAD_MAX ? len : VIA_ADMIN_PAYLOAD_MAX);
-    admin_execute(c, r, &caps);
-    CHECK_EQ_U(r->opcode, op);
-    CHECK_EQ_U(r->seq, c->seq);
-    if (r->status != ST_OK)
-        CHECK_EQ_U(r->len, 0);
-    for (size_t i = r->len; i < sizeof r->payload && r->len <= sizeof r->payload; i++)
-        if (r->payload[i] != 0) {
-            CHECK(r->payload[i] == 0);
-            break;
-        }
-    CHECK_EQ_U(fake.violations, 0);
-    last = *r;
-    free(c);
-    free(r);
-    return last.status;
+    return admin_exec_checked(&caps, 0x71000000u + op, op, flags, payload, len, &last);
 }
 
 static uint32_t exec(uint16_t op, const void *payload, uint32_t len)
