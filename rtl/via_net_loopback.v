@@ -1,5 +1,9 @@
 // via_net_loopback: the network port until the fabric exists.
 //
+// Two paths: the external AXI-Stream port's loopback (below) and the
+// descriptor engine's (e_tx -> FIFO -> e_rx: a message a VI sends to a VI
+// joined with it on this NIC; docs/vi.md, "Loopback").
+//
 // Every beat received on s_axis is queued in a FIFO of FIFO_DEPTH beats and
 // sent back out on m_axis unchanged (tdata, tkeep, tlast), with full
 // back-pressure in both directions: s_axis_tready is 0 while the FIFO is full.
@@ -54,7 +58,23 @@ module via_net_loopback #(
     output wire [KEEP_WIDTH-1:0] m_axis_tkeep,
     output wire                  m_axis_tvalid,
     input  wire                  m_axis_tready,
-    output wire                  m_axis_tlast
+    output wire                  m_axis_tlast,
+
+    // the descriptor engine's loopback path: frames the send engine
+    // transmits (e_tx) come back to the receive engine (e_rx) through a
+    // FIFO of their own, FIFO_DEPTH beats
+    input  wire [DATA_WIDTH-1:0] e_tx_tdata,
+    input  wire [KEEP_WIDTH-1:0] e_tx_tkeep,
+    input  wire                  e_tx_tvalid,
+    output wire                  e_tx_tready,
+    input  wire                  e_tx_tlast,
+    output wire [DATA_WIDTH-1:0] e_rx_tdata,
+    output wire [KEEP_WIDTH-1:0] e_rx_tkeep,
+    output wire                  e_rx_tvalid,
+    input  wire                  e_rx_tready,
+    output wire                  e_rx_tlast,
+    // a beat is in the engine path's FIFO
+    output wire                  e_busy
 );
 
 generate
@@ -125,6 +145,42 @@ via_fifo #(
     .m_ready(m_axis_tready && out_enable),
     .level(fifo_level)
 );
+
+// ---- the engine's loopback path (same quiesce rule as the port's)
+reg  e_offered_reg;
+wire e_fifo_s_ready;
+wire e_fifo_m_valid;
+wire e_out_enable = !quiesce || e_offered_reg;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [$clog2(FIFO_DEPTH + 1)-1:0] e_fifo_level;
+/* verilator lint_on UNUSEDSIGNAL */
+
+assign e_tx_tready = e_fifo_s_ready && !quiesce;
+assign e_rx_tvalid = e_fifo_m_valid && e_out_enable;
+assign e_busy      = e_fifo_m_valid;
+
+via_fifo #(
+    .WIDTH(FIFO_WIDTH),
+    .DEPTH(FIFO_DEPTH)
+) e_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_data({e_tx_tlast, e_tx_tkeep, e_tx_tdata}),
+    .s_valid(e_tx_tvalid && !quiesce),
+    .s_ready(e_fifo_s_ready),
+    .m_data({e_rx_tlast, e_rx_tkeep, e_rx_tdata}),
+    .m_valid(e_fifo_m_valid),
+    .m_ready(e_rx_tready && e_out_enable),
+    .level(e_fifo_level)
+);
+
+always @(posedge clk) begin
+    if (rst) begin
+        e_offered_reg <= 1'b0;
+    end else begin
+        e_offered_reg <= e_rx_tvalid && !e_rx_tready;
+    end
+end
 
 always @(posedge clk) begin
     if (rst) begin

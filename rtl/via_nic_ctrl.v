@@ -36,7 +36,9 @@ module via_nic_ctrl #(
     parameter CPU_IMEM_BYTES      = `VIA_DEFAULT_CPU_IMEM_BYTES,      // control processor memories
     parameter CPU_DMEM_BYTES      = `VIA_DEFAULT_CPU_DMEM_BYTES,
     parameter TPT_REGIONS         = `VIA_DEFAULT_TPT_REGIONS,         // TPT regions (reported as log2)
-    parameter TPT_CACHE_ENTRIES   = `VIA_DEFAULT_TPT_CACHE_ENTRIES    // TPT cache entries (reported as log2)
+    parameter TPT_CACHE_ENTRIES   = `VIA_DEFAULT_TPT_CACHE_ENTRIES,   // TPT cache entries (reported as log2)
+    parameter MAX_DESC            = `VIA_DEFAULT_MAX_DESC,            // MaxDescriptorsPerQueue
+    parameter MAX_SEGS            = `VIA_DEFAULT_MAX_SEGS             // MaxSegmentsPerDesc
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -104,6 +106,8 @@ localparam [31:0] CAP_IMEM_KB          = CPU_IMEM_BYTES / 1024;
 localparam [31:0] CAP_DMEM_KB          = CPU_DMEM_BYTES / 1024;
 localparam [31:0] CAP_TPT_REGIONS_LOG2 = $clog2(TPT_REGIONS);
 localparam [31:0] CAP_TPT_CACHE_LOG2   = $clog2(TPT_CACHE_ENTRIES);
+localparam [31:0] CAP_VI_MAX_DESC      = MAX_DESC;
+localparam [31:0] CAP_VI_MAX_SEGS      = MAX_SEGS;
 
 /* verilator lint_off UNUSEDSIGNAL */
 // SCRATCH has no effect on the hardware
@@ -142,6 +146,8 @@ via_bar0_nic_regs regs_inst (
     .cap_cpu_dmem_kb_i(CAP_DMEM_KB[`VIA_CAP_CPU_DMEM_KB_WIDTH-1:0]),
     .cap_tpt_regions_log2_i(CAP_TPT_REGIONS_LOG2[`VIA_CAP_TPT_REGIONS_LOG2_WIDTH-1:0]),
     .cap_tpt_cache_log2_i(CAP_TPT_CACHE_LOG2[`VIA_CAP_TPT_CACHE_LOG2_WIDTH-1:0]),
+    .cap_vi_queue_max_desc_i(CAP_VI_MAX_DESC[`VIA_CAP_VI_QUEUE_MAX_DESC_WIDTH-1:0]),
+    .cap_vi_queue_max_segs_i(CAP_VI_MAX_SEGS[`VIA_CAP_VI_QUEUE_MAX_SEGS_WIDTH-1:0]),
     .ctrl_soft_reset_pulse(soft_reset_req),
     .status_reset_busy_i(reset_busy)
 );

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0x2250f99a0c54a9bd)
+#define VIA_BAR0_HASH VIA_ULL(0xc4720b1dae8932e2)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -48,6 +48,8 @@
 #define VIA_DEFAULT_FW_EVENT_DEPTH VIA_U(16) /* Depth of the control processor's hardware event FIFO. */
 #define VIA_DEFAULT_TPT_REGIONS VIA_U(1024) /* Memory regions in the translation and protection table (power of two, 16..65536): MaxRegisterRegions. */
 #define VIA_DEFAULT_TPT_CACHE_ENTRIES VIA_U(512) /* Page-list entries the TPT's translation cache holds (power of two, 64..16384). */
+#define VIA_DEFAULT_MAX_DESC VIA_U(1024) /* MaxDescriptorsPerQueue: descriptors a VI queue holds outstanding at most (2..1024). */
+#define VIA_DEFAULT_MAX_SEGS VIA_U(16) /* MaxSegmentsPerDesc: data segments of a descriptor at most (1..124). */
 
 #define VIA_GLOBAL_BASE VIA_U(0x0)
 #define VIA_GLOBAL_BYTES VIA_U(0x400)
@@ -149,6 +151,13 @@
 #define VIA_CAP_TPT_CACHE_LOG2_SHIFT VIA_U(8)
 #define VIA_CAP_TPT_CACHE_LOG2_MASK VIA_U(0x0000ff00)
 
+/* CAP_VI_QUEUE (ro): VI queues and descriptors. */
+#define VIA_REG_CAP_VI_QUEUE VIA_U(0x070)
+#define VIA_CAP_VI_QUEUE_MAX_DESC_SHIFT VIA_U(0)
+#define VIA_CAP_VI_QUEUE_MAX_DESC_MASK VIA_U(0x0000ffff)
+#define VIA_CAP_VI_QUEUE_MAX_SEGS_SHIFT VIA_U(16)
+#define VIA_CAP_VI_QUEUE_MAX_SEGS_MASK VIA_U(0x00ff0000)
+
 /* CTRL (wo): Global control; reads as zero. */
 #define VIA_REG_CTRL VIA_U(0x080)
 #define VIA_CTRL_SOFT_RESET_SHIFT VIA_U(0)
@@ -169,8 +178,10 @@
 #define VIA_IRQ_STATUS_ADMIN_DONE_MASK VIA_U(0x00000004)
 #define VIA_IRQ_STATUS_FW_LOG_SHIFT VIA_U(3)
 #define VIA_IRQ_STATUS_FW_LOG_MASK VIA_U(0x00000008)
-#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(4)
-#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xfffffff0)
+#define VIA_IRQ_STATUS_VI_DONE_SHIFT VIA_U(4)
+#define VIA_IRQ_STATUS_VI_DONE_MASK VIA_U(0x00000010)
+#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(5)
+#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffffe0)
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
 #define VIA_REG_IRQ_ENABLE VIA_U(0x0c4)
@@ -333,6 +344,48 @@
 /* NET_TX_FRAMES (ro): Frames sent on the network port (m_axis, counted at tlast). */
 #define VIA_REG_NET_TX_FRAMES VIA_U(0x184)
 
+/* VI_DOORBELLS (ro): Posts (DOORBELL high words) on enabled VIs. */
+#define VIA_REG_VI_DOORBELLS VIA_U(0x240)
+
+/* VI_DB_DROPPED (ro): DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped). */
+#define VIA_REG_VI_DB_DROPPED VIA_U(0x244)
+
+/* VI_DB_OVERFLOW (ro): Posts dropped because MAX_DESC descriptors of the queue were outstanding. */
+#define VIA_REG_VI_DB_OVERFLOW VIA_U(0x248)
+
+/* VI_DB_BAD (ro): Bad doorbell-page writes: undefined offsets, partial strobes, a high word without its low word, pages of VI indexes >= NUM_VI. */
+#define VIA_REG_VI_DB_BAD VIA_U(0x24c)
+
+/* VI_ADV_STALE (ro): Queue advances of a queue with nothing in flight (ignored). */
+#define VIA_REG_VI_ADV_STALE VIA_U(0x250)
+
+/* VI_TX_DESC (ro): Send descriptors completed. */
+#define VIA_REG_VI_TX_DESC VIA_U(0x254)
+
+/* VI_TX_ERRORS (ro): Send descriptors completed with an error bit. */
+#define VIA_REG_VI_TX_ERRORS VIA_U(0x258)
+
+/* VI_TX_FRAMES (ro): Messages sent into the network port (aborted ones too). */
+#define VIA_REG_VI_TX_FRAMES VIA_U(0x25c)
+
+/* VI_RX_DESC (ro): Receive descriptors completed. */
+#define VIA_REG_VI_RX_DESC VIA_U(0x260)
+
+/* VI_RX_ERRORS (ro): Receive descriptors completed with an error bit. */
+#define VIA_REG_VI_RX_ERRORS VIA_U(0x264)
+
+/* VI_RX_NO_RECV (ro): Messages dropped because the target VI had no receive posted (unreliable). */
+#define VIA_REG_VI_RX_NO_RECV VIA_U(0x268)
+
+/* VI_RX_BAD_VI (ro): Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender. */
+#define VIA_REG_VI_RX_BAD_VI VIA_U(0x26c)
+
+/* VI_RX_ABORTED (ro): Messages dropped because the sender aborted them or they arrived short. */
+#define VIA_REG_VI_RX_ABORTED VIA_U(0x270)
+
+/* VI_WB_LOST (ro): Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed). */
+#define VIA_REG_VI_WB_LOST VIA_U(0x274)
+
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)
 #define VIA_CPU_CTRL_RUN_SHIFT VIA_U(0)
@@ -442,6 +495,10 @@ static inline uint32_t via_cap_tpt_regions_log2_get(uint32_t v) { return (uint32
 static inline uint32_t via_cap_tpt_regions_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_TPT_REGIONS_LOG2_MASK) | ((x << VIA_CAP_TPT_REGIONS_LOG2_SHIFT) & VIA_CAP_TPT_REGIONS_LOG2_MASK)); }
 static inline uint32_t via_cap_tpt_cache_log2_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_TPT_CACHE_LOG2_MASK) >> VIA_CAP_TPT_CACHE_LOG2_SHIFT); }
 static inline uint32_t via_cap_tpt_cache_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_TPT_CACHE_LOG2_MASK) | ((x << VIA_CAP_TPT_CACHE_LOG2_SHIFT) & VIA_CAP_TPT_CACHE_LOG2_MASK)); }
+static inline uint32_t via_cap_vi_queue_max_desc_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_VI_QUEUE_MAX_DESC_MASK) >> VIA_CAP_VI_QUEUE_MAX_DESC_SHIFT); }
+static inline uint32_t via_cap_vi_queue_max_desc_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_VI_QUEUE_MAX_DESC_MASK) | ((x << VIA_CAP_VI_QUEUE_MAX_DESC_SHIFT) & VIA_CAP_VI_QUEUE_MAX_DESC_MASK)); }
+static inline uint32_t via_cap_vi_queue_max_segs_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_VI_QUEUE_MAX_SEGS_MASK) >> VIA_CAP_VI_QUEUE_MAX_SEGS_SHIFT); }
+static inline uint32_t via_cap_vi_queue_max_segs_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_VI_QUEUE_MAX_SEGS_MASK) | ((x << VIA_CAP_VI_QUEUE_MAX_SEGS_SHIFT) & VIA_CAP_VI_QUEUE_MAX_SEGS_MASK)); }
 static inline uint32_t via_ctrl_soft_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CTRL_SOFT_RESET_MASK) >> VIA_CTRL_SOFT_RESET_SHIFT); }
 static inline uint32_t via_ctrl_soft_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CTRL_SOFT_RESET_MASK) | ((x << VIA_CTRL_SOFT_RESET_SHIFT) & VIA_CTRL_SOFT_RESET_MASK)); }
 static inline uint32_t via_status_reset_busy_get(uint32_t v) { return (uint32_t)((v & VIA_STATUS_RESET_BUSY_MASK) >> VIA_STATUS_RESET_BUSY_SHIFT); }
@@ -454,6 +511,8 @@ static inline uint32_t via_irq_status_admin_done_get(uint32_t v) { return (uint3
 static inline uint32_t via_irq_status_admin_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ADMIN_DONE_MASK) | ((x << VIA_IRQ_STATUS_ADMIN_DONE_SHIFT) & VIA_IRQ_STATUS_ADMIN_DONE_MASK)); }
 static inline uint32_t via_irq_status_fw_log_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_LOG_MASK) >> VIA_IRQ_STATUS_FW_LOG_SHIFT); }
 static inline uint32_t via_irq_status_fw_log_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_LOG_MASK) | ((x << VIA_IRQ_STATUS_FW_LOG_SHIFT) & VIA_IRQ_STATUS_FW_LOG_MASK)); }
+static inline uint32_t via_irq_status_vi_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_VI_DONE_MASK) >> VIA_IRQ_STATUS_VI_DONE_SHIFT); }
+static inline uint32_t via_irq_status_vi_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_VI_DONE_MASK) | ((x << VIA_IRQ_STATUS_VI_DONE_SHIFT) & VIA_IRQ_STATUS_VI_DONE_MASK)); }
 static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
 static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x2250f99a0c54a9bd
+const Bar0Hash uint64 = 0xc4720b1dae8932e2
 
 // Constants of the layout.
 const (
@@ -120,6 +120,10 @@ const (
 	DefaultTptRegions = 1024
 	// DefaultTptCacheEntries: Page-list entries the TPT's translation cache holds (power of two, 64..16384).
 	DefaultTptCacheEntries = 512
+	// DefaultMaxDesc: MaxDescriptorsPerQueue: descriptors a VI queue holds outstanding at most (2..1024).
+	DefaultMaxDesc = 1024
+	// DefaultMaxSegs: MaxSegmentsPerDesc: data segments of a descriptor at most (1..124).
+	DefaultMaxSegs = 16
 )
 
 // Address windows.
@@ -136,7 +140,7 @@ const (
 	AdminRspWinBase = 0x500
 	// AdminRspWinBytes is the size of the ADMIN_RSP_WIN region.
 	AdminRspWinBytes = 0x100
-	// DoorbellBase is the start of: One 4 KiB doorbell page per VI; page k starts at 0x10000 + k*0x1000. Reserved: accepted and ignored, reads as zero.
+	// DoorbellBase is the start of: One 4 KiB doorbell page per VI; page k starts at 0x10000 + k*0x1000. Per queue q (send 0, receive 1) at 0x10*q: DOORBELL (64-bit, the descriptor's VA; the high word posts) and HANDLE (+0x08, the descriptor's memory handle); docs/vi.md. Writes only; reads as zero.
 	DoorbellBase = 0x10000
 	// DoorbellStride is the distance between DOORBELL elements.
 	DoorbellStride = 0x1000
@@ -178,6 +182,8 @@ const (
 	RegCapCpu uint32 = 0x068
 	// RegCapTpt (ro): Translation and protection table.
 	RegCapTpt uint32 = 0x06c
+	// RegCapViQueue (ro): VI queues and descriptors.
+	RegCapViQueue uint32 = 0x070
 	// RegCtrl (wo): Global control; reads as zero.
 	RegCtrl uint32 = 0x080
 	// RegStatus (ro): Global status.
@@ -258,6 +264,34 @@ const (
 	RegNetRxFrames uint32 = 0x180
 	// RegNetTxFrames (ro): Frames sent on the network port (m_axis, counted at tlast).
 	RegNetTxFrames uint32 = 0x184
+	// RegViDoorbells (ro): Posts (DOORBELL high words) on enabled VIs.
+	RegViDoorbells uint32 = 0x240
+	// RegViDbDropped (ro): DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).
+	RegViDbDropped uint32 = 0x244
+	// RegViDbOverflow (ro): Posts dropped because MAX_DESC descriptors of the queue were outstanding.
+	RegViDbOverflow uint32 = 0x248
+	// RegViDbBad (ro): Bad doorbell-page writes: undefined offsets, partial strobes, a high word without its low word, pages of VI indexes >= NUM_VI.
+	RegViDbBad uint32 = 0x24c
+	// RegViAdvStale (ro): Queue advances of a queue with nothing in flight (ignored).
+	RegViAdvStale uint32 = 0x250
+	// RegViTxDesc (ro): Send descriptors completed.
+	RegViTxDesc uint32 = 0x254
+	// RegViTxErrors (ro): Send descriptors completed with an error bit.
+	RegViTxErrors uint32 = 0x258
+	// RegViTxFrames (ro): Messages sent into the network port (aborted ones too).
+	RegViTxFrames uint32 = 0x25c
+	// RegViRxDesc (ro): Receive descriptors completed.
+	RegViRxDesc uint32 = 0x260
+	// RegViRxErrors (ro): Receive descriptors completed with an error bit.
+	RegViRxErrors uint32 = 0x264
+	// RegViRxNoRecv (ro): Messages dropped because the target VI had no receive posted (unreliable).
+	RegViRxNoRecv uint32 = 0x268
+	// RegViRxBadVi (ro): Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender.
+	RegViRxBadVi uint32 = 0x26c
+	// RegViRxAborted (ro): Messages dropped because the sender aborted them or they arrived short.
+	RegViRxAborted uint32 = 0x270
+	// RegViWbLost (ro): Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).
+	RegViWbLost uint32 = 0x274
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -308,13 +342,16 @@ const (
 	CapCpuDmemKbMask          = 0xffff0000 // CAP_CPU[31:16]
 	CapTptRegionsLog2Mask     = 0xff       // CAP_TPT[7:0]
 	CapTptCacheLog2Mask       = 0xff00     // CAP_TPT[15:8]
+	CapViQueueMaxDescMask     = 0xffff     // CAP_VI_QUEUE[15:0]
+	CapViQueueMaxSegsMask     = 0xff0000   // CAP_VI_QUEUE[23:16]
 	CtrlSoftResetMask         = 0x1        // CTRL[0:0]
 	StatusResetBusyMask       = 0x1        // STATUS[0:0]
 	IrqStatusDiagDoneMask     = 0x1        // IRQ_STATUS[0:0]
 	IrqStatusFwFaultMask      = 0x2        // IRQ_STATUS[1:1]
 	IrqStatusAdminDoneMask    = 0x4        // IRQ_STATUS[2:2]
 	IrqStatusFwLogMask        = 0x8        // IRQ_STATUS[3:3]
-	IrqStatusOtherMask        = 0xfffffff0 // IRQ_STATUS[31:4]
+	IrqStatusViDoneMask       = 0x10       // IRQ_STATUS[4:4]
+	IrqStatusOtherMask        = 0xffffffe0 // IRQ_STATUS[31:5]
 	DiagCtrlStartMask         = 0x1        // DIAG_CTRL[0:0]
 	DiagCtrlAbortMask         = 0x2        // DIAG_CTRL[1:1]
 	DiagCfgMaxBurstMask       = 0x1ff      // DIAG_CFG[8:0]
@@ -393,6 +430,10 @@ var (
 	CapTptRegionsLog2 = Field{Reg: RegCapTpt, Name: "REGIONS_LOG2", LSB: 0, Width: 8, Access: AccessRO}
 	// CapTptCacheLog2 is CAP_TPT[15:8] (ro): log2 of the TPT_CACHE_ENTRIES parameter (cached page-list entries).
 	CapTptCacheLog2 = Field{Reg: RegCapTpt, Name: "CACHE_LOG2", LSB: 8, Width: 8, Access: AccessRO}
+	// CapViQueueMaxDesc is CAP_VI_QUEUE[15:0] (ro): MAX_DESC parameter: MaxDescriptorsPerQueue.
+	CapViQueueMaxDesc = Field{Reg: RegCapViQueue, Name: "MAX_DESC", LSB: 0, Width: 16, Access: AccessRO}
+	// CapViQueueMaxSegs is CAP_VI_QUEUE[23:16] (ro): MAX_SEGS parameter: MaxSegmentsPerDesc.
+	CapViQueueMaxSegs = Field{Reg: RegCapViQueue, Name: "MAX_SEGS", LSB: 16, Width: 8, Access: AccessRO}
 	// CtrlSoftReset is CTRL[0:0] (wo): Write 1 to reset the NIC (the BAR0 slave keeps answering): the DMA engine is aborted and its bursts in flight are completed, the network port stops once no beat is pending (the loopback FIFO's contents are dropped), then every block and register is held in reset for SOFT_RESET_CYCLES cycles.
 	CtrlSoftReset = Field{Reg: RegCtrl, Name: "SOFT_RESET", LSB: 0, Width: 1, Access: AccessWO}
 	// StatusResetBusy is STATUS[0:0] (ro): 1 while a soft reset is in progress (draining, then holding the blocks in reset); writes meanwhile are answered but have no effect, and hardware interrupt causes are ignored.
@@ -405,8 +446,10 @@ var (
 	IrqStatusAdminDone = Field{Reg: RegIrqStatus, Name: "ADMIN_DONE", LSB: 2, Width: 1, Access: AccessW1C}
 	// IrqStatusFwLog is IRQ_STATUS[3:3] (w1c): The firmware pushed a word into the log FIFO (read FW_LOG), also when the FIFO was full and dropped it.
 	IrqStatusFwLog = Field{Reg: RegIrqStatus, Name: "FW_LOG", LSB: 3, Width: 1, Access: AccessW1C}
-	// IrqStatusOther is IRQ_STATUS[31:4] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
-	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 4, Width: 28, Access: AccessW1C}
+	// IrqStatusViDone is IRQ_STATUS[4:4] (w1c): The descriptor engine completed a descriptor (send or receive, successfully or not).
+	IrqStatusViDone = Field{Reg: RegIrqStatus, Name: "VI_DONE", LSB: 4, Width: 1, Access: AccessW1C}
+	// IrqStatusOther is IRQ_STATUS[31:5] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
+	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 5, Width: 27, Access: AccessW1C}
 	// DiagCtrlStart is DIAG_CTRL[0:0] (wo): Write 1 to start a copy; ignored while BUSY.
 	DiagCtrlStart = Field{Reg: RegDiagCtrl, Name: "START", LSB: 0, Width: 1, Access: AccessWO}
 	// DiagCtrlAbort is DIAG_CTRL[1:1] (wo): Write 1 to stop issuing bursts; the engine finishes those in flight and reports ABORTED.
@@ -537,6 +580,10 @@ var Bar0 = Map{
 			CapTptRegionsLog2,
 			CapTptCacheLog2,
 		}},
+		{Name: "CAP_VI_QUEUE", Offset: RegCapViQueue, Access: AccessRO, Doc: "VI queues and descriptors.", Fields: []Field{
+			CapViQueueMaxDesc,
+			CapViQueueMaxSegs,
+		}},
 		{Name: "CTRL", Offset: RegCtrl, Access: AccessWO, Doc: "Global control; reads as zero.", Fields: []Field{
 			CtrlSoftReset,
 		}},
@@ -548,6 +595,7 @@ var Bar0 = Map{
 			IrqStatusFwFault,
 			IrqStatusAdminDone,
 			IrqStatusFwLog,
+			IrqStatusViDone,
 			IrqStatusOther,
 		}},
 		{Name: "IRQ_ENABLE", Offset: RegIrqEnable, Access: AccessRW, Doc: "Interrupt enables, one bit per IRQ_STATUS bit.", Fields: []Field{}},
@@ -618,6 +666,20 @@ var Bar0 = Map{
 		{Name: "TPT_ERRORS", Offset: RegTptErrors, Access: AccessRO, Doc: "Lookups answered with an error (wraps).", Fields: []Field{}},
 		{Name: "NET_RX_FRAMES", Offset: RegNetRxFrames, Access: AccessRO, Doc: "Frames received on the network port (s_axis, counted at tlast).", Fields: []Field{}},
 		{Name: "NET_TX_FRAMES", Offset: RegNetTxFrames, Access: AccessRO, Doc: "Frames sent on the network port (m_axis, counted at tlast).", Fields: []Field{}},
+		{Name: "VI_DOORBELLS", Offset: RegViDoorbells, Access: AccessRO, Doc: "Posts (DOORBELL high words) on enabled VIs.", Fields: []Field{}},
+		{Name: "VI_DB_DROPPED", Offset: RegViDbDropped, Access: AccessRO, Doc: "DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).", Fields: []Field{}},
+		{Name: "VI_DB_OVERFLOW", Offset: RegViDbOverflow, Access: AccessRO, Doc: "Posts dropped because MAX_DESC descriptors of the queue were outstanding.", Fields: []Field{}},
+		{Name: "VI_DB_BAD", Offset: RegViDbBad, Access: AccessRO, Doc: "Bad doorbell-page writes: undefined offsets, partial strobes, a high word without its low word, pages of VI indexes >= NUM_VI.", Fields: []Field{}},
+		{Name: "VI_ADV_STALE", Offset: RegViAdvStale, Access: AccessRO, Doc: "Queue advances of a queue with nothing in flight (ignored).", Fields: []Field{}},
+		{Name: "VI_TX_DESC", Offset: RegViTxDesc, Access: AccessRO, Doc: "Send descriptors completed.", Fields: []Field{}},
+		{Name: "VI_TX_ERRORS", Offset: RegViTxErrors, Access: AccessRO, Doc: "Send descriptors completed with an error bit.", Fields: []Field{}},
+		{Name: "VI_TX_FRAMES", Offset: RegViTxFrames, Access: AccessRO, Doc: "Messages sent into the network port (aborted ones too).", Fields: []Field{}},
+		{Name: "VI_RX_DESC", Offset: RegViRxDesc, Access: AccessRO, Doc: "Receive descriptors completed.", Fields: []Field{}},
+		{Name: "VI_RX_ERRORS", Offset: RegViRxErrors, Access: AccessRO, Doc: "Receive descriptors completed with an error bit.", Fields: []Field{}},
+		{Name: "VI_RX_NO_RECV", Offset: RegViRxNoRecv, Access: AccessRO, Doc: "Messages dropped because the target VI had no receive posted (unreliable).", Fields: []Field{}},
+		{Name: "VI_RX_BAD_VI", Offset: RegViRxBadVi, Access: AccessRO, Doc: "Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender.", Fields: []Field{}},
+		{Name: "VI_RX_ABORTED", Offset: RegViRxAborted, Access: AccessRO, Doc: "Messages dropped because the sender aborted them or they arrived short.", Fields: []Field{}},
+		{Name: "VI_WB_LOST", Offset: RegViWbLost, Access: AccessRO, Doc: "Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).", Fields: []Field{}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,
 		}},

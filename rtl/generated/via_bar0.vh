@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h2250f99a0c54a9bd
+`define VIA_BAR0_HASH 64'hc4720b1dae8932e2
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -41,6 +41,8 @@
 `define VIA_DEFAULT_FW_EVENT_DEPTH 16 // Depth of the control processor's hardware event FIFO.
 `define VIA_DEFAULT_TPT_REGIONS 1024 // Memory regions in the translation and protection table (power of two, 16..65536): MaxRegisterRegions.
 `define VIA_DEFAULT_TPT_CACHE_ENTRIES 512 // Page-list entries the TPT's translation cache holds (power of two, 64..16384).
+`define VIA_DEFAULT_MAX_DESC 1024 // MaxDescriptorsPerQueue: descriptors a VI queue holds outstanding at most (2..1024).
+`define VIA_DEFAULT_MAX_SEGS 16 // MaxSegmentsPerDesc: data segments of a descriptor at most (1..124).
 
 // address windows
 `define VIA_GLOBAL_BASE 32'h00000000
@@ -146,6 +148,15 @@
 `define VIA_CAP_TPT_CACHE_LOG2_MSB 15
 `define VIA_CAP_TPT_CACHE_LOG2_WIDTH 8
 `define VIA_CAP_TPT_CACHE_LOG2_RANGE 15:8
+`define VIA_REG_CAP_VI_QUEUE 16'h0070 // ro VI queues and descriptors.
+`define VIA_CAP_VI_QUEUE_MAX_DESC_LSB 0
+`define VIA_CAP_VI_QUEUE_MAX_DESC_MSB 15
+`define VIA_CAP_VI_QUEUE_MAX_DESC_WIDTH 16
+`define VIA_CAP_VI_QUEUE_MAX_DESC_RANGE 15:0
+`define VIA_CAP_VI_QUEUE_MAX_SEGS_LSB 16
+`define VIA_CAP_VI_QUEUE_MAX_SEGS_MSB 23
+`define VIA_CAP_VI_QUEUE_MAX_SEGS_WIDTH 8
+`define VIA_CAP_VI_QUEUE_MAX_SEGS_RANGE 23:16
 `define VIA_REG_CTRL 16'h0080 // wo Global control; reads as zero.
 `define VIA_CTRL_SOFT_RESET_LSB 0
 `define VIA_CTRL_SOFT_RESET_MSB 0
@@ -173,10 +184,14 @@
 `define VIA_IRQ_STATUS_FW_LOG_MSB 3
 `define VIA_IRQ_STATUS_FW_LOG_WIDTH 1
 `define VIA_IRQ_STATUS_FW_LOG_RANGE 3:3
-`define VIA_IRQ_STATUS_OTHER_LSB 4
+`define VIA_IRQ_STATUS_VI_DONE_LSB 4
+`define VIA_IRQ_STATUS_VI_DONE_MSB 4
+`define VIA_IRQ_STATUS_VI_DONE_WIDTH 1
+`define VIA_IRQ_STATUS_VI_DONE_RANGE 4:4
+`define VIA_IRQ_STATUS_OTHER_LSB 5
 `define VIA_IRQ_STATUS_OTHER_MSB 31
-`define VIA_IRQ_STATUS_OTHER_WIDTH 28
-`define VIA_IRQ_STATUS_OTHER_RANGE 31:4
+`define VIA_IRQ_STATUS_OTHER_WIDTH 27
+`define VIA_IRQ_STATUS_OTHER_RANGE 31:5
 `define VIA_REG_IRQ_ENABLE 16'h00c4 // rw Interrupt enables, one bit per IRQ_STATUS bit.
 `define VIA_REG_IRQ_FORCE 16'h00c8 // w1s Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero.
 `define VIA_REG_IRQ_PENDING 16'h00cc // ro IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs.
@@ -314,6 +329,20 @@
 `define VIA_REG_TPT_ERRORS 16'h03bc // ro Lookups answered with an error (wraps).
 `define VIA_REG_NET_RX_FRAMES 16'h0180 // ro Frames received on the network port (s_axis, counted at tlast).
 `define VIA_REG_NET_TX_FRAMES 16'h0184 // ro Frames sent on the network port (m_axis, counted at tlast).
+`define VIA_REG_VI_DOORBELLS 16'h0240 // ro Posts (DOORBELL high words) on enabled VIs.
+`define VIA_REG_VI_DB_DROPPED 16'h0244 // ro DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).
+`define VIA_REG_VI_DB_OVERFLOW 16'h0248 // ro Posts dropped because MAX_DESC descriptors of the queue were outstanding.
+`define VIA_REG_VI_DB_BAD 16'h024c // ro Bad doorbell-page writes: undefined offsets, partial strobes, a high word without its low word, pages of VI indexes >= NUM_VI.
+`define VIA_REG_VI_ADV_STALE 16'h0250 // ro Queue advances of a queue with nothing in flight (ignored).
+`define VIA_REG_VI_TX_DESC 16'h0254 // ro Send descriptors completed.
+`define VIA_REG_VI_TX_ERRORS 16'h0258 // ro Send descriptors completed with an error bit.
+`define VIA_REG_VI_TX_FRAMES 16'h025c // ro Messages sent into the network port (aborted ones too).
+`define VIA_REG_VI_RX_DESC 16'h0260 // ro Receive descriptors completed.
+`define VIA_REG_VI_RX_ERRORS 16'h0264 // ro Receive descriptors completed with an error bit.
+`define VIA_REG_VI_RX_NO_RECV 16'h0268 // ro Messages dropped because the target VI had no receive posted (unreliable).
+`define VIA_REG_VI_RX_BAD_VI 16'h026c // ro Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender.
+`define VIA_REG_VI_RX_ABORTED 16'h0270 // ro Messages dropped because the sender aborted them or they arrived short.
+`define VIA_REG_VI_WB_LOST 16'h0274 // ro Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

@@ -40,7 +40,8 @@ module via_bar0_irq_regs (
     input  wire        irq_status_fw_fault_i,
     input  wire        irq_status_admin_done_i,
     input  wire        irq_status_fw_log_i,
-    input  wire [27:0] irq_status_other_i,
+    input  wire        irq_status_vi_done_i,
+    input  wire [26:0] irq_status_other_i,
 
     // IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit.
     output wire        irq_enable_we,
@@ -90,7 +91,8 @@ always @* begin
             rd_word[1] = irq_status_fw_fault_i;
             rd_word[2] = irq_status_admin_done_i;
             rd_word[3] = irq_status_fw_log_i;
-            rd_word[31:4] = irq_status_other_i;
+            rd_word[4] = irq_status_vi_done_i;
+            rd_word[31:5] = irq_status_other_i;
         end
         `VIA_REG_IRQ_ENABLE: begin
             rd_match = 1'b1;

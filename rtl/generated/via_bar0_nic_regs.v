@@ -21,6 +21,7 @@
 //   0x0064 CAP_RESET          ro
 //   0x0068 CAP_CPU            ro
 //   0x006c CAP_TPT            ro
+//   0x0070 CAP_VI_QUEUE       ro
 //   0x0080 CTRL               wo
 //   0x0084 STATUS             ro
 //
@@ -102,6 +103,10 @@ module via_bar0_nic_regs (
     input  wire [7:0]  cap_tpt_regions_log2_i,
     input  wire [7:0]  cap_tpt_cache_log2_i,
 
+    // CAP_VI_QUEUE (ro): VI queues and descriptors.
+    input  wire [15:0] cap_vi_queue_max_desc_i,
+    input  wire [7:0]  cap_vi_queue_max_segs_i,
+
     // CTRL (wo): Global control; reads as zero.
     output wire        ctrl_soft_reset_pulse,
 
@@ -135,6 +140,7 @@ assign wr_hit = wr_off == `VIA_REG_MAGIC
              || wr_off == `VIA_REG_CAP_RESET
              || wr_off == `VIA_REG_CAP_CPU
              || wr_off == `VIA_REG_CAP_TPT
+             || wr_off == `VIA_REG_CAP_VI_QUEUE
              || wr_off == `VIA_REG_CTRL
              || wr_off == `VIA_REG_STATUS;
 
@@ -245,6 +251,11 @@ always @* begin
             rd_match = 1'b1;
             rd_word[7:0] = cap_tpt_regions_log2_i;
             rd_word[15:8] = cap_tpt_cache_log2_i;
+        end
+        `VIA_REG_CAP_VI_QUEUE: begin
+            rd_match = 1'b1;
+            rd_word[15:0] = cap_vi_queue_max_desc_i;
+            rd_word[23:16] = cap_vi_queue_max_segs_i;
         end
         `VIA_REG_CTRL: begin
             rd_match = 1'b1;

@@ -1,10 +1,11 @@
 // tb_via_net_loopback: self-checking bench for rtl/via_net_loopback.v.
 //
-// axis_source -> via_net_loopback -> axis_sink, 64-bit datapath, default
-// FIFO depth (64 beats):
-//   1. back-pressure: sink stalled, exactly FIFO_DEPTH beats are taken, then
-//      s_axis_tready stays 0; rx_frames counts the complete frames taken,
-//      tx_frames stays 0;
+// axis_source -> via_net_loopback's port path (s_axis -> m_axis) -> its
+// engine path (e_tx -> e_rx) -> axis_sink, in series, 64-bit datapath,
+// default FIFO depth (64 beats) in both:
+//   1. back-pressure: sink stalled, exactly 2 x FIFO_DEPTH beats are taken
+//      (both FIFOs full), then s_axis_tready stays 0; rx_frames counts the
+//      complete frames taken on s_axis, tx_frames those that left m_axis;
 //   2. release: everything comes out, frame counters match;
 //   3. random frames (1..40 beats, partial tkeep on the last beat) with random
 //      gaps and back-pressure of varying strength, with quiesce raised now and
@@ -52,6 +53,10 @@ wire [DATA_WIDTH-1:0] s_axis_tdata, m_axis_tdata;
 wire [KEEP_WIDTH-1:0] s_axis_tkeep, m_axis_tkeep;
 wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast;
 wire                  m_axis_tvalid, m_axis_tready, m_axis_tlast;
+// between the port's loopback and the engine path
+wire [DATA_WIDTH-1:0]   p_tdata;
+wire [DATA_WIDTH/8-1:0] p_tkeep;
+wire                    p_tvalid, p_tready, p_tlast;
 reg  [31:0]           rx_frames, tx_frames;
 
 // the register-block bus
@@ -99,11 +104,23 @@ via_net_loopback #(
     .s_axis_tvalid(s_axis_tvalid),
     .s_axis_tready(s_axis_tready),
     .s_axis_tlast(s_axis_tlast),
-    .m_axis_tdata(m_axis_tdata),
-    .m_axis_tkeep(m_axis_tkeep),
-    .m_axis_tvalid(m_axis_tvalid),
-    .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast)
+    .m_axis_tdata(p_tdata),
+    .m_axis_tkeep(p_tkeep),
+    .m_axis_tvalid(p_tvalid),
+    .m_axis_tready(p_tready),
+    .m_axis_tlast(p_tlast),
+    // the engine path in series: m_axis -> e_tx -> e_rx -> the sink
+    .e_tx_tdata(p_tdata),
+    .e_tx_tkeep(p_tkeep),
+    .e_tx_tvalid(p_tvalid),
+    .e_tx_tready(p_tready),
+    .e_tx_tlast(p_tlast),
+    .e_rx_tdata(m_axis_tdata),
+    .e_rx_tkeep(m_axis_tkeep),
+    .e_rx_tvalid(m_axis_tvalid),
+    .e_rx_tready(m_axis_tready),
+    .e_rx_tlast(m_axis_tlast),
+    .e_busy()
 );
 
 axis_sink #(
@@ -243,22 +260,24 @@ initial begin
     check_counters(0, 0);
 
     // 1. back-pressure fills the FIFO
-    src.send_frame(30);
-    src.send_frame(30);
-    src.send_frame(10);
-    repeat (FIFO_DEPTH + 30) @(posedge clk);
+    // (both FIFOs, the port's and the engine path's, fill: 2 x FIFO_DEPTH
+    // beats; 4 frames of 30 beats pass s_axis, 2 pass m_axis)
+    for (n = 0; n < 5; n = n + 1) begin
+        src.send_frame(30);
+    end
+    repeat (2 * FIFO_DEPTH + 30) @(posedge clk);
     @(negedge clk);
-    if (src.sent != FIFO_DEPTH || s_axis_tready !== 1'b0 || m_axis_tvalid !== 1'b1) begin
+    if (src.sent != 2 * FIFO_DEPTH || s_axis_tready !== 1'b0 || m_axis_tvalid !== 1'b1) begin
         $fatal(1, "tb_via_net_loopback: stalled: %0d beats taken, tready %b tvalid %b",
             src.sent, s_axis_tready, m_axis_tvalid);
     end
-    check_counters(2, 0);
+    check_counters(4, 2);
 
     // 2. release
     snk.ready_pct = 100;
     src.wait_idle();
-    snk.wait_frames(3);
-    check_counters(3, 3);
+    snk.wait_frames(5);
+    check_counters(5, 5);
     check_beats();
 
     // 3. random traffic
@@ -279,7 +298,7 @@ initial begin
         $fatal(1, "tb_via_net_loopback: quiesce not exercised");
     end
     check_counters(src.frames_sent, snk.frames_received);
-    if (snk.frames_received != 3 + 200) begin
+    if (snk.frames_received != 5 + 200) begin
         $fatal(1, "tb_via_net_loopback: %0d frames received", snk.frames_received);
     end
     // a block reset clears the counters
