@@ -15,8 +15,14 @@
 // Sequence (one lookup or one burst at a time)
 //   1. lookup (req_va, 32 bytes): the control segment; error: result
 //      STATUS, LOCAL_PROTECTION_ERROR, check XLAT_CTL.
-//   2. one burst reads the control segment (it never crosses a page: the
-//      descriptor is 64-byte aligned). Any SLVERR/DECERR beat: result BUS.
+//   2. one burst reads the descriptor's 64-byte block (it never crosses a
+//      page: the descriptor is 64-byte aligned): the control segment and,
+//      speculatively, bytes 32..63 (the first two segments, if there are
+//      any; kept in the segment buffer, used only once step 3 has checked
+//      them). An SLVERR/DECERR beat of the control segment: result BUS; of
+//      the speculative bytes only: they are not used (step 5 reads them).
+//      The speculation saves a read round trip for descriptors with one or
+//      two segments (most sends and receives).
 //   3. if SegCount > 0: lookup (req_va + 32, 16 * SegCount bytes): the rest
 //      of the descriptor as the control segment declares it, whatever
 //      SegCount is (one lookup checks the whole range); error: result
@@ -28,7 +34,8 @@
 //      with SegCount 0: no address segment), SEG_LIMIT (SegCount >
 //      MAX_SEGS, or > MAX_SEGS + 1 for RDMA). SegCount 0 on a send or
 //      receive is a valid zero-length descriptor (Length must then be 0).
-//   5. the segments are read, one burst per page they lie in (at most two
+//   5. unless step 2 brought them (SegCount <= 2), the segments are read
+//      from byte 32 on, one burst per page they lie in (at most two
 //      pages; the second page is looked up on its own, error: XLAT_SEGS);
 //      SLVERR/DECERR: result BUS.
 //   6. checks on the segments: ADDR_RESERVED (the address segment's
@@ -289,6 +296,9 @@ reg [12:0] chunk_end_reg, chunk_end_next;
 reg [12:0] beat_off_reg, beat_off_next;
 
 reg        bus_err_reg, bus_err_next;
+// a beat of the speculative bytes 32..63 (in the control segment's burst)
+// was answered with an error: they are not used
+reg        spec_bad_reg, spec_bad_next;
 
 // the control segment as 64-bit words
 reg [63:0] ctl0_reg, ctl0_next;  // Next
@@ -338,6 +348,11 @@ wire chk_addr_res = f_rdma && seg_hi[0][63:32] != 32'd0;
 wire chk_len_sum  = sum_reg != {8'd0, f_length};
 wire chk_len_max  = f_length > mts_reg;
 
+// the data lengths of a descriptor with at most two segments, from the
+// speculative read of bytes 32..63
+wire [31:0] spec_len0 = (!f_rdma && f_seg_count != 16'd0) ? seg_hi[0][63:32] : 32'd0;
+wire [31:0] spec_len1 = (f_seg_count == 16'd2) ? seg_hi[1][63:32] : 32'd0;
+
 // the current burst: bytes from cur_off to the end of its page or of what
 // is to be read; beats from the beat that holds its first byte
 wire [11:0] page_pos = va_reg[11:0] + cur_off_reg[11:0];
@@ -383,11 +398,13 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         assign lane_ctl[g] = phase_reg == P_CTL && lo < 13'd32;
         assign lane_ctl_w[2*g +: 2] = lo[4:3];
-        assign lane_seg[g] = phase_reg != P_CTL && lo >= cur_off_reg && lo < chunk_end_reg;
+        assign lane_seg[g] = (phase_reg != P_CTL && lo >= cur_off_reg && lo < chunk_end_reg) ||
+                             (phase_reg == P_CTL && lo >= 13'd32 && lo < 13'd64);
         assign lane_hi[g] = lso[3];
         assign lane_idx[SIW*g +: SIW] = lso[4 +: SIW];
         // the high word of a data segment: its length counts
-        assign lane_data_len[g] = lane_seg[g] && lso[3] && !(f_rdma && lso[4 +: SIW] == {SIW{1'b0}});
+        assign lane_data_len[g] = phase_reg != P_CTL && lane_seg[g] && lso[3] &&
+                                  !(f_rdma && lso[4 +: SIW] == {SIW{1'b0}});
     end
 endgenerate
 
@@ -415,6 +432,7 @@ always @* begin
     chunk_end_next = chunk_end_reg;
     beat_off_next = beat_off_reg;
     bus_err_next = bus_err_reg;
+    spec_bad_next = spec_bad_reg;
     ctl0_next = ctl0_reg;
     ctl1_next = ctl1_reg;
     ctl2_next = ctl2_reg;
@@ -441,8 +459,11 @@ always @* begin
             lk_va_next = {req_va[63:6], 6'd0};
             lk_len_next = `VIA_DESC_CTL_BYTES;
             cur_off_next = 13'd0;
-            end_off_next = `VIA_DESC_CTL_BYTES;
+            // the first burst reads the whole 64-byte block: the control
+            // segment and, speculatively, the first two segments
+            end_off_next = 13'd64;  // DESC_ALIGN
             bus_err_next = 1'b0;
+            spec_bad_next = 1'b0;
             sum_next = 40'd0;
             ctl0_next = 64'd0;
             ctl1_next = 64'd0;
@@ -497,7 +518,17 @@ always @* begin
         end else begin
             kind_next = RES_DESC;
             status_next = 32'd0;
-            state_next = f_seg_count == 16'd0 ? S_FINAL : S_AR;
+            if (f_seg_count == 16'd0) begin
+                state_next = S_FINAL;
+            end else if (f_seg_count <= 16'd2 && !spec_bad_reg) begin
+                // the segments came with the control segment's burst (bytes
+                // 32..63, read before this lookup checked them): no read
+                state_next = S_FINAL;
+                held_next = 1'b0;
+                sum_next = {8'd0, spec_len0} + {8'd0, spec_len1};
+            end else begin
+                state_next = S_AR;
+            end
         end
         if (state_next == S_RES) begin
             held_next = 1'b0;
@@ -513,7 +544,9 @@ always @* begin
     S_R: begin
         if (r_fire) begin
             beat_off_next = beat_off_reg + BYTES[12:0];
-            if (m_axi_rresp[1] && !bus_err_reg) begin
+            if (m_axi_rresp[1] && phase_reg == P_CTL && beat_off_reg >= 13'd32) begin
+                spec_bad_next = 1'b1;
+            end else if (m_axi_rresp[1] && !bus_err_reg) begin
                 bus_err_next = 1'b1;
                 bus_resp_next = m_axi_rresp;
             end
@@ -540,6 +573,9 @@ always @* begin
                     state_next = S_RES;
                 end else if (phase_reg == P_CTL) begin
                     ctl_valid_next = 1'b1;
+                    // the rest is read from byte 32 unless the speculative
+                    // bytes 32..63 hold all of it
+                    cur_off_next = 13'd32;
                     if (ctl1_next[47:32] == 16'd0) begin
                         state_next = S_CHECK;
                     end else begin
@@ -605,6 +641,7 @@ always @(posedge clk) begin
         chunk_end_reg <= 13'd0;
         beat_off_reg <= 13'd0;
         bus_err_reg <= 1'b0;
+        spec_bad_reg <= 1'b0;
         ctl0_reg <= 64'd0;
         ctl1_reg <= 64'd0;
         ctl2_reg <= 64'd0;
@@ -636,6 +673,7 @@ always @(posedge clk) begin
         chunk_end_reg <= chunk_end_next;
         beat_off_reg <= beat_off_next;
         bus_err_reg <= bus_err_next;
+        spec_bad_reg <= spec_bad_next;
         ctl0_reg <= ctl0_next;
         ctl1_reg <= ctl1_next;
         ctl2_reg <= ctl2_next;

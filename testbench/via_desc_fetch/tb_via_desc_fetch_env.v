@@ -642,7 +642,9 @@ task model_fetch;
                     m_end = 32 + 16 * b_segc;
                     m_pb = 4096 - (va % 4096);
                     x_status = 32'd0;
-                    if (b_segc != 0) begin
+                    // up to two segments come with the control segment's
+                    // burst (bytes 32..63), unless a beat of them failed
+                    if (b_segc != 0 && !(b_segc <= 2 && !burst_err(32, 64))) begin
                         x_bursts = 2;
                         if (m_pb < m_end) begin
                             if (burst_err(32, m_pb)) begin
