@@ -142,13 +142,27 @@ func (s *Session) DestroyVI(ctx context.Context, vi VI) error {
 	if err := s.viLookup(op, vi); err != nil {
 		return err
 	}
-	if err := s.destroyVI(ctx, vi); err != nil {
+	if err := s.destroyVIOnce(ctx, vi); err != nil {
 		return adminVip(op, err)
 	}
 	return nil
 }
 
+// destroyVI is Close's DESTROY_VI: a CONNECTED VI (ST_INVALID_STATE) is
+// disconnected first (DISCONNECT_VI, which takes its peer, also one of the
+// session's, back to IDLE too), then destroyed.
 func (s *Session) destroyVI(ctx context.Context, vi VI) error {
+	err := s.destroyVIOnce(ctx, vi)
+	var se *StatusError
+	if errors.As(err, &se) && se.Status == hw.AdminStInvalidState {
+		if _, _, derr := s.n.Admin(ctx, hw.AdminOpDisconnectVi, viArgs(vi)); derr == nil {
+			err = s.destroyVIOnce(ctx, vi)
+		}
+	}
+	return err
+}
+
+func (s *Session) destroyVIOnce(ctx context.Context, vi VI) error {
 	if _, _, err := s.n.Admin(ctx, hw.AdminOpDestroyVi, viArgs(vi)); err != nil {
 		var se *StatusError
 		if errors.As(err, &se) && se.Status == hw.AdminStInvalidVi {
