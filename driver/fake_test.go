@@ -32,11 +32,13 @@ type fakeNIC struct {
 	// knobs
 	bootCycles  uint64
 	adminCycles uint64
-	corruptWord int    // imem word whose writes get a bit flipped (-1: none)
-	badSeq      bool   // answer with seq+1000
-	slowFirst   uint64 // extra cycles for the first admin command
-	reads       int    // MMIO reads served
-	logTooMuch  int    // words dropped reported with the boot line
+	corruptWord int           // imem word whose writes get a bit flipped (-1: none)
+	badSeq      bool          // answer with seq+1000
+	slowFirst   uint64        // extra cycles for the first admin command
+	reads       int           // MMIO reads served
+	logTooMuch  int           // words dropped reported with the boot line
+	viStatus    uint16        // the status CONNECT_LOOPBACK and DISCONNECT_VI answer
+	viCmds      []hw.AdminCmd // the CONNECT_LOOPBACK and DISCONNECT_VI commands taken
 
 	imem      []uint32
 	memAddr   uint32
@@ -184,6 +186,11 @@ func (f *fakeNIC) complete() {
 	case cmd.Opcode == hw.AdminOpEcho:
 		rsp.Len = cmd.Len
 		rsp.Payload = cmd.Payload
+	case cmd.Opcode == hw.AdminOpConnectLoopback || cmd.Opcode == hw.AdminOpDisconnectVi:
+		// No VI table here: the answer is the knob's, and the command is
+		// recorded for the test to check its payload.
+		f.viCmds = append(f.viCmds, cmd)
+		rsp.Status = f.viStatus
 	case cmd.Opcode == hw.AdminOpQueryNic:
 		a := hw.AdminNicAttrs{HardwareVersion: 0x100, ProviderVersion: uint32(f.version), MaxVi: 16, NicAddressLen: 2, MaxPtags: 8, ReliabilityLevelSupport: 1}
 		copy(a.Name[:], "vianic0")

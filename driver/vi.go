@@ -10,7 +10,7 @@ import (
 )
 
 // Virtual interfaces, the kernel agent's side (docs/vi.md). The firmware
-// keeps the VI table (CREATE_VI .. MODIFY_VI); a session can use only the
+// keeps the VI table (CREATE_VI .. DISCONNECT_VI); a session can use only the
 // VIs it created: another session's are answered as if they did not exist
 // (VIP_INVALID_PARAMETER), as its ptags and memory handles are.
 
@@ -142,13 +142,27 @@ func (s *Session) DestroyVI(ctx context.Context, vi VI) error {
 	if err := s.viLookup(op, vi); err != nil {
 		return err
 	}
-	if err := s.destroyVI(ctx, vi); err != nil {
+	if err := s.destroyVIOnce(ctx, vi); err != nil {
 		return adminVip(op, err)
 	}
 	return nil
 }
 
+// destroyVI is Close's DESTROY_VI: a CONNECTED VI (ST_INVALID_STATE) is
+// disconnected first (DISCONNECT_VI, which takes its peer, also one of the
+// session's, back to IDLE too), then destroyed.
 func (s *Session) destroyVI(ctx context.Context, vi VI) error {
+	err := s.destroyVIOnce(ctx, vi)
+	var se *StatusError
+	if errors.As(err, &se) && se.Status == hw.AdminStInvalidState {
+		if _, _, derr := s.n.Admin(ctx, hw.AdminOpDisconnectVi, viArgs(vi)); derr == nil {
+			err = s.destroyVIOnce(ctx, vi)
+		}
+	}
+	return err
+}
+
+func (s *Session) destroyVIOnce(ctx context.Context, vi VI) error {
 	if _, _, err := s.n.Admin(ctx, hw.AdminOpDestroyVi, viArgs(vi)); err != nil {
 		var se *StatusError
 		if errors.As(err, &se) && se.Status == hw.AdminStInvalidVi {
@@ -213,6 +227,55 @@ func (s *Session) SetVIAttributes(ctx context.Context, vi VI, attrs VIAttrs) err
 	b := make([]byte, hw.AdminModifyViBytes)
 	m.Marshal(b)
 	if _, _, err := s.n.Admin(ctx, hw.AdminOpModifyVi, b); err != nil {
+		return adminVip(op, err)
+	}
+	return nil
+}
+
+// ConnectLoopback connects two of the session's VIs to each other on this
+// NIC (the loopback connection of docs/vi.md): both become CONNECTED, each
+// the other's peer, and what one sends the other receives. The driver
+// checks that a and b are the session's VIs (VIP_INVALID_PARAMETER); the
+// firmware then checks, in this order, that both exist
+// (VIP_INVALID_PARAMETER), that they differ (VIP_INVALID_PARAMETER), that
+// both are IDLE (VIP_INVALID_STATE), that they have the same reliability
+// level (VIP_INVALID_RELIABILITY_LEVEL) and the same MaxTransferSize
+// (VIP_INVALID_MTU). VIP_ERROR_RESOURCE: the NIC did not take the new
+// contexts (ST_INTERNAL) or the command failed.
+func (s *Session) ConnectLoopback(ctx context.Context, a, b VI) error {
+	const op = "ConnectLoopback"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, a); err != nil {
+		return err
+	}
+	if err := s.viLookup(op, b); err != nil {
+		return err
+	}
+	c := hw.AdminConnectLoopback{ViA: uint32(a), ViB: uint32(b)}
+	buf := make([]byte, hw.AdminConnectLoopbackBytes)
+	c.Marshal(buf)
+	if _, _, err := s.n.Admin(ctx, hw.AdminOpConnectLoopback, buf); err != nil {
+		return adminVip(op, err)
+	}
+	return nil
+}
+
+// Disconnect disconnects one of the session's VIs (VipDisconnect): the VI
+// and its peer go back to IDLE. The driver checks the VI
+// (VIP_INVALID_PARAMETER); the firmware answers VIP_INVALID_STATE unless
+// it is CONNECTED. Descriptors still queued on either VI stay queued (the
+// flush on disconnect is not built yet).
+func (s *Session) Disconnect(ctx context.Context, vi VI) error {
+	const op = "Disconnect"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, vi); err != nil {
+		return err
+	}
+	if _, _, err := s.n.Admin(ctx, hw.AdminOpDisconnectVi, viArgs(vi)); err != nil {
 		return adminVip(op, err)
 	}
 	return nil

@@ -282,3 +282,92 @@ func TestCosimVIAfterRecover(t *testing.T) {
 	assert.Equal(t, vi, vi2)
 	require.NoError(t, s.Close(context.Background()))
 }
+
+// TestCosimVIConnectLoopback: CONNECT_LOOPBACK and DISCONNECT_VI through the
+// real firmware and NIC (the context commits go through via_cpu_periph's
+// VI_CTX window): every refusal with its exact VIP code, the CONNECTED
+// state and its rules (no DestroyVI, SetVIAttributes or second connect),
+// Disconnect from either end, and Close of a session with connected VIs.
+func TestCosimVIConnectLoopback(t *testing.T) {
+	n, _ := memNode(t)
+	ctx := ctxT(t)
+	s := session(t, n, "loop")
+	other := session(t, n, "other")
+	p, err := s.CreatePtag(ctx)
+	require.NoError(t, err)
+	po, err := other.CreatePtag(ctx)
+	require.NoError(t, err)
+	a, err := s.CreateVI(ctx, goodVI(p))
+	require.NoError(t, err)
+	b, err := s.CreateVI(ctx, driver.VIAttrs{ReliabilityLevel: driver.Unreliable, MaxTransferSize: 4096, Ptag: p, EnableRdmaWrite: true})
+	require.NoError(t, err)
+	c, err := s.CreateVI(ctx, driver.VIAttrs{ReliabilityLevel: driver.Unreliable, MaxTransferSize: 8192, Ptag: p})
+	require.NoError(t, err)
+	o, err := other.CreateVI(ctx, goodVI(po))
+	require.NoError(t, err)
+
+	state := func(vi driver.VI) driver.VIState {
+		t.Helper()
+		info, err := s.QueryVI(ctx, vi)
+		require.NoError(t, err)
+		return info.State
+	}
+
+	// Refusals; nothing changes.
+	requireVip(t, hw.VipReturnInvalidParameter, s.ConnectLoopback(ctx, a, o), "another session's VI")
+	requireVip(t, hw.VipReturnInvalidParameter, s.ConnectLoopback(ctx, 99, a), "not a VI")
+	requireVip(t, hw.VipReturnInvalidParameter, s.ConnectLoopback(ctx, a, a), "the same VI twice")
+	requireVip(t, hw.VipReturnInvalidMtu, s.ConnectLoopback(ctx, a, c), "MaxTransferSize differs")
+	requireVip(t, hw.VipReturnInvalidState, s.Disconnect(ctx, a), "not connected")
+	requireVip(t, hw.VipReturnInvalidParameter, s.Disconnect(ctx, o), "another session's VI")
+	st, _ := rawAdmin(t, n, hw.AdminOpConnectLoopback, uint32(a), 99)
+	requireSt(t, hw.AdminStInvalidVi, st, "CONNECT_LOOPBACK to no VI")
+	st, _ = rawAdmin(t, n, hw.AdminOpConnectLoopback, uint32(a), uint32(a))
+	requireSt(t, hw.AdminStBadParam, st, "the same VI twice")
+	st, _ = rawAdmin(t, n, hw.AdminOpConnectLoopback, uint32(a))
+	requireSt(t, hw.AdminStBadParam, st, "CONNECT_LOOPBACK LEN 4")
+	st, _ = rawAdmin(t, n, hw.AdminOpDisconnectVi, 99)
+	requireSt(t, hw.AdminStInvalidVi, st, "DISCONNECT_VI of no VI")
+	for _, vi := range []driver.VI{a, b, c} {
+		assert.Equal(t, driver.VIStateIdle, state(vi))
+	}
+
+	// Connected: both ends; the attributes are kept.
+	require.NoError(t, s.ConnectLoopback(ctx, a, b))
+	info, err := s.QueryVI(ctx, b)
+	require.NoError(t, err)
+	assert.Equal(t, driver.VIStateConnected, info.State)
+	assert.True(t, info.Attrs.EnableRdmaWrite)
+	assert.Equal(t, driver.VIStateConnected, state(a))
+	assert.Equal(t, driver.VIStateIdle, state(c))
+	requireVip(t, hw.VipReturnInvalidState, s.DestroyVI(ctx, a), "DestroyVI of a connected VI")
+	requireVip(t, hw.VipReturnInvalidState, s.DestroyVI(ctx, b), "DestroyVI of a connected VI")
+	requireVip(t, hw.VipReturnInvalidState, s.SetVIAttributes(ctx, a, goodVI(p)), "SetVIAttributes of a connected VI")
+	requireVip(t, hw.VipReturnInvalidState, s.ConnectLoopback(ctx, b, a), "connected twice")
+	requireVip(t, hw.VipReturnInvalidState, s.ConnectLoopback(ctx, c, a), "one end connected")
+
+	// Disconnect from B: both IDLE; then again, from A.
+	require.NoError(t, s.Disconnect(ctx, b))
+	assert.Equal(t, driver.VIStateIdle, state(a))
+	assert.Equal(t, driver.VIStateIdle, state(b))
+	requireVip(t, hw.VipReturnInvalidState, s.Disconnect(ctx, a), "already disconnected")
+	require.NoError(t, s.ConnectLoopback(ctx, b, a))
+	require.NoError(t, s.Disconnect(ctx, a))
+	assert.Equal(t, driver.VIStateIdle, state(b))
+
+	// After SetVIAttributes the MaxTransferSizes match: C connects to A.
+	require.NoError(t, s.SetVIAttributes(ctx, c, goodVI(p)))
+	require.NoError(t, s.ConnectLoopback(ctx, c, a))
+	assert.Equal(t, driver.VIStateConnected, state(c))
+	assert.Equal(t, driver.VIStateIdle, state(b))
+
+	// Close disconnects the connected VIs and destroys everything.
+	require.NoError(t, s.Close(ctx))
+	for _, vi := range []driver.VI{a, b, c} {
+		st, _ := rawAdmin(t, n, hw.AdminOpQueryVi, uint32(vi))
+		requireSt(t, hw.AdminStInvalidVi, st, "gone after Close")
+	}
+	info, err = other.QueryVI(ctx, o)
+	require.NoError(t, err)
+	assert.Equal(t, driver.VIStateIdle, info.State, "the other session is untouched")
+}

@@ -52,6 +52,18 @@
 // entry the TPT reports (prog_rd_*), in the cycle BUSY falls; INVALIDATE
 // and NOP leave them as they are.
 //
+// VI context window: VI_CTX_VI, VI_CTX_ATTR (ENABLE, RESET_Q, STATE,
+// RDMA_WRITE, RDMA_READ), VI_CTX_PTAG, VI_CTX_MTU, VI_CTX_PEER are rw
+// registers (byte strobes; each keeps its fields only) that drive the ctx_*
+// write port of the data path's per-VI context (via_vi_ctx and
+// via_vi_queues' ctx port, docs/vi.md). A store to VI_CTX_CMD with byte 0
+// strobed and COMMIT 1 while VI_CTX_STATUS.BUSY is 0 raises ctx_valid in
+// the next cycle and holds it, with the fields as they were at the store
+// (the registers may be rewritten meanwhile; ctx_* are copies taken at the
+// commit), until ctx_ready is 1 in a cycle ctx_valid is 1 (that cycle is
+// the transfer). VI_CTX_STATUS.BUSY is ctx_valid; a commit while BUSY is
+// ignored. ctx_valid counts in busy.
+//
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
 // events, timer, READY, SCRATCH and the TIME_HI latch start over with the
 // firmware, so READY (FW_READY for the host) reads 0 while the core is held
@@ -134,6 +146,19 @@ module via_cpu_periph #(
     input  wire        tpt_prog_rd_valid,
     input  wire [15:0] tpt_prog_rd_gen,
 
+    // per-VI context write port (via_vi_ctx, via_vi_queues)
+    output wire        ctx_valid,
+    input  wire        ctx_ready,
+    output wire [15:0] ctx_vi,
+    output wire        ctx_enable,
+    output wire [1:0]  ctx_state,
+    output wire        ctx_reset_q,
+    output wire        ctx_rdma_write,
+    output wire        ctx_rdma_read,
+    output wire [15:0] ctx_ptag,
+    output wire [31:0] ctx_max_transfer,
+    output wire [15:0] ctx_peer,
+
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
     output wire        timer_armed,
@@ -189,6 +214,15 @@ function [17:0] merge_attr;
     end
 endfunction
 
+function [15:0] merge16;
+    input [15:0] old;
+    input [15:0] data;
+    input [15:0] mask;
+    begin
+        merge16 = (old & ~mask) | (data & mask);
+    end
+endfunction
+
 // ---------------------------------------------------------------- state
 
 reg [1:0]  state_reg, state_next;
@@ -213,6 +247,19 @@ reg [17:0] tpt_attr_reg, tpt_attr_next;
 reg [31:0] tpt_pl_lo_reg, tpt_pl_lo_next;
 reg [31:0] tpt_pl_hi_reg, tpt_pl_hi_next;
 reg [2:0]  tpt_op_reg, tpt_op_next;
+
+// VI context window: the registers, and the commit held until ctx_ready
+reg [15:0] vc_vi_reg, vc_vi_next;
+reg [17:0] vc_attr_reg, vc_attr_next;     // ATTR bits 17:0 (fields only)
+reg [15:0] vc_ptag_reg, vc_ptag_next;
+reg [31:0] vc_mtu_reg, vc_mtu_next;
+reg [15:0] vc_peer_reg, vc_peer_next;
+reg        ctx_valid_reg, ctx_valid_next;
+reg [15:0] ctx_vi_reg, ctx_vi_next;
+reg [17:0] ctx_attr_reg, ctx_attr_next;
+reg [15:0] ctx_ptag_reg, ctx_ptag_next;
+reg [31:0] ctx_mtu_reg, ctx_mtu_next;
+reg [15:0] ctx_peer_reg, ctx_peer_next;
 // the command pulse, then waiting for the TPT to finish it
 reg        tpt_go_reg, tpt_go_next;
 reg        tpt_wait_reg, tpt_wait_next;
@@ -259,6 +306,13 @@ localparam [31:0] TPT_OP_READ32     = `VIA_FW_TPT_OP_READ;
 localparam [2:0]  TPT_OP_WRITE      = TPT_OP_WRITE32[2:0];
 localparam [2:0]  TPT_OP_SET_ATTR   = TPT_OP_SET_ATTR32[2:0];
 localparam [2:0]  TPT_OP_READ       = TPT_OP_READ32[2:0];
+// VI_CTX_ATTR's fields (the others read 0 and ignore writes)
+localparam [17:0] VC_ATTR_MASK = (18'd1 << `VIA_FW_VI_CTX_ATTR_ENABLE_LSB)
+                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RESET_Q_LSB)
+                               | (18'd3 << `VIA_FW_VI_CTX_ATTR_STATE_LSB)
+                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB)
+                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB);
+
 wire tpt_loads = tpt_op_reg == TPT_OP_WRITE || tpt_op_reg == TPT_OP_SET_ATTR || tpt_op_reg == TPT_OP_READ;
 
 always @* begin
@@ -290,6 +344,17 @@ always @* begin
     tpt_op_next     = tpt_op_reg;
     tpt_go_next     = 1'b0;
     tpt_wait_next   = tpt_wait_reg;
+    vc_vi_next      = vc_vi_reg;
+    vc_attr_next    = vc_attr_reg;
+    vc_ptag_next    = vc_ptag_reg;
+    vc_mtu_next     = vc_mtu_reg;
+    vc_peer_next    = vc_peer_reg;
+    ctx_valid_next  = ctx_valid_reg && !ctx_ready;
+    ctx_vi_next     = ctx_vi_reg;
+    ctx_attr_next   = ctx_attr_reg;
+    ctx_ptag_next   = ctx_ptag_reg;
+    ctx_mtu_next    = ctx_mtu_reg;
+    ctx_peer_next   = ctx_peer_reg;
 
     if (timer_fire) begin
         arm_next = 1'b0;
@@ -351,6 +416,13 @@ always @* begin
                             `VIA_FW_REG_TPT_PL_LO:    rdata_next = tpt_pl_lo_reg;
                             `VIA_FW_REG_TPT_PL_HI:    rdata_next = tpt_pl_hi_reg;
                             `VIA_FW_REG_TPT_CMD:      rdata_next = 32'd0;
+                            `VIA_FW_REG_VI_CTX_VI:    rdata_next[15:0] = vc_vi_reg;
+                            `VIA_FW_REG_VI_CTX_ATTR:  rdata_next[17:0] = vc_attr_reg;
+                            `VIA_FW_REG_VI_CTX_PTAG:  rdata_next[15:0] = vc_ptag_reg;
+                            `VIA_FW_REG_VI_CTX_MTU:   rdata_next = vc_mtu_reg;
+                            `VIA_FW_REG_VI_CTX_PEER:  rdata_next[15:0] = vc_peer_reg;
+                            `VIA_FW_REG_VI_CTX_CMD:   rdata_next = 32'd0;
+                            `VIA_FW_REG_VI_CTX_STATUS: rdata_next[`VIA_FW_VI_CTX_STATUS_BUSY_RANGE] = ctx_valid_reg;
                             `VIA_FW_REG_TPT_STATUS: begin
                                 rdata_next[`VIA_FW_TPT_STATUS_BUSY_RANGE] = tpt_busy;
                                 rdata_next[`VIA_FW_TPT_STATUS_VALID_RANGE] = tpt_prog_rd_valid;
@@ -382,6 +454,21 @@ always @* begin
                                 if (per_wstrb[0] && !tpt_busy) begin
                                     tpt_op_next = per_wdata[`VIA_FW_TPT_CMD_OP_RANGE];
                                     tpt_go_next = 1'b1;
+                                end
+                            end
+                            `VIA_FW_REG_VI_CTX_VI:      vc_vi_next = merge16(vc_vi_reg, per_wdata[15:0], wmask[15:0]);
+                            `VIA_FW_REG_VI_CTX_ATTR:    vc_attr_next = merge_attr(vc_attr_reg, per_wdata[17:0], wmask[17:0] & VC_ATTR_MASK);
+                            `VIA_FW_REG_VI_CTX_PTAG:    vc_ptag_next = merge16(vc_ptag_reg, per_wdata[15:0], wmask[15:0]);
+                            `VIA_FW_REG_VI_CTX_MTU:     vc_mtu_next = merge(vc_mtu_reg, per_wdata, wmask);
+                            `VIA_FW_REG_VI_CTX_PEER:    vc_peer_next = merge16(vc_peer_reg, per_wdata[15:0], wmask[15:0]);
+                            `VIA_FW_REG_VI_CTX_CMD: begin
+                                if (per_wstrb[0] && per_wdata[`VIA_FW_VI_CTX_CMD_COMMIT_LSB] && !ctx_valid_reg) begin
+                                    ctx_valid_next = 1'b1;
+                                    ctx_vi_next    = vc_vi_reg;
+                                    ctx_attr_next  = vc_attr_reg;
+                                    ctx_ptag_next  = vc_ptag_reg;
+                                    ctx_mtu_next   = vc_mtu_reg;
+                                    ctx_peer_next  = vc_peer_reg;
                                 end
                             end
                             default:                    err_next = 1'b1;
@@ -478,6 +565,17 @@ always @(posedge clk) begin
         tpt_op_reg     <= 3'd0;
         tpt_go_reg     <= 1'b0;
         tpt_wait_reg   <= 1'b0;
+        vc_vi_reg      <= 16'd0;
+        vc_attr_reg    <= 18'd0;
+        vc_ptag_reg    <= 16'd0;
+        vc_mtu_reg     <= 32'd0;
+        vc_peer_reg    <= 16'd0;
+        ctx_valid_reg  <= 1'b0;
+        ctx_vi_reg     <= 16'd0;
+        ctx_attr_reg   <= 18'd0;
+        ctx_ptag_reg   <= 16'd0;
+        ctx_mtu_reg    <= 32'd0;
+        ctx_peer_reg   <= 16'd0;
     end else begin
         state_reg      <= state_next;
         ready_reg      <= ready_next;
@@ -500,6 +598,17 @@ always @(posedge clk) begin
         tpt_op_reg     <= tpt_op_next;
         tpt_go_reg     <= tpt_go_next;
         tpt_wait_reg   <= tpt_wait_next;
+        vc_vi_reg      <= vc_vi_next;
+        vc_attr_reg    <= vc_attr_next;
+        vc_ptag_reg    <= vc_ptag_next;
+        vc_mtu_reg     <= vc_mtu_next;
+        vc_peer_reg    <= vc_peer_next;
+        ctx_valid_reg  <= ctx_valid_next;
+        ctx_vi_reg     <= ctx_vi_next;
+        ctx_attr_reg   <= ctx_attr_next;
+        ctx_ptag_reg   <= ctx_ptag_next;
+        ctx_mtu_reg    <= ctx_mtu_next;
+        ctx_peer_reg   <= ctx_peer_next;
     end
 end
 
@@ -534,9 +643,20 @@ assign tpt_prog_rdma_write = tpt_attr_reg[16];
 assign tpt_prog_rdma_read  = tpt_attr_reg[17];
 assign tpt_prog_pl         = {tpt_pl_hi_reg, tpt_pl_lo_reg};
 
+assign ctx_valid        = ctx_valid_reg;
+assign ctx_vi           = ctx_vi_reg;
+assign ctx_enable       = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_ENABLE_LSB];
+assign ctx_state        = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_STATE_RANGE];
+assign ctx_reset_q      = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RESET_Q_LSB];
+assign ctx_rdma_write   = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB];
+assign ctx_rdma_read    = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB];
+assign ctx_ptag         = ctx_ptag_reg;
+assign ctx_max_transfer = ctx_mtu_reg;
+assign ctx_peer         = ctx_peer_reg;
+
 assign ev_pending     = !ev_empty;
 assign timer_armed    = arm_reg;
-assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg;
+assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg || ctx_valid_reg;
 
 endmodule
 

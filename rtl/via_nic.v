@@ -642,6 +642,22 @@ via_cpu #(
     .retired(cpu_retired)
 );
 
+// integration placeholder (helper "fw", issue 9): the per-VI context write
+// port goes nowhere yet and every commit is taken at once; the integrator
+// replaces this with via_vi_ctx / via_vi_queues' ctx port.
+/* verilator lint_off UNUSEDSIGNAL */
+wire        ph_ctx_valid;
+wire [15:0] ph_ctx_vi;
+wire        ph_ctx_enable;
+wire [1:0]  ph_ctx_state;
+wire        ph_ctx_reset_q;
+wire        ph_ctx_rdma_write;
+wire        ph_ctx_rdma_read;
+wire [15:0] ph_ctx_ptag;
+wire [31:0] ph_ctx_max_transfer;
+wire [15:0] ph_ctx_peer;
+/* verilator lint_on UNUSEDSIGNAL */
+
 via_cpu_periph #(
     .EVENT_DEPTH(FW_EVENT_DEPTH)
 ) cpu_periph_inst (
@@ -694,6 +710,17 @@ via_cpu_periph #(
     .tpt_prog_rd_pl(tpt_prog_rd_pl),
     .tpt_prog_rd_valid(tpt_prog_rd_valid),
     .tpt_prog_rd_gen(tpt_prog_rd_gen),
+    .ctx_valid(ph_ctx_valid),             // integration placeholder
+    .ctx_ready(1'b1),                     // integration placeholder
+    .ctx_vi(ph_ctx_vi),
+    .ctx_enable(ph_ctx_enable),
+    .ctx_state(ph_ctx_state),
+    .ctx_reset_q(ph_ctx_reset_q),
+    .ctx_rdma_write(ph_ctx_rdma_write),
+    .ctx_rdma_read(ph_ctx_rdma_read),
+    .ctx_ptag(ph_ctx_ptag),
+    .ctx_max_transfer(ph_ctx_max_transfer),
+    .ctx_peer(ph_ctx_peer),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)

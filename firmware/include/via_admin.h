@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0xf4e15ad80053f6b2)
+#define VIA_ADMIN_HASH VIA_ULL(0x95aef95aedab8fbf)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -29,6 +29,8 @@
 #define VIA_ADMIN_OP_DESTROY_VI VIA_U(0x21) /* Destroys the VI in VI_ARGS; only in state IDLE (ST_INVALID_STATE otherwise). */
 #define VIA_ADMIN_OP_QUERY_VI VIA_U(0x22) /* Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS. */
 #define VIA_ADMIN_OP_MODIFY_VI VIA_U(0x23) /* Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise). */
+#define VIA_ADMIN_OP_CONNECT_LOOPBACK VIA_U(0x24) /* Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer. */
+#define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay). */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
@@ -38,10 +40,11 @@
 #define VIA_ADMIN_ST_NO_RESOURCE VIA_U(0x6) /* A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs. */
 #define VIA_ADMIN_ST_IN_USE VIA_U(0x7) /* The object is still used (a ptag by regions or VIs). */
 #define VIA_ADMIN_ST_INVALID_VI VIA_U(0x8) /* The VI id does not name a VI (never created, destroyed, or not below MAX_VI). */
-#define VIA_ADMIN_ST_INVALID_STATE VIA_U(0x9) /* The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE). */
+#define VIA_ADMIN_ST_INVALID_STATE VIA_U(0x9) /* The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED). */
 #define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL VIA_U(0xa) /* The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT). */
 #define VIA_ADMIN_ST_INVALID_MTU VIA_U(0xb) /* The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE). */
 #define VIA_ADMIN_ST_INVALID_RDMAREAD VIA_U(0xc) /* RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT). */
+#define VIA_ADMIN_ST_INTERNAL VIA_U(0xd) /* The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done. */
 #define VIA_ADMIN_PAYLOAD_MAX VIA_U(0xf0) /* Largest payload of a command or response, in bytes. */
 #define VIA_ADMIN_MAX_PTAGS VIA_U(0x40) /* Protection tags the firmware hands out at once (MaxPtags). */
 #define VIA_ADMIN_MAX_REGISTER_BYTES VIA_U(0xfffff000) /* Most bytes registered at once, summed over the regions (MaxRegisterBytes). */
@@ -136,9 +139,14 @@
 #define VIA_ADMIN_CREATE_VI_SEND_CQ_OFFSET VIA_U(20)
 #define VIA_ADMIN_CREATE_VI_RECV_CQ_OFFSET VIA_U(24)
 
-/* VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload. */
+/* VI_ARGS: CREATE_VI response; DESTROY_VI, QUERY_VI and DISCONNECT_VI command payload. */
 #define VIA_ADMIN_VI_ARGS_BYTES VIA_U(4)
 #define VIA_ADMIN_VI_ARGS_VI_OFFSET VIA_U(0)
+
+/* CONNECT_LOOPBACK: CONNECT_LOOPBACK command payload: two VIs of this NIC. */
+#define VIA_ADMIN_CONNECT_LOOPBACK_BYTES VIA_U(8)
+#define VIA_ADMIN_CONNECT_LOOPBACK_VI_A_OFFSET VIA_U(0)
+#define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_OFFSET VIA_U(4)
 
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 #define VIA_ADMIN_MODIFY_VI_BYTES VIA_U(24)
@@ -324,12 +332,21 @@ _Static_assert(offsetof(via_admin_create_vi_t, qos) == 16, "CREATE_VI.QOS offset
 _Static_assert(offsetof(via_admin_create_vi_t, send_cq) == 20, "CREATE_VI.SEND_CQ offset");
 _Static_assert(offsetof(via_admin_create_vi_t, recv_cq) == 24, "CREATE_VI.RECV_CQ offset");
 
-/* VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload. */
+/* VI_ARGS: CREATE_VI response; DESTROY_VI, QUERY_VI and DISCONNECT_VI command payload. */
 typedef struct __attribute__((packed, aligned(4))) {
     uint32_t vi; /* VI id: the index of its doorbell page (0 .. MAX_VI-1). */
 } via_admin_vi_args_t;
 _Static_assert(sizeof(via_admin_vi_args_t) == 4, "VI_ARGS size");
 _Static_assert(offsetof(via_admin_vi_args_t, vi) == 0, "VI_ARGS.VI offset");
+
+/* CONNECT_LOOPBACK: CONNECT_LOOPBACK command payload: two VIs of this NIC. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi_a; /* VI id of one end. */
+    uint32_t vi_b; /* VI id of the other end (not VI_A). */
+} via_admin_connect_loopback_t;
+_Static_assert(sizeof(via_admin_connect_loopback_t) == 8, "CONNECT_LOOPBACK size");
+_Static_assert(offsetof(via_admin_connect_loopback_t, vi_a) == 0, "CONNECT_LOOPBACK.VI_A offset");
+_Static_assert(offsetof(via_admin_connect_loopback_t, vi_b) == 4, "CONNECT_LOOPBACK.VI_B offset");
 
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 typedef struct __attribute__((packed, aligned(4))) {

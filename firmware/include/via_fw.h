@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x8e998b9603392efa)
+#define VIA_FW_HASH VIA_ULL(0xd55203f338c23de1)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -26,6 +26,10 @@
 #define VIA_FW_TPT_OP_SET_ATTR VIA_U(0x2) /* Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid. */
 #define VIA_FW_TPT_OP_INVALIDATE VIA_U(0x3) /* Deregisters the region: no new lookup succeeds from the next cycle (generation incremented, skipping 0), and BUSY stays 1 until every DMA that used a translation obtained before it has completed (the fence). */
 #define VIA_FW_TPT_OP_READ VIA_U(0x4) /* Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS. */
+#define VIA_FW_VI_CTX_STATE_IDLE VIA_U(0x0) /* Not connected: the engines take no work from the VI. */
+#define VIA_FW_VI_CTX_STATE_CONNECTED VIA_U(0x1) /* Connected to VI_CTX_PEER: the engines run its queues. */
+#define VIA_FW_VI_CTX_STATE_CONNECT_PENDING VIA_U(0x2) /* A connection is being set up. */
+#define VIA_FW_VI_CTX_STATE_ERROR VIA_U(0x3) /* A fatal error ended the connection. */
 
 #define VIA_FW_REGS_BASE VIA_U(0x0)
 #define VIA_FW_REGS_BYTES VIA_U(0x1000)
@@ -129,6 +133,47 @@
 #define VIA_FW_TPT_STATUS_GEN_SHIFT VIA_U(16)
 #define VIA_FW_TPT_STATUS_GEN_MASK VIA_U(0xffff0000)
 
+/* VI_CTX_VI (rw): VI index (the VI id) the next commit writes. */
+#define VIA_FW_REG_VI_CTX_VI VIA_U(0x140)
+#define VIA_FW_VI_CTX_VI_VI_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_VI_VI_MASK VIA_U(0x0000ffff)
+
+/* VI_CTX_ATTR (rw): The VI's enable, state, queue reset and RDMA enables for the next commit. */
+#define VIA_FW_REG_VI_CTX_ATTR VIA_U(0x144)
+#define VIA_FW_VI_CTX_ATTR_ENABLE_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_ATTR_ENABLE_MASK VIA_U(0x00000001)
+#define VIA_FW_VI_CTX_ATTR_RESET_Q_SHIFT VIA_U(1)
+#define VIA_FW_VI_CTX_ATTR_RESET_Q_MASK VIA_U(0x00000002)
+#define VIA_FW_VI_CTX_ATTR_STATE_SHIFT VIA_U(4)
+#define VIA_FW_VI_CTX_ATTR_STATE_MASK VIA_U(0x00000030)
+#define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_SHIFT VIA_U(16)
+#define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK VIA_U(0x00010000)
+#define VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT VIA_U(17)
+#define VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK VIA_U(0x00020000)
+
+/* VI_CTX_PTAG (rw): The VI's protection tag for the next commit. */
+#define VIA_FW_REG_VI_CTX_PTAG VIA_U(0x148)
+#define VIA_FW_VI_CTX_PTAG_PTAG_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_PTAG_PTAG_MASK VIA_U(0x0000ffff)
+
+/* VI_CTX_MTU (rw): The VI's MaxTransferSize in bytes for the next commit (the engines' max transfer). */
+#define VIA_FW_REG_VI_CTX_MTU VIA_U(0x14c)
+
+/* VI_CTX_PEER (rw): The VI's peer for the next commit. */
+#define VIA_FW_REG_VI_CTX_PEER VIA_U(0x150)
+#define VIA_FW_VI_CTX_PEER_PEER_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_PEER_PEER_MASK VIA_U(0x0000ffff)
+
+/* VI_CTX_CMD (wo): A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored. */
+#define VIA_FW_REG_VI_CTX_CMD VIA_U(0x154)
+#define VIA_FW_VI_CTX_CMD_COMMIT_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_CMD_COMMIT_MASK VIA_U(0x00000001)
+
+/* VI_CTX_STATUS (ro): Context commit status. */
+#define VIA_FW_REG_VI_CTX_STATUS VIA_U(0x158)
+#define VIA_FW_VI_CTX_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_STATUS_BUSY_MASK VIA_U(0x00000001)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -159,6 +204,26 @@ static inline uint32_t via_fw_tpt_status_valid_get(uint32_t v) { return (uint32_
 static inline uint32_t via_fw_tpt_status_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_STATUS_VALID_MASK) | ((x << VIA_FW_TPT_STATUS_VALID_SHIFT) & VIA_FW_TPT_STATUS_VALID_MASK)); }
 static inline uint32_t via_fw_tpt_status_gen_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_STATUS_GEN_MASK) >> VIA_FW_TPT_STATUS_GEN_SHIFT); }
 static inline uint32_t via_fw_tpt_status_gen_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_STATUS_GEN_MASK) | ((x << VIA_FW_TPT_STATUS_GEN_SHIFT) & VIA_FW_TPT_STATUS_GEN_MASK)); }
+static inline uint32_t via_fw_vi_ctx_vi_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_VI_VI_MASK) >> VIA_FW_VI_CTX_VI_VI_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_vi_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_VI_VI_MASK) | ((x << VIA_FW_VI_CTX_VI_VI_SHIFT) & VIA_FW_VI_CTX_VI_VI_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_enable_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_ENABLE_MASK) >> VIA_FW_VI_CTX_ATTR_ENABLE_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_enable_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_ENABLE_MASK) | ((x << VIA_FW_VI_CTX_ATTR_ENABLE_SHIFT) & VIA_FW_VI_CTX_ATTR_ENABLE_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_reset_q_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_RESET_Q_MASK) >> VIA_FW_VI_CTX_ATTR_RESET_Q_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_reset_q_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RESET_Q_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RESET_Q_SHIFT) & VIA_FW_VI_CTX_ATTR_RESET_Q_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_state_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_STATE_MASK) >> VIA_FW_VI_CTX_ATTR_STATE_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_state_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_STATE_MASK) | ((x << VIA_FW_VI_CTX_ATTR_STATE_SHIFT) & VIA_FW_VI_CTX_ATTR_STATE_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_rdma_write_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK) >> VIA_FW_VI_CTX_ATTR_RDMA_WRITE_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_rdma_write_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RDMA_WRITE_SHIFT) & VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_rdma_read_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) >> VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_rdma_read_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT) & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK)); }
+static inline uint32_t via_fw_vi_ctx_ptag_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PTAG_PTAG_MASK) >> VIA_FW_VI_CTX_PTAG_PTAG_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_ptag_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PTAG_PTAG_MASK) | ((x << VIA_FW_VI_CTX_PTAG_PTAG_SHIFT) & VIA_FW_VI_CTX_PTAG_PTAG_MASK)); }
+static inline uint32_t via_fw_vi_ctx_peer_peer_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PEER_PEER_MASK) >> VIA_FW_VI_CTX_PEER_PEER_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_peer_peer_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PEER_PEER_MASK) | ((x << VIA_FW_VI_CTX_PEER_PEER_SHIFT) & VIA_FW_VI_CTX_PEER_PEER_MASK)); }
+static inline uint32_t via_fw_vi_ctx_cmd_commit_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_CMD_COMMIT_MASK) >> VIA_FW_VI_CTX_CMD_COMMIT_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_cmd_commit_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_CMD_COMMIT_MASK) | ((x << VIA_FW_VI_CTX_CMD_COMMIT_SHIFT) & VIA_FW_VI_CTX_CMD_COMMIT_MASK)); }
+static inline uint32_t via_fw_vi_ctx_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_BUSY_MASK) >> VIA_FW_VI_CTX_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_BUSY_MASK) | ((x << VIA_FW_VI_CTX_STATUS_BUSY_SHIFT) & VIA_FW_VI_CTX_STATUS_BUSY_MASK)); }
 
 #endif /* __ASSEMBLER__ */
 

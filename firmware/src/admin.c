@@ -113,7 +113,11 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_DESTROY_VI:
     case VIA_ADMIN_OP_QUERY_VI:
+    case VIA_ADMIN_OP_DISCONNECT_VI:
         want = sizeof(via_admin_vi_args_t);
+        break;
+    case VIA_ADMIN_OP_CONNECT_LOOPBACK:
+        want = sizeof(via_admin_connect_loopback_t);
         break;
     case VIA_ADMIN_OP_MODIFY_VI:
         want = sizeof(via_admin_modify_vi_t);
@@ -176,6 +180,12 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_MODIFY_VI:
         st = vi_modify(in);
+        break;
+    case VIA_ADMIN_OP_CONNECT_LOOPBACK:
+        st = vi_connect_loopback(in);
+        break;
+    case VIA_ADMIN_OP_DISCONNECT_VI:
+        st = vi_disconnect(((const via_admin_vi_args_t *)in)->vi);
         break;
     default: /* VIA_ADMIN_OP_NOP */
         break;

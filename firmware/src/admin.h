@@ -14,7 +14,9 @@
  * SUPPORT, mask: 1 unreliable, 2 reliable delivery, 4 reliable reception):
  * unreliable only until the reliability engine exists. vi.c accepts only
  * these levels. */
+#ifndef FW_RELIABILITY_LEVEL_SUPPORT /* a host test build may set others */
 #define FW_RELIABILITY_LEVEL_SUPPORT 1u
+#endif
 /* The levels with RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT): RDMA read needs
  * the reliable levels, so none yet; vi.c refuses EnableRdmaRead on a level
  * outside this mask. */

@@ -58,6 +58,16 @@ void tpt_write(uint32_t reg, uint32_t v)
     hw_write(reg, v);
 }
 
+uint32_t vi_ctx_read(uint32_t reg)
+{
+    return hw_read(reg);
+}
+
+void vi_ctx_write(uint32_t reg, uint32_t v)
+{
+    hw_write(reg, v);
+}
+
 static void admin_event(void)
 {
     for (uint32_t i = 0; i < HDR_WORDS; i++)

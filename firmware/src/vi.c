@@ -4,6 +4,7 @@
 #include "admin.h"
 #include "mem.h"
 #include "vi.h"
+#include "via_fw.h"
 #include "via_vip.h"
 
 #define VI_FLAGS (VIA_ADMIN_VI_RDMA_WRITE | VIA_ADMIN_VI_RDMA_READ)
@@ -13,16 +14,27 @@ _Static_assert(VIA_ADMIN_MAX_PTAGS <= 256, "a ptag is 16 bits");
 _Static_assert((FW_RELIABILITY_LEVEL_SUPPORT & ~7u) == 0 && (FW_RDMA_READ_SUPPORT & ~FW_RELIABILITY_LEVEL_SUPPORT) == 0,
                "support masks");
 _Static_assert(VIA_VIP_VI_STATE_ERROR <= 3, "a state is 2 bits");
+_Static_assert(VIA_ADMIN_MAX_TRANSFER_SIZE < (1u << 17), "a MaxTransferSize is 17 bits in the table");
+/* The VI states are the context's (VI_CTX_ATTR.STATE), the VI flags its
+ * RDMA enables shifted down by 16. */
+_Static_assert(VIA_VIP_VI_STATE_IDLE == VIA_FW_VI_CTX_STATE_IDLE && VIA_VIP_VI_STATE_CONNECTED == VIA_FW_VI_CTX_STATE_CONNECTED &&
+                   VIA_VIP_VI_STATE_CONNECT_PENDING == VIA_FW_VI_CTX_STATE_CONNECT_PENDING &&
+                   VIA_VIP_VI_STATE_ERROR == VIA_FW_VI_CTX_STATE_ERROR,
+               "VI states");
+_Static_assert(VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK == VIA_ADMIN_VI_RDMA_WRITE << 16, "RDMA_WRITE bit");
+_Static_assert(VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK == VIA_ADMIN_VI_RDMA_READ << 16, "RDMA_READ bit");
 
 /* One VI: 8 bytes, so MAX_VI entries take 2 KiB of data memory. */
 typedef struct {
-    uint32_t mts;     /* MaxTransferSize */
-    uint16_t ptag;    /* the ptag it holds a use of */
-    uint8_t live;     /* created and not destroyed */
-    uint8_t rel : 3;  /* reliability level (one bit of 1, 2, 4) */
-    uint8_t flags : 2; /* VI_RDMA_WRITE | VI_RDMA_READ */
-    uint8_t state : 2; /* VIA_VIP_VI_STATE_* */
+    uint32_t mts : 17;  /* MaxTransferSize (1 .. MAX_TRANSFER_SIZE) */
+    uint32_t live : 1;  /* created and not destroyed */
+    uint32_t rel : 3;   /* reliability level (one bit of 1, 2, 4) */
+    uint32_t flags : 2; /* VI_RDMA_WRITE | VI_RDMA_READ */
+    uint32_t state : 2; /* VIA_VIP_VI_STATE_* */
+    uint16_t ptag;      /* the ptag it holds a use of */
+    uint16_t peer;      /* CONNECTED: the peer VI's id; else 0 */
 } vi_t;
+_Static_assert(sizeof(vi_t) == 8, "vi_t is 8 bytes");
 
 static vi_t vis[VIA_ADMIN_MAX_VI];
 static uint32_t nvi; /* VIs that can exist (vi_init) */
@@ -46,6 +58,40 @@ uint32_t vi_init(uint32_t num_vi)
 static vi_t *vi_get(uint32_t vi)
 {
     return vi < nvi && vis[vi].live ? &vis[vi] : 0;
+}
+
+/* ------------------------------------------------------ context commits */
+
+/* Polls VI_CTX_STATUS until BUSY clears, at most VI_CTX_POLL_LIMIT times;
+ * returns 1 if it cleared. */
+static int ctx_idle(void)
+{
+    uint32_t n = VI_CTX_POLL_LIMIT;
+    while (vi_ctx_read(VIA_FW_REG_VI_CTX_STATUS) & VIA_FW_VI_CTX_STATUS_BUSY_MASK)
+        if (--n == 0)
+            return 0;
+    return 1;
+}
+
+/* Writes VI id's whole context as v says (v == 0: the VI disabled, every
+ * field 0) in one commit and waits for the data path to take it. OK, or
+ * INTERNAL when the window stayed busy (before the commit: nothing was
+ * written; after it: the data path may still take it later). */
+static uint32_t ctx_commit(uint32_t id, const vi_t *v, int reset_q)
+{
+    if (!ctx_idle())
+        return VIA_ADMIN_ST_INTERNAL;
+    uint32_t attr = reset_q ? VIA_FW_VI_CTX_ATTR_RESET_Q_MASK : 0;
+    if (v)
+        attr |= VIA_FW_VI_CTX_ATTR_ENABLE_MASK | ((uint32_t)v->state << VIA_FW_VI_CTX_ATTR_STATE_SHIFT) |
+                ((uint32_t)v->flags << 16);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_VI, id);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_ATTR, attr);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_PTAG, v ? v->ptag : 0);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_MTU, v ? v->mts : 0);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_PEER, v ? v->peer : 0);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_CMD, VIA_FW_VI_CTX_CMD_COMMIT_MASK);
+    return ctx_idle() ? VIA_ADMIN_ST_OK : VIA_ADMIN_ST_INTERNAL;
 }
 
 /* Checks 4..7 of vi.h (the reserved fields are the caller's): the
@@ -87,10 +133,15 @@ uint32_t vi_create(const via_admin_create_vi_t *c, uint32_t *vi)
         i++;
     if (i >= nvi)
         return VIA_ADMIN_ST_NO_RESOURCE;
+    vi_t nv = {.live = 1, .state = VIA_VIP_VI_STATE_IDLE};
+    attrs_set(&nv, &a);
+    /* The new VI's context: enabled, IDLE, empty queues, no peer. */
+    st = ctx_commit(i, &nv, 1);
+    if (st != VIA_ADMIN_ST_OK)
+        return st;
     if (mem_ptag_hold(a.ptag) != VIA_ADMIN_ST_OK) /* checked live above */
         return VIA_ADMIN_ST_INVALID_PTAG;
-    vis[i] = (vi_t){.live = 1, .state = VIA_VIP_VI_STATE_IDLE};
-    attrs_set(&vis[i], &a);
+    vis[i] = nv;
     *vi = i;
     return VIA_ADMIN_ST_OK;
 }
@@ -102,6 +153,10 @@ uint32_t vi_destroy(uint32_t vi)
         return VIA_ADMIN_ST_INVALID_VI;
     if (v->state != VIA_VIP_VI_STATE_IDLE)
         return VIA_ADMIN_ST_INVALID_STATE;
+    /* Disabled, its queues emptied. */
+    uint32_t st = ctx_commit(vi, 0, 1);
+    if (st != VIA_ADMIN_ST_OK)
+        return st;
     mem_ptag_release(v->ptag);
     *v = (vi_t){0};
     return VIA_ADMIN_ST_OK;
@@ -140,11 +195,78 @@ uint32_t vi_modify(const via_admin_modify_vi_t *m)
         return st;
     /* Take the new ptag's use before giving the old one back: the same
      * ptag never drops to zero uses on the way. */
-    if (mem_ptag_hold(a.ptag) != VIA_ADMIN_ST_OK)
+    if (!mem_ptag_valid(a.ptag)) /* checked live above */
         return VIA_ADMIN_ST_INVALID_PTAG;
+    vi_t nv = *v;
+    attrs_set(&nv, &a);
+    /* The new attributes; the queues keep their descriptors. */
+    st = ctx_commit(m->vi, &nv, 0);
+    if (st != VIA_ADMIN_ST_OK)
+        return st;
+    /* Take the new ptag's use before giving the old one back: the same
+     * ptag never drops to zero uses on the way. */
+    mem_ptag_hold(a.ptag);
     mem_ptag_release(v->ptag);
-    attrs_set(v, &a);
+    *v = nv;
     return VIA_ADMIN_ST_OK;
+}
+
+/* Sets VI id (v) to state with peer, in the table once its commit is
+ * taken (queues kept). */
+static uint32_t set_state_commit(uint32_t id, vi_t *v, uint32_t state, uint32_t peer)
+{
+    vi_t nv = *v;
+    nv.state = state & 3;
+    nv.peer = (uint16_t)peer;
+    uint32_t st = ctx_commit(id, &nv, 0);
+    if (st == VIA_ADMIN_ST_OK)
+        *v = nv;
+    return st;
+}
+
+uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c)
+{
+    uint32_t ia = c->vi_a, ib = c->vi_b;
+    vi_t *a = vi_get(ia), *b = vi_get(ib);
+    if (!a || !b)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (ia == ib)
+        return VIA_ADMIN_ST_BAD_PARAM;
+    if (a->state != VIA_VIP_VI_STATE_IDLE || b->state != VIA_VIP_VI_STATE_IDLE)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    if (a->rel != b->rel)
+        return VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL;
+    if (a->mts != b->mts)
+        return VIA_ADMIN_ST_INVALID_MTU;
+    uint32_t st = set_state_commit(ia, a, VIA_VIP_VI_STATE_CONNECTED, ib);
+    if (st != VIA_ADMIN_ST_OK)
+        return st;
+    st = set_state_commit(ib, b, VIA_VIP_VI_STATE_CONNECTED, ia);
+    if (st != VIA_ADMIN_ST_OK) {
+        /* Put the first end back (this fails too if the window is stuck:
+         * then the table keeps it CONNECTED, as the hardware has it). */
+        set_state_commit(ia, a, VIA_VIP_VI_STATE_IDLE, 0);
+        return st;
+    }
+    return VIA_ADMIN_ST_OK;
+}
+
+uint32_t vi_disconnect(uint32_t vi)
+{
+    vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_CONNECTED)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    uint32_t ip = v->peer;
+    vi_t *p = vi_get(ip);
+    uint32_t st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0);
+    if (st != VIA_ADMIN_ST_OK)
+        return st;
+    /* The peer, if it is still connected to this VI. */
+    if (p && p != v && p->state == VIA_VIP_VI_STATE_CONNECTED && p->peer == vi)
+        st = set_state_commit(ip, p, VIA_VIP_VI_STATE_IDLE, 0);
+    return st;
 }
 
 uint32_t vi_state(uint32_t vi)
@@ -158,8 +280,13 @@ uint32_t vi_set_state(uint32_t vi, uint32_t state)
     vi_t *v = vi_get(vi);
     if (!v || state > VIA_VIP_VI_STATE_ERROR)
         return VIA_ADMIN_ST_INVALID_VI;
-    v->state = state & 3;
-    return VIA_ADMIN_ST_OK;
+    return set_state_commit(vi, v, state, state == VIA_VIP_VI_STATE_CONNECTED ? v->peer : 0);
+}
+
+uint32_t vi_peer(uint32_t vi)
+{
+    const vi_t *v = vi_get(vi);
+    return v ? v->peer : 0xFFFFFFFFu;
 }
 
 uint32_t vi_count(void)

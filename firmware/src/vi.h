@@ -1,7 +1,23 @@
-/* vi.h: virtual interfaces (docs/vi.md: the CREATE_VI .. MODIFY_VI
+/* vi.h: virtual interfaces (docs/vi.md: the CREATE_VI .. DISCONNECT_VI
  * commands). The firmware keeps the VI table: for each VI id, which is the
- * index of the VI's doorbell page in BAR0 (DOORBELL array), its state and
- * attributes. Pure logic: the ptags it checks and holds are mem.c's.
+ * index of the VI's doorbell page in BAR0 (DOORBELL array), its state,
+ * attributes and peer. Pure logic: the ptags it checks and holds are
+ * mem.c's, and the data path's copy of each VI's context is written through
+ * vi_ctx_read/vi_ctx_write (the VI_CTX_* registers; main.c implements them
+ * with MMIO, the host tests with a model, tests/fake_ctx.c).
+ *
+ * Context commits (one per VI changed; all fields of the VI at once; the
+ * function then waits for VI_CTX_STATUS.BUSY to clear, at most
+ * VI_CTX_POLL_LIMIT reads, and answers INTERNAL if it does not; the table
+ * changes only for the commits that were taken):
+ *   CREATE_VI        ENABLE 1, RESET_Q 1, IDLE, the attributes, PEER 0
+ *   MODIFY_VI        ENABLE 1, RESET_Q 0, IDLE, the new attributes
+ *   DESTROY_VI       ENABLE 0, RESET_Q 1, every other field 0
+ *   CONNECT_LOOPBACK VI_A then VI_B: CONNECTED, PEER the other, RESET_Q 0
+ *   DISCONNECT_VI    the VI then its peer: IDLE, PEER 0, RESET_Q 0 (the
+ *                    queued descriptors stay; the flush is issue 10's)
+ * The firmware starts only after a NIC reset, which disables every VI in
+ * the data path, so vi_init commits nothing.
  *
  * Every function returns an admin status (VIA_ADMIN_ST_*) and changes
  * nothing and writes no output unless it returns ST_OK. Checks, in order
@@ -19,6 +35,17 @@
  *   7. RDMA read enabled while FW_RDMA_READ_SUPPORT lacks the level
  *                                                 -> INVALID_RDMAREAD
  *   8. CREATE: a free VI (lowest free id)         -> NO_RESOURCE
+ *   9. the context commit                          -> INTERNAL
+ * CONNECT_LOOPBACK (VI_A, VI_B): both VIs exist    -> INVALID_VI
+ *   they differ                                    -> BAD_PARAM
+ *   both IDLE                                      -> INVALID_STATE
+ *   the same reliability level                     -> INVALID_RELIABILITY_LEVEL
+ *   the same MAX_TRANSFER_SIZE                     -> INVALID_MTU
+ *   the two commits (if the second fails, the first is undone if it can
+ *   be)                                            -> INTERNAL
+ * DISCONNECT_VI (VI): exists -> INVALID_VI; CONNECTED -> INVALID_STATE;
+ *   the commits -> INTERNAL (the VI itself first; its peer goes IDLE too
+ *   when it is CONNECTED to this VI).
  * A VI holds one use of its ptag from CREATE to DESTROY (MODIFY moves it),
  * so DESTROY_PTAG answers IN_USE while a VI has it. */
 #ifndef FW_VI_H
@@ -27,6 +54,10 @@
 #include <stdint.h>
 
 #include "via_admin.h"
+
+/* VI_CTX_STATUS reads before a commit counts as stuck (the data path takes
+ * a commit within a few cycles; one poll is about 20 cycles). */
+#define VI_CTX_POLL_LIMIT 4096u
 
 /* vi_init empties the table and returns how many VIs can exist: min(num_vi,
  * VIA_ADMIN_MAX_VI), num_vi being CAP_VI.NUM_VI (one doorbell page per
@@ -42,13 +73,25 @@ uint32_t vi_query(uint32_t vi, via_admin_vi_info_t *info);
 /* MODIFY_VI (VipSetViAttributes): all attributes at once, only in IDLE. */
 uint32_t vi_modify(const via_admin_modify_vi_t *m);
 
+/* CONNECT_LOOPBACK: two VIs of this NIC connected to each other. */
+uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c);
+/* DISCONNECT_VI: a CONNECTED VI and its peer back to IDLE. */
+uint32_t vi_disconnect(uint32_t vi);
+
 /* The state of a live VI (VIA_VIP_VI_STATE_*), or 0xFFFFFFFF. */
 uint32_t vi_state(uint32_t vi);
-/* Sets a live VI's state; for the engines that will move VIs between
- * states (connection set-up, errors) and for the host tests. Returns
- * ST_INVALID_VI or ST_OK. */
+/* Sets a live VI's state (committed; the peer is kept for CONNECTED, else
+ * 0); for the engines that will move VIs between states (connection
+ * set-up, errors) and for the host tests. Returns ST_INVALID_VI, INTERNAL
+ * or ST_OK. */
 uint32_t vi_set_state(uint32_t vi, uint32_t state);
+/* The peer of a live VI (0 unless CONNECTED), or 0xFFFFFFFF. */
+uint32_t vi_peer(uint32_t vi);
 /* VIs that exist, for the host tests. */
 uint32_t vi_count(void);
+
+/* The hardware: a VI_CTX_* register of the peripheral window. */
+uint32_t vi_ctx_read(uint32_t reg);
+void vi_ctx_write(uint32_t reg, uint32_t v);
 
 #endif /* FW_VI_H */

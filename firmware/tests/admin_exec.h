@@ -9,14 +9,15 @@
 #include <string.h>
 
 #include "admin.h"
+#include "fake_ctx.h"
 #include "fake_tpt.h"
 #include "harness.h"
 
 /* Runs the command op (flags, seq, payload of len bytes) with caps, in heap
  * blocks of exactly their size so that ASan sees any access past them;
  * checks that the response echoes opcode and seq, that an error carries no
- * payload, that the payload is zero past its length and that the TPT model
- * saw no violation; copies the response to *out and returns its status. */
+ * payload, that the payload is zero past its length and that the TPT and
+ * context models saw no violation; copies the response to *out and returns its status. */
 static uint32_t admin_exec_checked(const admin_caps_t *caps, uint32_t seq, uint16_t op, uint16_t flags,
                                    const void *payload, uint32_t len, via_admin_rsp_t *out)
 {
@@ -40,6 +41,7 @@ static uint32_t admin_exec_checked(const admin_caps_t *caps, uint32_t seq, uint1
             break;
         }
     CHECK_EQ_U(fake.violations, 0);
+    CHECK_EQ_U(fake_ctx.violations, 0);
     *out = *r;
     free(c);
     free(r);

@@ -1,15 +1,21 @@
 /* test_vi.c: host-native tests of the VI table (vi.c), run through
  * admin_execute (admin.c) with mem.c's ptags and the TPT model of
  * fake_tpt.c: every status of every VI command in the order vi.h gives,
- * every state rule, the limits, the ptag uses a VI holds, and a random run
- * checked against a model after every command. Built with
- * AddressSanitizer/UBSan (make -C firmware test). */
+ * every state rule, the limits, the ptag uses a VI holds, the context
+ * commits each command makes (against the context model of fake_ctx.c),
+ * CONNECT_LOOPBACK and DISCONNECT_VI, the commit timeouts (ST_INTERNAL,
+ * never a hang), and a random run checked against a model after every
+ * command. Built with AddressSanitizer/UBSan (make -C firmware test); built
+ * a second time as test_vi_levels with all three reliability levels
+ * supported, where it runs only the reliability-level check of
+ * CONNECT_LOOPBACK (the default build supports one level only). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "admin.h"
+#include "fake_ctx.h"
 #include "fake_tpt.h"
 #include "log.h"
 #include "mem.h"
@@ -52,8 +58,10 @@ static admin_caps_t caps = {.hw_version = 0x100, .data_width = 64};
 static void boot(uint32_t num_vi)
 {
     fake_tpt_reset(64, 0);
+    fake_ctx_reset(num_vi);
     caps.regions = mem_init(64);
     caps.num_vi = vi_init(num_vi);
+    CHECK_EQ_U(fake_ctx.commits, 0); /* the NIC reset disabled every VI */
 }
 
 static via_admin_rsp_t last;
@@ -156,6 +164,41 @@ static void check_vi(uint32_t vi, uint32_t state, uint32_t rel, uint32_t mts, ui
     CHECK_EQ_U(i.send_cq, 0);
     CHECK_EQ_U(i.recv_cq, 0);
     CHECK_EQ_U(i.queues, VIA_ADMIN_VI_SEND_QUEUE_EMPTY | VIA_ADMIN_VI_RECV_QUEUE_EMPTY);
+}
+
+static uint32_t connect(uint32_t a, uint32_t b)
+{
+    via_admin_connect_loopback_t c = {.vi_a = a, .vi_b = b};
+    return exec(VIA_ADMIN_OP_CONNECT_LOOPBACK, &c, sizeof c);
+}
+
+static uint32_t disconnect(uint32_t vi)
+{
+    return exec(VIA_ADMIN_OP_DISCONNECT_VI, &vi, 4);
+}
+
+/* The data path's context of VI vi (the model's table) is the firmware's:
+ * enabled with its state, attributes and peer if it exists, else disabled
+ * and zero. */
+static void check_ctx(uint32_t vi)
+{
+    const fake_ctx_entry_t *e = &fake_ctx.e[vi];
+    via_admin_vi_info_t i;
+    if (query(vi, &i) != ST_OK) {
+        CHECK_EQ_U(e->enable, 0);
+        CHECK_EQ_U(e->state, 0);
+        CHECK_EQ_U(e->ptag, 0);
+        CHECK_EQ_U(e->mtu, 0);
+        CHECK_EQ_U(e->peer, 0);
+        return;
+    }
+    CHECK_EQ_U(e->enable, 1);
+    CHECK_EQ_U(e->state, i.state);
+    CHECK_EQ_U(e->ptag, i.ptag);
+    CHECK_EQ_U(e->mtu, i.max_transfer_size);
+    CHECK_EQ_U(e->rdma_write, (i.flags & RW) != 0);
+    CHECK_EQ_U(e->rdma_read, (i.flags & RR) != 0);
+    CHECK_EQ_U(e->peer, vi_peer(vi));
 }
 
 static uint32_t rng = 0x1234ABCDu;
@@ -476,6 +519,256 @@ static void test_reboot(void)
     CHECK_EQ_U(destroy_ptag(p), ST_OK);           /* no VI holds it */
 }
 
+/* The commits of CREATE, MODIFY and DESTROY: one each, all fields. */
+static void test_commits(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), p2 = new_ptag();
+    uint32_t vi = new_vi(p);
+    const fake_ctx_entry_t *e = &fake_ctx.e[vi];
+    CHECK_EQ_U(fake_ctx.commits, 1);
+    CHECK_EQ_U(e->commits, 1);
+    CHECK_EQ_U(e->resets, 1); /* CREATE empties the queues */
+    CHECK_EQ_U(e->enable, 1);
+    CHECK_EQ_U(e->state, IDLE);
+    CHECK_EQ_U(e->ptag, p);
+    CHECK_EQ_U(e->mtu, 4096);
+    CHECK_EQ_U(e->peer, 0);
+    CHECK_EQ_U(e->rdma_write, 0);
+    CHECK_EQ_U(e->rdma_read, 0);
+    CHECK_EQ_U(modify(vi, UNREL, MTS, p2, RW), ST_OK);
+    CHECK_EQ_U(e->commits, 2);
+    CHECK_EQ_U(e->resets, 1); /* MODIFY keeps them */
+    CHECK_EQ_U(e->enable, 1);
+    CHECK_EQ_U(e->ptag, p2);
+    CHECK_EQ_U(e->mtu, MTS);
+    CHECK_EQ_U(e->rdma_write, 1);
+    check_ctx(vi);
+    /* A failed command commits nothing. */
+    CHECK_EQ_U(modify(vi, UNREL, 0, p2, RW), ST_INVALID_MTU);
+    CHECK_EQ_U(destroy(vi + 1), ST_INVALID_VI);
+    CHECK_EQ_U(create(2, 1, p, 0, &(uint32_t){0}), ST_INVALID_REL);
+    CHECK_EQ_U(fake_ctx.commits, 2);
+    CHECK_EQ_U(destroy(vi), ST_OK);
+    CHECK_EQ_U(e->commits, 3);
+    CHECK_EQ_U(e->resets, 2); /* DESTROY empties them */
+    CHECK_EQ_U(e->enable, 0);
+    check_ctx(vi);
+    /* A commit the data path takes slowly: the firmware waits. */
+    fake_ctx.cmd_busy = 100;
+    vi = new_vi(p);
+    CHECK_EQ_U(fake_ctx.busy, 0);
+    CHECK(fake_ctx.status_reads >= 100);
+    check_ctx(vi);
+    CHECK_EQ_U(fake_ctx.e[vi].commits, 4);
+}
+
+/* A commit that never finishes: ST_INTERNAL after VI_CTX_POLL_LIMIT status
+ * reads (never a hang), the table unchanged; later commands see the window
+ * busy and answer ST_INTERNAL at once (no register written). */
+static void test_commit_timeout(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), p2 = new_ptag();
+    uint32_t a = new_vi(p), b = new_vi(p);
+    /* CREATE */
+    fake_ctx.stick_after = 1;
+    uint32_t reads = fake_ctx.status_reads, vi = 77;
+    CHECK_EQ_U(create(UNREL, 8, p, 0, &vi), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(vi, 77);
+    CHECK_EQ_U(fake_ctx.status_reads - reads, 1 + VI_CTX_POLL_LIMIT);
+    CHECK_EQ_U(vi_count(), 2);
+    CHECK_EQ_U(mem_ptag_uses(p & 0xFF), 2);
+    /* Everything that commits now fails without writing. */
+    uint32_t commits = fake_ctx.commits;
+    CHECK_EQ_U(modify(a, UNREL, 8, p2, 0), VIA_ADMIN_ST_INTERNAL);
+    check_vi(a, IDLE, UNREL, 4096, p, 0);
+    CHECK_EQ_U(mem_ptag_uses(p2 & 0xFF), 0);
+    CHECK_EQ_U(destroy(a), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(connect(a, b), VIA_ADMIN_ST_INTERNAL);
+    check_vi(a, IDLE, UNREL, 4096, p, 0);
+    check_vi(b, IDLE, UNREL, 4096, p, 0);
+    CHECK_EQ_U(fake_ctx.commits, commits);
+    CHECK_EQ_U(vi_count(), 2);
+    /* Commands that commit nothing still answer. */
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_NOP, NULL, 0), ST_OK);
+    CHECK_EQ_U(destroy(9), ST_INVALID_VI);
+
+    /* CONNECT whose second commit sticks: the first end is not put back
+     * either (the window is stuck), so the table keeps it CONNECTED as the
+     * data path has it; B stays IDLE. */
+    boot(16);
+    p = new_ptag();
+    a = new_vi(p);
+    b = new_vi(p);
+    fake_ctx.stick_after = 2;
+    CHECK_EQ_U(connect(a, b), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(vi_state(a), CONNECTED);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    check_ctx(a);
+    /* CONNECT whose second commit is slow but finishes: both connected. */
+    boot(16);
+    p = new_ptag();
+    a = new_vi(p);
+    b = new_vi(p);
+    fake_ctx.cmd_busy = VI_CTX_POLL_LIMIT - 1;
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    check_ctx(a);
+    check_ctx(b);
+    /* DISCONNECT whose first commit sticks: nothing changes. */
+    fake_ctx.cmd_busy = 0;
+    fake_ctx.stick_after = 1;
+    CHECK_EQ_U(disconnect(b), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(vi_state(a), CONNECTED);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    /* DISCONNECT whose second commit sticks: the VI is IDLE, its peer
+     * still CONNECTED (to it); a DISCONNECT of the peer finishes it once
+     * the window works. */
+    boot(16);
+    p = new_ptag();
+    a = new_vi(p);
+    b = new_vi(p);
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    fake_ctx.stick_after = 2;
+    CHECK_EQ_U(disconnect(a), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    check_ctx(a);
+    fake_ctx.busy = 0; /* the data path comes back */
+    fake_ctx.cmd_busy = 0;
+    fake_ctx.pending = 0;
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    check_ctx(b);
+}
+
+/* CONNECT_LOOPBACK: every status in vi.h's order, the two commits, the
+ * state rules of a CONNECTED VI, QUERY_VI; DISCONNECT_VI from either end. */
+static void test_connect(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), p2 = new_ptag();
+    uint32_t a = new_vi(p), b = 0, c = 0, d = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p2, RW, &b), ST_OK); /* other ptag, flags: still fine */
+    CHECK_EQ_U(create(UNREL, 4097, p, 0, &c), ST_OK);    /* other MTS */
+    d = new_vi(p);
+    uint32_t commits = fake_ctx.commits;
+    /* INVALID_VI: either end, never created or out of range */
+    uint32_t bad[] = {9, 15, 16, 256, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_EQ_U(connect(a, bad[i]), ST_INVALID_VI);
+        CHECK_EQ_U(connect(bad[i], a), ST_INVALID_VI);
+        CHECK_EQ_U(connect(bad[i], bad[i]), ST_INVALID_VI);
+    }
+    /* BAD_PARAM: the same VI twice */
+    CHECK_EQ_U(connect(a, a), ST_BAD_PARAM);
+    /* INVALID_MTU */
+    CHECK_EQ_U(connect(a, c), ST_INVALID_MTU);
+    CHECK_EQ_U(connect(c, a), ST_INVALID_MTU);
+    /* INVALID_STATE: not IDLE (either end); before the level and MTS */
+    CHECK_EQ_U(vi_set_state(c, PENDING), ST_OK);
+    CHECK_EQ_U(connect(a, c), ST_INVALID_STATE);
+    CHECK_EQ_U(connect(c, a), ST_INVALID_STATE);
+    CHECK_EQ_U(vi_set_state(c, ERROR), ST_OK);
+    CHECK_EQ_U(connect(c, a), ST_INVALID_STATE);
+    CHECK_EQ_U(vi_set_state(c, IDLE), ST_OK);
+    commits += 3;
+    /* wrong payload length, flags */
+    via_admin_connect_loopback_t args = {.vi_a = a, .vi_b = b};
+    uint8_t buf[VIA_ADMIN_PAYLOAD_MAX] = {0};
+    memcpy(buf, &args, sizeof args);
+    uint32_t lens[] = {0, 4, 7, 9, 240, 241};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        CHECK_EQ_U(exec(VIA_ADMIN_OP_CONNECT_LOOPBACK, buf, lens[i]), ST_BAD_PARAM);
+    CHECK_EQ_U(exec_flags(VIA_ADMIN_OP_CONNECT_LOOPBACK, 1, buf, 8), ST_BAD_PARAM);
+    CHECK_EQ_U(fake_ctx.commits, commits); /* nothing committed */
+    for (uint32_t v = 0; v < 16; v++)
+        CHECK_EQ_U(vi_state(v) == 0xFFFFFFFFu || vi_state(v) == IDLE, 1);
+
+    /* OK: two commits, A then B; both CONNECTED, each the other's peer;
+     * attributes kept; no queue reset. */
+    uint32_t resets_a = fake_ctx.e[a].resets, resets_b = fake_ctx.e[b].resets;
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    CHECK_EQ_U(last.len, 0);
+    CHECK_EQ_U(fake_ctx.commits, commits + 2);
+    check_vi(a, CONNECTED, UNREL, 4096, p, 0);
+    check_vi(b, CONNECTED, UNREL, 4096, p2, RW);
+    CHECK_EQ_U(vi_peer(a), b);
+    CHECK_EQ_U(vi_peer(b), a);
+    check_ctx(a);
+    check_ctx(b);
+    CHECK_EQ_U(fake_ctx.e[a].peer, b);
+    CHECK_EQ_U(fake_ctx.e[b].peer, a);
+    CHECK_EQ_U(fake_ctx.e[a].state, CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[a].resets, resets_a);
+    CHECK_EQ_U(fake_ctx.e[b].resets, resets_b);
+
+    /* A CONNECTED VI: no DESTROY, MODIFY, second CONNECT (either end). */
+    commits = fake_ctx.commits;
+    CHECK_EQ_U(destroy(a), ST_INVALID_STATE);
+    CHECK_EQ_U(destroy(b), ST_INVALID_STATE);
+    CHECK_EQ_U(modify(a, UNREL, 4096, p, 0), ST_INVALID_STATE);
+    CHECK_EQ_U(connect(a, d), ST_INVALID_STATE);
+    CHECK_EQ_U(connect(d, b), ST_INVALID_STATE);
+    CHECK_EQ_U(connect(b, a), ST_INVALID_STATE);
+    CHECK_EQ_U(connect(a, b), ST_INVALID_STATE);
+    CHECK_EQ_U(destroy_ptag(p2), ST_IN_USE);
+    /* DISCONNECT: not a VI, not CONNECTED */
+    CHECK_EQ_U(disconnect(99), ST_INVALID_VI);
+    CHECK_EQ_U(disconnect(9), ST_INVALID_VI);
+    CHECK_EQ_U(disconnect(d), ST_INVALID_STATE);
+    CHECK_EQ_U(vi_set_state(c, ERROR), ST_OK);
+    CHECK_EQ_U(disconnect(c), ST_INVALID_STATE);
+    CHECK_EQ_U(vi_set_state(c, IDLE), ST_OK);
+    commits += 2;
+    memcpy(buf, &a, 4);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_DISCONNECT_VI, buf, 8), ST_BAD_PARAM);
+    CHECK_EQ_U(exec_flags(VIA_ADMIN_OP_DISCONNECT_VI, 2, buf, 4), ST_BAD_PARAM);
+    CHECK_EQ_U(fake_ctx.commits, commits);
+    CHECK_EQ_U(vi_state(a), CONNECTED);
+
+    /* DISCONNECT from B: both IDLE, peers 0, queues kept. */
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    CHECK_EQ_U(fake_ctx.commits, commits + 2);
+    check_vi(a, IDLE, UNREL, 4096, p, 0);
+    check_vi(b, IDLE, UNREL, 4096, p2, RW);
+    CHECK_EQ_U(vi_peer(a), 0);
+    CHECK_EQ_U(vi_peer(b), 0);
+    check_ctx(a);
+    check_ctx(b);
+    CHECK_EQ_U(fake_ctx.e[a].resets, resets_a);
+    CHECK_EQ_U(fake_ctx.e[b].resets, resets_b);
+    CHECK_EQ_U(disconnect(a), ST_INVALID_STATE);
+    CHECK_EQ_U(disconnect(b), ST_INVALID_STATE);
+
+    /* Again, other pairs, and DISCONNECT from A; then DESTROY works. */
+    CHECK_EQ_U(connect(b, a), ST_OK);
+    CHECK_EQ_U(vi_peer(b), a);
+    CHECK_EQ_U(connect(d, c), ST_INVALID_MTU);
+    CHECK_EQ_U(modify(c, UNREL, 4096, p, 0), ST_OK);
+    CHECK_EQ_U(connect(d, c), ST_OK);
+    CHECK_EQ_U(vi_peer(c), d);
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(vi_state(c), CONNECTED); /* the other pair is untouched */
+    CHECK_EQ_U(destroy(a), ST_OK);
+    CHECK_EQ_U(destroy(b), ST_OK);
+    CHECK_EQ_U(destroy_ptag(p2), ST_OK);
+    for (uint32_t v = 0; v < 16; v++)
+        check_ctx(v);
+    /* The VI id of a destroyed VI cannot be connected. */
+    CHECK_EQ_U(connect(a, d), ST_INVALID_VI);
+    /* A VI set CONNECTED from below with no real peer (the engines'
+     * future path) disconnects alone. */
+    uint32_t e = new_vi(p);
+    CHECK_EQ_U(vi_set_state(e, CONNECTED), ST_OK);
+    CHECK_EQ_U(disconnect(e), ST_OK);
+    CHECK_EQ_U(vi_state(e), IDLE);
+    CHECK_EQ_U(vi_state(c), CONNECTED);
+    CHECK_EQ_U(vi_state(d), CONNECTED);
+}
+
 /* Random commands against a model: after each, the table, the ptags' use
  * counts and every answer agree with it. */
 static void test_random(void)
@@ -484,7 +777,7 @@ static void test_random(void)
     boot(NV);
     struct {
         int live;
-        uint32_t state, mts, ptag, flags;
+        uint32_t state, mts, ptag, flags, peer;
     } model[NV] = {{0}};
     uint32_t ptags[NP];
     for (int i = 0; i < NP; i++)
@@ -496,7 +789,11 @@ static void test_random(void)
         uint32_t flags = (r >> 20) & 3, rel = (r >> 22) % 16 == 0 ? 2 : UNREL;
         int live = id < NV && model[id].live;
         uint32_t want, st;
-        switch ((r >> 24) % 5) {
+        uint32_t id2 = (r >> 4) % (NV + 2);
+        int live2 = id2 < NV && model[id2].live;
+        if ((r >> 27) % 4 == 0) /* the same MTS often, so that CONNECT succeeds */
+            mts = 4096;
+        switch ((r >> 24) % 7) {
         case 0: { /* create */
             uint32_t vi = 0;
             st = create(rel, mts, ptag, flags, &vi);
@@ -543,15 +840,41 @@ static void test_random(void)
                 model[id].flags = flags;
             }
             break;
-        case 3: /* a state change from below */
-            if (live) {
-                model[id].state = (r >> 4) & 3;
+        case 3: /* a state change from below (not of a connected VI) */
+            if (live && model[id].state != CONNECTED && (r & 15) == 0) {
+                model[id].state = ((r >> 4) & 1) ? PENDING : ((r >> 5) & 1) ? ERROR : IDLE;
                 CHECK_EQ_U(vi_set_state(id, model[id].state), ST_OK);
             }
             break;
+        case 4: /* connect */
+            st = connect(id, id2);
+            want = !live || !live2                                         ? ST_INVALID_VI
+                   : id == id2                                             ? ST_BAD_PARAM
+                   : model[id].state != IDLE || model[id2].state != IDLE   ? ST_INVALID_STATE
+                   : model[id].mts != model[id2].mts                       ? ST_INVALID_MTU
+                                                                           : ST_OK;
+            CHECK_EQ_U(st, want);
+            if (st == ST_OK) {
+                model[id].state = model[id2].state = CONNECTED;
+                model[id].peer = id2;
+                model[id2].peer = id;
+            }
+            break;
+        case 5: /* disconnect */
+            st = disconnect(id);
+            want = !live ? ST_INVALID_VI : model[id].state != CONNECTED ? ST_INVALID_STATE : ST_OK;
+            CHECK_EQ_U(st, want);
+            if (st == ST_OK) {
+                uint32_t pr = model[id].peer;
+                model[id].state = model[pr].state = IDLE;
+                model[id].peer = model[pr].peer = 0;
+            }
+            break;
         default: /* query */
-            if (live)
+            if (live) {
                 check_vi(id, model[id].state, UNREL, model[id].mts, model[id].ptag, model[id].flags);
+                CHECK_EQ_U(vi_peer(id), model[id].peer);
+            }
             else
                 CHECK_EQ_U(query(id, &(via_admin_vi_info_t){0}), ST_INVALID_VI);
             break;
@@ -565,15 +888,49 @@ static void test_random(void)
                     uses += model[v].live && model[v].ptag == ptags[i];
                 CHECK_EQ_U(mem_ptag_uses(ptags[i] & 0xFF), uses);
             }
-            for (int v = 0; v < NV; v++)
+            for (int v = 0; v < NV; v++) {
                 count += model[v].live;
+                check_ctx((uint32_t)v); /* the data path agrees */
+                if (model[v].live && model[v].state == CONNECTED) {
+                    uint32_t pr = model[v].peer;
+                    CHECK(model[pr].live && model[pr].state == CONNECTED && model[pr].peer == (uint32_t)v);
+                }
+            }
             CHECK_EQ_U(vi_count(), count);
         }
     }
 }
 
+/* CONNECT_LOOPBACK's reliability-level check, in the build that supports
+ * all three levels (test_vi_levels): after the state, before the MTS. */
+static void test_connect_levels(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), a = 0, b = 0, c = 0, d = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &a), ST_OK);
+    CHECK_EQ_U(create(VIA_VIP_RELIABILITY_RELIABLE_DELIVERY, 4096, p, 0, &b), ST_OK);
+    CHECK_EQ_U(create(VIA_VIP_RELIABILITY_RELIABLE_RECEPTION, 8192, p, 0, &c), ST_OK);
+    CHECK_EQ_U(create(VIA_VIP_RELIABILITY_RELIABLE_DELIVERY, 4096, p, 0, &d), ST_OK);
+    uint32_t commits = fake_ctx.commits;
+    CHECK_EQ_U(connect(a, b), ST_INVALID_REL);
+    CHECK_EQ_U(connect(b, a), ST_INVALID_REL);
+    CHECK_EQ_U(connect(a, c), ST_INVALID_REL); /* level before MTS */
+    CHECK_EQ_U(connect(b, c), ST_INVALID_REL);
+    CHECK_EQ_U(vi_set_state(c, ERROR), ST_OK);
+    CHECK_EQ_U(connect(a, c), ST_INVALID_STATE); /* state before level */
+    CHECK_EQ_U(fake_ctx.commits, commits + 1);
+    CHECK_EQ_U(connect(b, d), ST_OK);
+    check_vi(b, CONNECTED, VIA_VIP_RELIABILITY_RELIABLE_DELIVERY, 4096, p, 0);
+    check_ctx(b);
+    check_ctx(d);
+}
+
 int main(void)
 {
+    if (FW_RELIABILITY_LEVEL_SUPPORT != 1u) {
+        TEST_RUN(test_connect_levels);
+        return test_main_end();
+    }
     TEST_RUN(test_layouts);
     TEST_RUN(test_max_vi);
     TEST_RUN(test_create_query_destroy);
@@ -582,6 +939,9 @@ int main(void)
     TEST_RUN(test_modify);
     TEST_RUN(test_args_len);
     TEST_RUN(test_reboot);
+    TEST_RUN(test_commits);
+    TEST_RUN(test_commit_timeout);
+    TEST_RUN(test_connect);
     TEST_RUN(test_random);
     return test_main_end();
 }

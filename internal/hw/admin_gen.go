@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0xf4e15ad80053f6b2
+const AdminHash uint64 = 0x95aef95aedab8fbf
 
 // Constants of the layout.
 const (
@@ -38,6 +38,10 @@ const (
 	AdminOpQueryVi = 0x22
 	// AdminOpModifyVi: Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
 	AdminOpModifyVi = 0x23
+	// AdminOpConnectLoopback: Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
+	AdminOpConnectLoopback = 0x24
+	// AdminOpDisconnectVi: Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay).
+	AdminOpDisconnectVi = 0x25
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -56,7 +60,7 @@ const (
 	AdminStInUse = 0x7
 	// AdminStInvalidVi: The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
 	AdminStInvalidVi = 0x8
-	// AdminStInvalidState: The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE).
+	// AdminStInvalidState: The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED).
 	AdminStInvalidState = 0x9
 	// AdminStInvalidReliabilityLevel: The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
 	AdminStInvalidReliabilityLevel = 0xa
@@ -64,6 +68,8 @@ const (
 	AdminStInvalidMtu = 0xb
 	// AdminStInvalidRdmaread: RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
 	AdminStInvalidRdmaread = 0xc
+	// AdminStInternal: The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done.
+	AdminStInternal = 0xd
 	// AdminPayloadMax: Largest payload of a command or response, in bytes.
 	AdminPayloadMax = 0xf0
 	// AdminMaxPtags: Protection tags the firmware hands out at once (MaxPtags).
@@ -96,19 +102,21 @@ type AdminOp uint16
 
 // AdminOpNames maps every value of OP to its name in the layout.
 var AdminOpNames = map[AdminOp]string{
-	AdminOpNop:           "NOP",
-	AdminOpQueryNic:      "QUERY_NIC",
-	AdminOpEcho:          "ECHO",
-	AdminOpCreatePtag:    "CREATE_PTAG",
-	AdminOpDestroyPtag:   "DESTROY_PTAG",
-	AdminOpRegisterMem:   "REGISTER_MEM",
-	AdminOpDeregisterMem: "DEREGISTER_MEM",
-	AdminOpQueryMem:      "QUERY_MEM",
-	AdminOpSetMemAttrs:   "SET_MEM_ATTRS",
-	AdminOpCreateVi:      "CREATE_VI",
-	AdminOpDestroyVi:     "DESTROY_VI",
-	AdminOpQueryVi:       "QUERY_VI",
-	AdminOpModifyVi:      "MODIFY_VI",
+	AdminOpNop:             "NOP",
+	AdminOpQueryNic:        "QUERY_NIC",
+	AdminOpEcho:            "ECHO",
+	AdminOpCreatePtag:      "CREATE_PTAG",
+	AdminOpDestroyPtag:     "DESTROY_PTAG",
+	AdminOpRegisterMem:     "REGISTER_MEM",
+	AdminOpDeregisterMem:   "DEREGISTER_MEM",
+	AdminOpQueryMem:        "QUERY_MEM",
+	AdminOpSetMemAttrs:     "SET_MEM_ATTRS",
+	AdminOpCreateVi:        "CREATE_VI",
+	AdminOpDestroyVi:       "DESTROY_VI",
+	AdminOpQueryVi:         "QUERY_VI",
+	AdminOpModifyVi:        "MODIFY_VI",
+	AdminOpConnectLoopback: "CONNECT_LOOPBACK",
+	AdminOpDisconnectVi:    "DISCONNECT_VI",
 }
 
 // String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
@@ -138,6 +146,7 @@ var AdminStNames = map[AdminSt]string{
 	AdminStInvalidReliabilityLevel: "INVALID_RELIABILITY_LEVEL",
 	AdminStInvalidMtu:              "INVALID_MTU",
 	AdminStInvalidRdmaread:         "INVALID_RDMAREAD",
+	AdminStInternal:                "INTERNAL",
 }
 
 // String returns the value's name in the layout ("OK"), or ST(N) for a value the layout does not name.
@@ -475,7 +484,7 @@ func (v *AdminCreateVi) Unmarshal(b []byte) {
 // AdminViArgsBytes is the size of AdminViArgs in bytes.
 const AdminViArgsBytes = 4
 
-// AdminViArgs is VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload.
+// AdminViArgs is VI_ARGS: CREATE_VI response; DESTROY_VI, QUERY_VI and DISCONNECT_VI command payload.
 type AdminViArgs struct {
 	Vi uint32 // VI id: the index of its doorbell page (0 .. MAX_VI-1).
 }
@@ -491,6 +500,30 @@ func (v *AdminViArgs) Marshal(b []byte) {
 func (v *AdminViArgs) Unmarshal(b []byte) {
 	b = b[:AdminViArgsBytes]
 	v.Vi = binary.LittleEndian.Uint32(b[0:])
+}
+
+// AdminConnectLoopbackBytes is the size of AdminConnectLoopback in bytes.
+const AdminConnectLoopbackBytes = 8
+
+// AdminConnectLoopback is CONNECT_LOOPBACK: CONNECT_LOOPBACK command payload: two VIs of this NIC.
+type AdminConnectLoopback struct {
+	ViA uint32 // VI id of one end.
+	ViB uint32 // VI id of the other end (not VI_A).
+}
+
+// Marshal writes v to b[:AdminConnectLoopbackBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminConnectLoopback) Marshal(b []byte) {
+	b = b[:AdminConnectLoopbackBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.ViA)
+	binary.LittleEndian.PutUint32(b[4:], v.ViB)
+}
+
+// Unmarshal reads v from b[:AdminConnectLoopbackBytes].
+func (v *AdminConnectLoopback) Unmarshal(b []byte) {
+	b = b[:AdminConnectLoopbackBytes]
+	v.ViA = binary.LittleEndian.Uint32(b[0:])
+	v.ViB = binary.LittleEndian.Uint32(b[4:])
 }
 
 // AdminModifyViBytes is the size of AdminModifyVi in bytes.

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x8e998b9603392efa
+const FwHash uint64 = 0xd55203f338c23de1
 
 // Constants of the layout.
 const (
@@ -31,6 +31,14 @@ const (
 	FwTptOpInvalidate = 0x3
 	// FwTptOpRead: Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS.
 	FwTptOpRead = 0x4
+	// FwViCtxStateIdle: Not connected: the engines take no work from the VI.
+	FwViCtxStateIdle = 0x0
+	// FwViCtxStateConnected: Connected to VI_CTX_PEER: the engines run its queues.
+	FwViCtxStateConnected = 0x1
+	// FwViCtxStateConnectPending: A connection is being set up.
+	FwViCtxStateConnectPending = 0x2
+	// FwViCtxStateError: A fatal error ended the connection.
+	FwViCtxStateError = 0x3
 )
 
 // FwEv is a value of enum EV: Hardware event codes (EVENT.CODE); the constants are EV_NONE, EV_ADMIN, EV_TIMER.
@@ -71,6 +79,26 @@ func (v FwTptOp) String() string {
 		return s
 	}
 	return "TPT_OP(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// FwViCtxState is a value of enum VI_CTX_STATE: VI_CTX_ATTR.STATE values (the VIA VI states, VIP_VI_STATE).
+// The constants FwViCtxState* are untyped so that they fit integer fields; FwViCtxState(v).String() names a value.
+type FwViCtxState uint8
+
+// FwViCtxStateNames maps every value of VI_CTX_STATE to its name in the layout.
+var FwViCtxStateNames = map[FwViCtxState]string{
+	FwViCtxStateIdle:           "IDLE",
+	FwViCtxStateConnected:      "CONNECTED",
+	FwViCtxStateConnectPending: "CONNECT_PENDING",
+	FwViCtxStateError:          "ERROR",
+}
+
+// String returns the value's name in the layout ("IDLE"), or VI_CTX_STATE(N) for a value the layout does not name.
+func (v FwViCtxState) String() string {
+	if s, ok := FwViCtxStateNames[v]; ok {
+		return s
+	}
+	return "VI_CTX_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // Address windows.
@@ -139,23 +167,47 @@ const (
 	FwRegTptCmd uint32 = 0x11c
 	// FwRegTptStatus (ro): TPT command status.
 	FwRegTptStatus uint32 = 0x120
+	// FwRegViCtxVi (rw): VI index (the VI id) the next commit writes.
+	FwRegViCtxVi uint32 = 0x140
+	// FwRegViCtxAttr (rw): The VI's enable, state, queue reset and RDMA enables for the next commit.
+	FwRegViCtxAttr uint32 = 0x144
+	// FwRegViCtxPtag (rw): The VI's protection tag for the next commit.
+	FwRegViCtxPtag uint32 = 0x148
+	// FwRegViCtxMtu (rw): The VI's MaxTransferSize in bytes for the next commit (the engines' max transfer).
+	FwRegViCtxMtu uint32 = 0x14c
+	// FwRegViCtxPeer (rw): The VI's peer for the next commit.
+	FwRegViCtxPeer uint32 = 0x150
+	// FwRegViCtxCmd (wo): A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored.
+	FwRegViCtxCmd uint32 = 0x154
+	// FwRegViCtxStatus (ro): Context commit status.
+	FwRegViCtxStatus uint32 = 0x158
 )
 
 // Register fields' bits in place, as constants.
 const (
-	FwIdValueMask           = 0xffffffff // ID[31:0]
-	FwEventCodeMask         = 0xff       // EVENT[7:0]
-	FwEventArgMask          = 0xffffff00 // EVENT[31:8]
-	FwEventCountCountMask   = 0xffff     // EVENT_COUNT[15:0]
-	FwEventCountDroppedMask = 0xffff0000 // EVENT_COUNT[31:16]
-	FwTimerCtrlArmMask      = 0x1        // TIMER_CTRL[0:0]
-	FwTptAttrPtagMask       = 0xffff     // TPT_ATTR[15:0]
-	FwTptAttrRdmaWriteMask  = 0x10000    // TPT_ATTR[16:16]
-	FwTptAttrRdmaReadMask   = 0x20000    // TPT_ATTR[17:17]
-	FwTptCmdOpMask          = 0x7        // TPT_CMD[2:0]
-	FwTptStatusBusyMask     = 0x1        // TPT_STATUS[0:0]
-	FwTptStatusValidMask    = 0x2        // TPT_STATUS[1:1]
-	FwTptStatusGenMask      = 0xffff0000 // TPT_STATUS[31:16]
+	FwIdValueMask            = 0xffffffff // ID[31:0]
+	FwEventCodeMask          = 0xff       // EVENT[7:0]
+	FwEventArgMask           = 0xffffff00 // EVENT[31:8]
+	FwEventCountCountMask    = 0xffff     // EVENT_COUNT[15:0]
+	FwEventCountDroppedMask  = 0xffff0000 // EVENT_COUNT[31:16]
+	FwTimerCtrlArmMask       = 0x1        // TIMER_CTRL[0:0]
+	FwTptAttrPtagMask        = 0xffff     // TPT_ATTR[15:0]
+	FwTptAttrRdmaWriteMask   = 0x10000    // TPT_ATTR[16:16]
+	FwTptAttrRdmaReadMask    = 0x20000    // TPT_ATTR[17:17]
+	FwTptCmdOpMask           = 0x7        // TPT_CMD[2:0]
+	FwTptStatusBusyMask      = 0x1        // TPT_STATUS[0:0]
+	FwTptStatusValidMask     = 0x2        // TPT_STATUS[1:1]
+	FwTptStatusGenMask       = 0xffff0000 // TPT_STATUS[31:16]
+	FwViCtxViViMask          = 0xffff     // VI_CTX_VI[15:0]
+	FwViCtxAttrEnableMask    = 0x1        // VI_CTX_ATTR[0:0]
+	FwViCtxAttrResetQMask    = 0x2        // VI_CTX_ATTR[1:1]
+	FwViCtxAttrStateMask     = 0x30       // VI_CTX_ATTR[5:4]
+	FwViCtxAttrRdmaWriteMask = 0x10000    // VI_CTX_ATTR[16:16]
+	FwViCtxAttrRdmaReadMask  = 0x20000    // VI_CTX_ATTR[17:17]
+	FwViCtxPtagPtagMask      = 0xffff     // VI_CTX_PTAG[15:0]
+	FwViCtxPeerPeerMask      = 0xffff     // VI_CTX_PEER[15:0]
+	FwViCtxCmdCommitMask     = 0x1        // VI_CTX_CMD[0:0]
+	FwViCtxStatusBusyMask    = 0x1        // VI_CTX_STATUS[0:0]
 )
 
 // Fields, as typed accessors.
@@ -186,6 +238,26 @@ var (
 	FwTptStatusValid = Field{Reg: FwRegTptStatus, Name: "VALID", LSB: 1, Width: 1, Access: AccessRO}
 	// FwTptStatusGen is TPT_STATUS[31:16] (ro): After WRITE or READ: the region's generation (the handle is GEN << 16 | index).
 	FwTptStatusGen = Field{Reg: FwRegTptStatus, Name: "GEN", LSB: 16, Width: 16, Access: AccessRO}
+	// FwViCtxViVi is VI_CTX_VI[15:0] (rw): VI index (0 .. NUM_VI-1).
+	FwViCtxViVi = Field{Reg: FwRegViCtxVi, Name: "VI", LSB: 0, Width: 16, Access: AccessRW}
+	// FwViCtxAttrEnable is VI_CTX_ATTR[0:0] (rw): The VI exists (created, not destroyed).
+	FwViCtxAttrEnable = Field{Reg: FwRegViCtxAttr, Name: "ENABLE", LSB: 0, Width: 1, Access: AccessRW}
+	// FwViCtxAttrResetQ is VI_CTX_ATTR[1:1] (rw): The commit empties the VI's send and receive queues (via_vi_queues).
+	FwViCtxAttrResetQ = Field{Reg: FwRegViCtxAttr, Name: "RESET_Q", LSB: 1, Width: 1, Access: AccessRW}
+	// FwViCtxAttrState is VI_CTX_ATTR[5:4] (rw): The VI's state (VI_CTX_STATE_*).
+	FwViCtxAttrState = Field{Reg: FwRegViCtxAttr, Name: "STATE", LSB: 4, Width: 2, Access: AccessRW}
+	// FwViCtxAttrRdmaWrite is VI_CTX_ATTR[16:16] (rw): RDMA writes are enabled on the VI (admin VI_RDMA_WRITE << 16).
+	FwViCtxAttrRdmaWrite = Field{Reg: FwRegViCtxAttr, Name: "RDMA_WRITE", LSB: 16, Width: 1, Access: AccessRW}
+	// FwViCtxAttrRdmaRead is VI_CTX_ATTR[17:17] (rw): RDMA reads are enabled on the VI (admin VI_RDMA_READ << 16).
+	FwViCtxAttrRdmaRead = Field{Reg: FwRegViCtxAttr, Name: "RDMA_READ", LSB: 17, Width: 1, Access: AccessRW}
+	// FwViCtxPtagPtag is VI_CTX_PTAG[15:0] (rw): Protection tag (the admin ptag's 16 bits).
+	FwViCtxPtagPtag = Field{Reg: FwRegViCtxPtag, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
+	// FwViCtxPeerPeer is VI_CTX_PEER[15:0] (rw): VI index of the connected peer (0 when not connected).
+	FwViCtxPeerPeer = Field{Reg: FwRegViCtxPeer, Name: "PEER", LSB: 0, Width: 16, Access: AccessRW}
+	// FwViCtxCmdCommit is VI_CTX_CMD[0:0] (wo): 1: commit.
+	FwViCtxCmdCommit = Field{Reg: FwRegViCtxCmd, Name: "COMMIT", LSB: 0, Width: 1, Access: AccessWO}
+	// FwViCtxStatusBusy is VI_CTX_STATUS[0:0] (ro): A commit is in progress: held from the VI_CTX_CMD store until the data path accepts it (ctx_ready).
+	FwViCtxStatusBusy = Field{Reg: FwRegViCtxStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
 )
 
 // Fw describes the fw layout: every register and field, for tools that work by name.
@@ -234,6 +306,29 @@ var Fw = Map{
 			FwTptStatusBusy,
 			FwTptStatusValid,
 			FwTptStatusGen,
+		}},
+		{Name: "VI_CTX_VI", Offset: FwRegViCtxVi, Access: AccessRW, Doc: "VI index (the VI id) the next commit writes.", Fields: []Field{
+			FwViCtxViVi,
+		}},
+		{Name: "VI_CTX_ATTR", Offset: FwRegViCtxAttr, Access: AccessRW, Doc: "The VI's enable, state, queue reset and RDMA enables for the next commit.", Fields: []Field{
+			FwViCtxAttrEnable,
+			FwViCtxAttrResetQ,
+			FwViCtxAttrState,
+			FwViCtxAttrRdmaWrite,
+			FwViCtxAttrRdmaRead,
+		}},
+		{Name: "VI_CTX_PTAG", Offset: FwRegViCtxPtag, Access: AccessRW, Doc: "The VI's protection tag for the next commit.", Fields: []Field{
+			FwViCtxPtagPtag,
+		}},
+		{Name: "VI_CTX_MTU", Offset: FwRegViCtxMtu, Access: AccessRW, Doc: "The VI's MaxTransferSize in bytes for the next commit (the engines' max transfer).", Fields: []Field{}},
+		{Name: "VI_CTX_PEER", Offset: FwRegViCtxPeer, Access: AccessRW, Doc: "The VI's peer for the next commit.", Fields: []Field{
+			FwViCtxPeerPeer,
+		}},
+		{Name: "VI_CTX_CMD", Offset: FwRegViCtxCmd, Access: AccessWO, Doc: "A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored.", Fields: []Field{
+			FwViCtxCmdCommit,
+		}},
+		{Name: "VI_CTX_STATUS", Offset: FwRegViCtxStatus, Access: AccessRO, Doc: "Context commit status.", Fields: []Field{
+			FwViCtxStatusBusy,
 		}},
 	},
 }

@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'hf4e15ad80053f6b2
+`define VIA_ADMIN_HASH 64'h95aef95aedab8fbf
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -21,6 +21,8 @@
 `define VIA_ADMIN_OP_DESTROY_VI 32'h00000021 // Destroys the VI in VI_ARGS; only in state IDLE (ST_INVALID_STATE otherwise).
 `define VIA_ADMIN_OP_QUERY_VI 32'h00000022 // Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS.
 `define VIA_ADMIN_OP_MODIFY_VI 32'h00000023 // Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
+`define VIA_ADMIN_OP_CONNECT_LOOPBACK 32'h00000024 // Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
+`define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay).
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
@@ -30,10 +32,11 @@
 `define VIA_ADMIN_ST_NO_RESOURCE 32'h00000006 // A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs.
 `define VIA_ADMIN_ST_IN_USE 32'h00000007 // The object is still used (a ptag by regions or VIs).
 `define VIA_ADMIN_ST_INVALID_VI 32'h00000008 // The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
-`define VIA_ADMIN_ST_INVALID_STATE 32'h00000009 // The VI's state does not allow the command (DESTROY_VI and MODIFY_VI need IDLE).
+`define VIA_ADMIN_ST_INVALID_STATE 32'h00000009 // The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED).
 `define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL 32'h0000000a // The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
 `define VIA_ADMIN_ST_INVALID_MTU 32'h0000000b // The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE).
 `define VIA_ADMIN_ST_INVALID_RDMAREAD 32'h0000000c // RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
+`define VIA_ADMIN_ST_INTERNAL 32'h0000000d // The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done.
 `define VIA_ADMIN_PAYLOAD_MAX 32'h000000f0 // Largest payload of a command or response, in bytes.
 `define VIA_ADMIN_MAX_PTAGS 32'h00000040 // Protection tags the firmware hands out at once (MaxPtags).
 `define VIA_ADMIN_MAX_REGISTER_BYTES 32'hfffff000 // Most bytes registered at once, summed over the regions (MaxRegisterBytes).
@@ -182,10 +185,17 @@
 `define VIA_ADMIN_CREATE_VI_RECV_CQ_OFFSET 24 // Completion queue of the receive queue: reserved, must be zero.
 `define VIA_ADMIN_CREATE_VI_RECV_CQ_SIZE 4
 
-// VI_ARGS: CREATE_VI response; DESTROY_VI and QUERY_VI command payload.
+// VI_ARGS: CREATE_VI response; DESTROY_VI, QUERY_VI and DISCONNECT_VI command payload.
 `define VIA_ADMIN_VI_ARGS_BYTES 4
 `define VIA_ADMIN_VI_ARGS_VI_OFFSET 0 // VI id: the index of its doorbell page (0 .. MAX_VI-1).
 `define VIA_ADMIN_VI_ARGS_VI_SIZE 4
+
+// CONNECT_LOOPBACK: CONNECT_LOOPBACK command payload: two VIs of this NIC.
+`define VIA_ADMIN_CONNECT_LOOPBACK_BYTES 8
+`define VIA_ADMIN_CONNECT_LOOPBACK_VI_A_OFFSET 0 // VI id of one end.
+`define VIA_ADMIN_CONNECT_LOOPBACK_VI_A_SIZE 4
+`define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_OFFSET 4 // VI id of the other end (not VI_A).
+`define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_SIZE 4
 
 // MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's.
 `define VIA_ADMIN_MODIFY_VI_BYTES 24

@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'h8e998b9603392efa
+`define VIA_FW_HASH 64'hd55203f338c23de1
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -18,6 +18,10 @@
 `define VIA_FW_TPT_OP_SET_ATTR 32'h00000002 // Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid.
 `define VIA_FW_TPT_OP_INVALIDATE 32'h00000003 // Deregisters the region: no new lookup succeeds from the next cycle (generation incremented, skipping 0), and BUSY stays 1 until every DMA that used a translation obtained before it has completed (the fence).
 `define VIA_FW_TPT_OP_READ 32'h00000004 // Loads the region's entry into TPT_VA, TPT_LEN, TPT_ATTR, TPT_PL and TPT_STATUS.
+`define VIA_FW_VI_CTX_STATE_IDLE 32'h00000000 // Not connected: the engines take no work from the VI.
+`define VIA_FW_VI_CTX_STATE_CONNECTED 32'h00000001 // Connected to VI_CTX_PEER: the engines run its queues.
+`define VIA_FW_VI_CTX_STATE_CONNECT_PENDING 32'h00000002 // A connection is being set up.
+`define VIA_FW_VI_CTX_STATE_ERROR 32'h00000003 // A fatal error ended the connection.
 
 // address windows
 `define VIA_FW_REGS_BASE 32'h00000000
@@ -105,5 +109,52 @@
 `define VIA_FW_TPT_STATUS_GEN_MSB 31
 `define VIA_FW_TPT_STATUS_GEN_WIDTH 16
 `define VIA_FW_TPT_STATUS_GEN_RANGE 31:16
+`define VIA_FW_REG_VI_CTX_VI 16'h0140 // rw VI index (the VI id) the next commit writes.
+`define VIA_FW_VI_CTX_VI_VI_LSB 0
+`define VIA_FW_VI_CTX_VI_VI_MSB 15
+`define VIA_FW_VI_CTX_VI_VI_WIDTH 16
+`define VIA_FW_VI_CTX_VI_VI_RANGE 15:0
+`define VIA_FW_REG_VI_CTX_ATTR 16'h0144 // rw The VI's enable, state, queue reset and RDMA enables for the next commit.
+`define VIA_FW_VI_CTX_ATTR_ENABLE_LSB 0
+`define VIA_FW_VI_CTX_ATTR_ENABLE_MSB 0
+`define VIA_FW_VI_CTX_ATTR_ENABLE_WIDTH 1
+`define VIA_FW_VI_CTX_ATTR_ENABLE_RANGE 0:0
+`define VIA_FW_VI_CTX_ATTR_RESET_Q_LSB 1
+`define VIA_FW_VI_CTX_ATTR_RESET_Q_MSB 1
+`define VIA_FW_VI_CTX_ATTR_RESET_Q_WIDTH 1
+`define VIA_FW_VI_CTX_ATTR_RESET_Q_RANGE 1:1
+`define VIA_FW_VI_CTX_ATTR_STATE_LSB 4
+`define VIA_FW_VI_CTX_ATTR_STATE_MSB 5
+`define VIA_FW_VI_CTX_ATTR_STATE_WIDTH 2
+`define VIA_FW_VI_CTX_ATTR_STATE_RANGE 5:4
+`define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB 16
+`define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MSB 16
+`define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_WIDTH 1
+`define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_RANGE 16:16
+`define VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB 17
+`define VIA_FW_VI_CTX_ATTR_RDMA_READ_MSB 17
+`define VIA_FW_VI_CTX_ATTR_RDMA_READ_WIDTH 1
+`define VIA_FW_VI_CTX_ATTR_RDMA_READ_RANGE 17:17
+`define VIA_FW_REG_VI_CTX_PTAG 16'h0148 // rw The VI's protection tag for the next commit.
+`define VIA_FW_VI_CTX_PTAG_PTAG_LSB 0
+`define VIA_FW_VI_CTX_PTAG_PTAG_MSB 15
+`define VIA_FW_VI_CTX_PTAG_PTAG_WIDTH 16
+`define VIA_FW_VI_CTX_PTAG_PTAG_RANGE 15:0
+`define VIA_FW_REG_VI_CTX_MTU 16'h014c // rw The VI's MaxTransferSize in bytes for the next commit (the engines' max transfer).
+`define VIA_FW_REG_VI_CTX_PEER 16'h0150 // rw The VI's peer for the next commit.
+`define VIA_FW_VI_CTX_PEER_PEER_LSB 0
+`define VIA_FW_VI_CTX_PEER_PEER_MSB 15
+`define VIA_FW_VI_CTX_PEER_PEER_WIDTH 16
+`define VIA_FW_VI_CTX_PEER_PEER_RANGE 15:0
+`define VIA_FW_REG_VI_CTX_CMD 16'h0154 // wo A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored.
+`define VIA_FW_VI_CTX_CMD_COMMIT_LSB 0
+`define VIA_FW_VI_CTX_CMD_COMMIT_MSB 0
+`define VIA_FW_VI_CTX_CMD_COMMIT_WIDTH 1
+`define VIA_FW_VI_CTX_CMD_COMMIT_RANGE 0:0
+`define VIA_FW_REG_VI_CTX_STATUS 16'h0158 // ro Context commit status.
+`define VIA_FW_VI_CTX_STATUS_BUSY_LSB 0
+`define VIA_FW_VI_CTX_STATUS_BUSY_MSB 0
+`define VIA_FW_VI_CTX_STATUS_BUSY_WIDTH 1
+`define VIA_FW_VI_CTX_STATUS_BUSY_RANGE 0:0
 
 `endif // VIA_FW_VH

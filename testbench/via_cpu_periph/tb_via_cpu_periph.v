@@ -31,6 +31,15 @@
 //      are ignored, TPT_STATUS (BUSY until the TPT is done, VALID, GEN),
 //      WRITE / SET_ATTR / READ load the entry into the registers, INVALIDATE
 //      does not; the reset clears the window.
+//  11. the VI context window, against a model of the context table's write
+//      port (ctx_ready low for a random 0..5 or 30 cycles of each commit):
+//      VI_CTX_VI .. VI_CTX_PEER with byte strobes, each keeping its fields
+//      only; VI_CTX_CMD.COMMIT gives exactly one transfer with the
+//      registers' values at the commit (registers rewritten while it waits
+//      do not change ctx_*), ctx_valid held and ctx_* stable until
+//      ctx_ready, VI_CTX_STATUS.BUSY and the busy output while ctx_valid, a
+//      commit while BUSY and a store with COMMIT 0 ignored; the reset
+//      clears the window and drops a waiting commit.
 // Protocol checks throughout: per_ready only while per_valid, one cycle;
 // no X on the outputs; no window or BAR0 request without an access.
 
@@ -193,8 +202,69 @@ via_cpu_periph #(
     .tpt_prog_rd_gen(tm_rd_gen),
     .ev_pending(ev_pending),
     .timer_armed(timer_armed),
+    .ctx_valid(ctx_valid),
+    .ctx_ready(ctx_ready),
+    .ctx_vi(ctx_vi),
+    .ctx_enable(ctx_enable),
+    .ctx_state(ctx_state),
+    .ctx_reset_q(ctx_reset_q),
+    .ctx_rdma_write(ctx_rdma_write),
+    .ctx_rdma_read(ctx_rdma_read),
+    .ctx_ptag(ctx_ptag),
+    .ctx_max_transfer(ctx_max_transfer),
+    .ctx_peer(ctx_peer),
     .busy(busy)
 );
+
+// the context table's write port, modelled: while ctx_valid, ctx_ready
+// comes after cm_lat cycles (cm_lat 0: at once); each transfer is counted
+// and its fields kept; ctx_* must not change while ctx_valid waits
+wire        ctx_valid;
+reg         ctx_ready = 1'b0;
+wire [15:0] ctx_vi;
+wire        ctx_enable;
+wire [1:0]  ctx_state;
+wire        ctx_reset_q;
+wire        ctx_rdma_write;
+wire        ctx_rdma_read;
+wire [15:0] ctx_ptag;
+wire [31:0] ctx_max_transfer;
+wire [15:0] ctx_peer;
+wire [84:0] ctx_word = {ctx_vi, ctx_enable, ctx_state, ctx_reset_q, ctx_rdma_write, ctx_rdma_read,
+                        ctx_ptag, ctx_max_transfer, ctx_peer};
+integer     cm_lat = 0;
+integer     cm_wait = 0;
+integer     cm_xfers = 0;
+reg  [84:0] cm_last = 85'd0;
+reg  [84:0] cm_hold = 85'd0;
+reg         cm_was_waiting = 1'b0;
+
+always @* begin
+    ctx_ready = ctx_valid && cm_wait >= cm_lat;
+end
+
+always @(posedge clk) begin
+    if (!rst && (^ctx_word === 1'bx || ctx_valid === 1'bx)) begin
+        $fatal(1, "tb_via_cpu_periph: X on the ctx port");
+    end
+    if (!rst && ctx_valid && !busy) begin
+        $fatal(1, "tb_via_cpu_periph: busy 0 while ctx_valid");
+    end
+    if (!rst && cm_was_waiting && (!ctx_valid || ctx_word !== cm_hold)) begin
+        $fatal(1, "tb_via_cpu_periph: ctx_valid dropped or ctx_* changed before ctx_ready");
+    end
+    cm_was_waiting <= !rst && ctx_valid && !ctx_ready;
+    cm_hold <= ctx_word;
+    if (rst || !ctx_valid || ctx_ready) begin
+        cm_wait <= 0;
+    end else begin
+        cm_wait <= cm_wait + 1;
+    end
+    if (!rst && ctx_valid && ctx_ready) begin
+        cm_xfers <= cm_xfers + 1;
+        cm_last <= ctx_word;
+    end
+end
 
 always @(posedge clk) begin
     time_cycles <= time_cycles + 64'd1;
@@ -514,6 +584,28 @@ reg [17:0] t_attr;
 reg [1:0]  t_idx;
 reg [2:0]  t_op;
 integer    cmds, pulses;
+localparam [15:0] R_CVI = `VIA_FW_REG_VI_CTX_VI, R_CATTR = `VIA_FW_REG_VI_CTX_ATTR, R_CPTAG = `VIA_FW_REG_VI_CTX_PTAG,
+                  R_CMTU = `VIA_FW_REG_VI_CTX_MTU, R_CPEER = `VIA_FW_REG_VI_CTX_PEER, R_CCMD = `VIA_FW_REG_VI_CTX_CMD,
+                  R_CSTATUS = `VIA_FW_REG_VI_CTX_STATUS;
+localparam [31:0] C_ATTR_MASK = 32'h00030033;
+reg [15:0] c_vi, c_ptag, c_peer;
+reg [31:0] c_attr, c_mtu;
+reg [84:0] c_exp;
+integer    xfers;
+
+// the ctx_* word a commit of these register values gives
+function [84:0] ctx_expect;
+    input [15:0] vi;
+    input [31:0] attr;
+    input [15:0] ptag;
+    input [31:0] mtu;
+    input [15:0] peer;
+    begin
+        ctx_expect = {vi, attr[`VIA_FW_VI_CTX_ATTR_ENABLE_LSB], attr[`VIA_FW_VI_CTX_ATTR_STATE_RANGE],
+                      attr[`VIA_FW_VI_CTX_ATTR_RESET_Q_LSB], attr[`VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB],
+                      attr[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB], ptag, mtu, peer};
+    end
+endfunction
 
 initial begin
     repeat (5) @(posedge clk);
@@ -878,6 +970,109 @@ initial begin
         rd_check(R_TINDEX + 4 * i, 32'h0);
     end
     $display("tb_via_cpu_periph: TPT window ok at %0t", $time);
+
+    // 12. the VI context window
+    for (i = 0; i < 7; i = i + 1) begin
+        rd_check(R_CVI + 4 * i, 32'h0);
+    end
+    wr_fault(R_CSTATUS);
+    wr(R_CATTR, 32'hffffffff, 4'hf);
+    rd_check(R_CATTR, C_ATTR_MASK);
+    wr(R_CATTR, 32'h00000000, 4'b0100);
+    rd_check(R_CATTR, 32'h00000033);
+    wr(R_CVI, 32'hffffffff, 4'hf);
+    rd_check(R_CVI, 32'h0000ffff);
+    wr(R_CVI, 32'h00000000, 4'b0001);
+    rd_check(R_CVI, 32'h0000ff00);
+    wr(R_CPTAG, 32'h12345678, 4'hf);
+    rd_check(R_CPTAG, 32'h00005678);
+    wr(R_CPEER, 32'habcdef01, 4'b0010);
+    rd_check(R_CPEER, 32'h0000ef00);
+    wr(R_CMTU, 32'hdeadbeef, 4'hf);
+    wr(R_CMTU, 32'h00000000, 4'b1001);
+    rd_check(R_CMTU, 32'h00adbe00);
+    // COMMIT 0, or byte 0 not strobed: nothing
+    xfers = cm_xfers;
+    wr(R_CCMD, 32'hfffffffe, 4'hf);
+    wr(R_CCMD, 32'h00000001, 4'b1110);
+    repeat (3) @(posedge clk);
+    if (cm_xfers != xfers || ctx_valid) begin
+        $fatal(1, "tb_via_cpu_periph: VI_CTX_CMD without COMMIT committed");
+    end
+    for (n = 0; n < 80; n = n + 1) begin
+        rand32(r);
+        cm_lat = r[13] ? 30 : r[2:0] % 6;
+        rand32(d);
+        c_vi = d[15:0];
+        c_ptag = d[31:16];
+        rand32(c_attr);
+        rand32(c_mtu);
+        rand32(d);
+        c_peer = d[15:0];
+        wr(R_CVI, {d[31:16], c_vi}, 4'hf);
+        wr(R_CATTR, c_attr, 4'hf);
+        wr(R_CPTAG, {d[31:16], c_ptag}, 4'hf);
+        wr(R_CMTU, c_mtu, 4'hf);
+        wr(R_CPEER, {d[31:16], c_peer}, 4'hf);
+        rd_check(R_CATTR, c_attr & C_ATTR_MASK);
+        c_exp = ctx_expect(c_vi, c_attr, c_ptag, c_mtu, c_peer);
+        xfers = cm_xfers;
+        max_gap = 0;
+        wr(R_CCMD, 32'h1, r[14] ? 4'h1 : 4'hf);
+        if (cm_lat >= 30) begin
+            // still waiting: BUSY; rewrite the registers and commit again
+            // (ignored); ctx_* keep the first commit's values
+            per_access(1'b0, R_CSTATUS, 32'd0, 4'd0);
+            if (res_rdata !== 32'h1) begin
+                $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS 0x%08h while a commit waits", res_rdata);
+            end
+            wr(R_CVI, ~{16'd0, c_vi}, 4'hf);
+            wr(R_CMTU, ~c_mtu, 4'hf);
+            wr(R_CCMD, 32'h1, 4'h1);
+            if (ctx_valid && ctx_word !== c_exp) begin
+                $fatal(1, "tb_via_cpu_periph: ctx_* follow the registers while a commit waits");
+            end
+        end
+        max_gap = 2;
+        i = 0;
+        res_rdata = 32'h1;
+        while (res_rdata[0]) begin
+            per_access(1'b0, R_CSTATUS, 32'd0, 4'd0);
+            i = i + 1;
+            if (i > 60) $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS.BUSY stuck");
+        end
+        if (res_rdata !== 32'h0 || ctx_valid) begin
+            $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS 0x%08h, ctx_valid %b after the commit", res_rdata, ctx_valid);
+        end
+        repeat (2) @(posedge clk);
+        if (cm_xfers != xfers + 1) begin
+            $fatal(1, "tb_via_cpu_periph: VI_CTX_CMD gave %0d transfers", cm_xfers - xfers);
+        end
+        if (cm_last !== c_exp) begin
+            $fatal(1, "tb_via_cpu_periph: commit 0x%022h, expected 0x%022h", cm_last, c_exp);
+        end
+    end
+    // the reset drops a waiting commit and clears the window
+    cm_lat = 1000;
+    wr(R_CCMD, 32'h1, 4'h1);
+    @(posedge clk);
+    #1;
+    if (!ctx_valid) begin
+        $fatal(1, "tb_via_cpu_periph: no ctx_valid after a commit");
+    end
+    rst = 1'b1;
+    repeat (3) @(posedge clk);
+    #1;
+    rst = 1'b0;
+    #1;
+    if (ctx_valid) begin
+        $fatal(1, "tb_via_cpu_periph: ctx_valid survived the reset");
+    end
+    cm_lat = 0;
+    for (i = 0; i < 7; i = i + 1) begin
+        rd_check(R_CVI + 4 * i, 32'h0);
+    end
+    $display("tb_via_cpu_periph: VI context window ok at %0t", $time);
 
     $display("PASS");
     $finish;
