@@ -132,7 +132,7 @@ type LocalAgent struct {
 	s       *driver.Session
 	onClose func() error // releases what OpenNic opened underneath
 
-	ev   *localEvents
+	ev *localEvents
 
 	mu   sync.Mutex
 	bufs map[uint64]*hostvm.Buffer // by VA
