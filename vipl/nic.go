@@ -112,6 +112,10 @@ func NewNic(ctx context.Context, agent KernelAgent) (*Nic, error) {
 // NewNic, whose default is 0).
 func (n *Nic) SetPollInterval(cycles int64) { n.poll.Store(cycles) }
 
+// Cycle returns the NIC's clock cycle as the process last saw it: the
+// simulated time, for measuring (not a VIPL call).
+func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
+
 // pollCycles is what a Done that finds nothing lets pass.
 func (n *Nic) pollCycles() uint64 {
 	switch p := n.poll.Load(); {
