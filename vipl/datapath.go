@@ -282,8 +282,9 @@ func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*D
 		return nil, err
 	}
 	ev := v.nic.agent.Events()
-	var deadline uint64 // 0: none
-	if timeoutMs != Infinite {
+	limited := timeoutMs != Infinite
+	var deadline uint64
+	if limited {
 		deadline = ev.Cycle() + msToCycles(timeoutMs, ev.ClockPS())
 	}
 	for {
@@ -291,8 +292,8 @@ func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*D
 		if d := v.reap(q); d != nil {
 			return d, nil
 		}
-		var left uint64
-		if deadline != 0 {
+		var left uint64 // 0: no limit
+		if limited {
 			now := ev.Cycle()
 			if now >= deadline {
 				return nil, newErr(op, Timeout, nil, "nothing completed on the %s queue of VI %d within %d ms", q, v.id, timeoutMs)
