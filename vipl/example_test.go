@@ -171,14 +171,16 @@ func ExampleDescriptor() {
 
 // Send a message from one VI to another of the same NIC through the
 // loopback join: post a receive and a send, wait for the send, poll for
-// the receive.
+// the receive. (Errors are printed rather than fatal, so that a failure
+// shows as a difference in the output.)
 func Example_sendRecv() {
 	ctx := context.Background()
 	sim := startSimulator(ctx)
 	defer sim.Stop()
 	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	defer nic.Close(ctx)
 
@@ -186,29 +188,35 @@ func Example_sendRecv() {
 	// the receive buffer in the third; all registered under one ptag.
 	ptag, err := nic.CreatePtag(ctx)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	buf, err := nic.Alloc(ctx, 3*4096)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	h, err := nic.RegisterMem(ctx, buf.VA, len(buf.Bytes), vipl.MemAttributes{Ptag: ptag})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 
 	// Two VIs, joined.
 	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: ptag}
 	sender, err := nic.CreateVi(ctx, attrs)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	receiver, err := nic.CreateVi(ctx, attrs)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	if err := sender.ConnectLoopback(ctx, receiver); err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 
 	// A receive of up to 64 bytes, posted first.
@@ -216,10 +224,12 @@ func Example_sendRecv() {
 		Segments: []vipl.DataSegment{{Addr: buf.VA + 8192, Handle: h, Length: 64}},
 	})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	if err := receiver.PostRecv(ctx, recv); err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 
 	// A send of 13 bytes with immediate data.
@@ -229,16 +239,19 @@ func Example_sendRecv() {
 		Segments: []vipl.DataSegment{{Addr: buf.VA + 4096, Handle: h, Length: uint32(n)}},
 	})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	if err := sender.PostSend(ctx, send); err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 
 	// Block for the send (at most 10 ms of simulated time)...
 	d, err := sender.SendWait(ctx, 10)
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	fmt.Println("send:", d.Status())
 
@@ -250,7 +263,8 @@ func Example_sendRecv() {
 		}
 	}
 	if err != nil {
-		log.Fatal(err)
+		fmt.Println(err)
+		return
 	}
 	fmt.Println("receive:", d.Status())
 	fmt.Printf("%d bytes, immediate %d: %q\n", d.Length(), d.ImmediateData(), buf.Bytes[8192:8192+d.Length()])
