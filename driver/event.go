@@ -164,8 +164,13 @@ func (c *Completions) Wait(ctx context.Context, gen uint64, timeoutCycles uint64
 func (c *Completions) lead(ctx context.Context, now uint64) error {
 	end := c.minDeadline()
 	var timeout uint64
-	if end != 0 {
+	switch {
+	case end != 0 && end > now:
 		timeout = end - now
+	case end != 0:
+		// another waiter's deadline has passed and it has not run yet:
+		// a short wait wakes it without spinning
+		timeout = 1
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
