@@ -312,3 +312,31 @@ func TestIdle(t *testing.T) {
 	assert.Equal(t, uint32(4000), n.BusInfo().ClockPS)
 	_ = b
 }
+
+// Two waiters with deadlines both time out, neither before its own
+// timeout (counted from its call, which may come after the other's wait
+// has let time pass: the fake bus jumps to a wait's timeout at once).
+func TestCompletionsTwoDeadlines(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for range 20 {
+		n, b := newEvNIC()
+		c := n.Completions()
+		g := c.Gen()
+		var wg sync.WaitGroup
+		ends := make([]uint64, 2)
+		for i, to := range []uint64{5000, 1000} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := c.Wait(ctx, g, to)
+				assert.ErrorIs(t, err, ErrBusTimeout)
+				ends[i] = b.Cycle()
+			}()
+		}
+		wg.Wait()
+		assert.Contains(t, []uint64{5000, 6000}, ends[0])
+		assert.GreaterOrEqual(t, ends[1], uint64(1000))
+		assert.Equal(t, 1, b.maxWait)
+	}
+}

@@ -120,6 +120,9 @@ func (c *Completions) Wait(ctx context.Context, gen uint64, timeoutCycles uint64
 		if c.deadlines[deadline]--; c.deadlines[deadline] == 0 {
 			delete(c.deadlines, deadline)
 		}
+		if deadline != 0 {
+			c.broadcast() // the earliest deadline may have changed
+		}
 		c.mu.Unlock()
 	}()
 	for {
@@ -136,10 +139,12 @@ func (c *Completions) Wait(ctx context.Context, gen uint64, timeoutCycles uint64
 		if c.n.closed.Load() {
 			return c.gen, ErrClosed
 		}
-		if c.leader {
-			// Someone waits on the bus already; make it wake up by our
-			// deadline if it would not.
-			if deadline != 0 && (c.leaderEnd == 0 || deadline < c.leaderEnd) && c.preempt != nil {
+		if m := c.minDeadline(); c.leader || m != 0 && m <= now {
+			// Someone waits on the bus already, or another waiter's
+			// deadline has passed and it has yet to return (it
+			// broadcasts when it does).
+			// Make the bus wait end by our deadline if it would not.
+			if c.leader && deadline != 0 && (c.leaderEnd == 0 || deadline < c.leaderEnd) && c.preempt != nil {
 				c.preempt()
 				c.preempt = nil
 			}
@@ -164,13 +169,8 @@ func (c *Completions) Wait(ctx context.Context, gen uint64, timeoutCycles uint64
 func (c *Completions) lead(ctx context.Context, now uint64) error {
 	end := c.minDeadline()
 	var timeout uint64
-	switch {
-	case end != 0 && end > now:
-		timeout = end - now
-	case end != 0:
-		// another waiter's deadline has passed and it has not run yet:
-		// a short wait wakes it without spinning
-		timeout = 1
+	if end != 0 {
+		timeout = end - now // Wait made sure end > now
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
