@@ -474,6 +474,15 @@ func TestCosimDataWaitTimeout(t *testing.T) {
 	d, err := n.NewDesc(buf.VA, h, &vipl.Descriptor{})
 	require.NoError(t, err)
 	requireCode(t, vipl.InvalidState, vi.PostSend(ctx, d), "a send on an IDLE VI")
+
+	// a receive may be posted on an IDLE VI; with nothing sent it stays
+	// pending
+	r, err := n.NewDesc(buf.VA+64, h, &vipl.Descriptor{Segments: []vipl.DataSegment{{Addr: buf.VA + 1024, Handle: h, Length: 64}}})
+	require.NoError(t, err)
+	require.NoError(t, vi.PostRecv(ctx, r))
+	requireCode(t, vipl.Timeout, second(vi.RecvWait(ctx, 1)))
+	requireCode(t, vipl.NotDone, second(vi.RecvDone(ctx)))
+	assert.Equal(t, vipl.Status(0), r.Status())
 }
 
 // pollExchange posts a receive and a send and polls both queues with
