@@ -78,9 +78,12 @@ type Mapping struct {
 // at Mapping.VA). Errors carry a VIA return code: an *Error, or any error,
 // which counts as VIP_ERROR_RESOURCE (see Code).
 //
-// Data-path calls (posting descriptors, ringing doorbells, reaping
-// completions) are not here: they go from the process to the NIC without
-// the agent.
+// The data path (writing descriptors, ringing doorbells, reaping
+// completions) goes from the process to the NIC without the agent: the
+// agent only maps a VI's doorbell page into the process (MapDoorbell, as
+// Alloc maps memory) and owns the completion interrupt, on which the
+// process blocks through Events (as a VIA process blocks in its kernel
+// agent in VipSendWait).
 type KernelAgent interface {
 	// QueryNic answers the NIC's attributes.
 	QueryNic(ctx context.Context) (NicAttributes, error)
@@ -101,6 +104,18 @@ type KernelAgent interface {
 	DestroyVi(ctx context.Context, id ViID) error
 	QueryVi(ctx context.Context, id ViID) (ViInfo, error)
 	SetViAttributes(ctx context.Context, id ViID, attrs ViAttributes) error
+	// ConnectLoopback joins two IDLE VIs of the process (both become
+	// CONNECTED, each the other's peer, through the NIC's loopback path);
+	// Disconnect puts a CONNECTED VI and its peer back to IDLE. They stand
+	// in for connection management.
+	ConnectLoopback(ctx context.Context, a, b ViID) error
+	Disconnect(ctx context.Context, id ViID) error
+	// MapDoorbell maps the doorbell page of one of the process's VIs into
+	// the process.
+	MapDoorbell(ctx context.Context, id ViID) (Doorbell, error)
+	// Events returns the completion interrupt and clock as the process
+	// sees them (the same value every call).
+	Events() Events
 	// Alloc allocates n bytes (whole pages underneath) of memory that can
 	// be registered; Free returns the allocation that starts at va.
 	Alloc(ctx context.Context, n int) (Mapping, error)
@@ -117,6 +132,8 @@ type LocalAgent struct {
 	s       *driver.Session
 	onClose func() error // releases what OpenNic opened underneath
 
+	ev *localEvents
+
 	mu   sync.Mutex
 	bufs map[uint64]*hostvm.Buffer // by VA
 }
@@ -126,7 +143,7 @@ var _ KernelAgent = (*LocalAgent)(nil)
 // NewLocalAgent returns the kernel agent of session s of nic. Close closes
 // the session; nic stays the caller's.
 func NewLocalAgent(nic *driver.NIC, s *driver.Session) *LocalAgent {
-	return &LocalAgent{nic: nic, s: s, bufs: map[uint64]*hostvm.Buffer{}}
+	return &LocalAgent{nic: nic, s: s, ev: &localEvents{nic: nic, c: nic.Completions()}, bufs: map[uint64]*hostvm.Buffer{}}
 }
 
 // agentErr turns a driver error into an *Error of call op: a
@@ -251,3 +268,59 @@ func (a *LocalAgent) Close(ctx context.Context) error {
 	}
 	return agentErr("CloseNic", err)
 }
+
+// ConnectLoopback implements KernelAgent: driver.Session.ConnectLoopback.
+func (a *LocalAgent) ConnectLoopback(ctx context.Context, x, y ViID) error {
+	return agentErr("ConnectLoopback", sessionConnectLoopback(ctx, a.s, driver.VI(x), driver.VI(y)))
+}
+
+// Disconnect implements KernelAgent: driver.Session.Disconnect.
+func (a *LocalAgent) Disconnect(ctx context.Context, id ViID) error {
+	return agentErr("Disconnect", sessionDisconnect(ctx, a.s, driver.VI(id)))
+}
+
+// MapDoorbell implements KernelAgent: driver.Session.Doorbell.
+func (a *LocalAgent) MapDoorbell(ctx context.Context, id ViID) (Doorbell, error) {
+	d, err := a.s.Doorbell(driver.VI(id))
+	if err != nil {
+		return nil, agentErr("MapDoorbell", err)
+	}
+	return localDoorbell{d}, nil
+}
+
+// Events implements KernelAgent: the NIC's driver.Completions and clock.
+func (a *LocalAgent) Events() Events { return a.ev }
+
+type localDoorbell struct{ d *driver.Doorbell }
+
+func (l localDoorbell) SetHandle(ctx context.Context, q Queue, h MemHandle) error {
+	return agentErr("SetHandle", l.d.SetHandle(ctx, int(q), driver.MemHandle(h)))
+}
+
+func (l localDoorbell) Ring(ctx context.Context, q Queue, va uint64) error {
+	return agentErr("Ring", l.d.Ring(ctx, int(q), va))
+}
+
+type localEvents struct {
+	nic *driver.NIC
+	c   *driver.Completions
+}
+
+func (e *localEvents) Gen() uint64 { return e.c.Gen() }
+
+func (e *localEvents) Wait(ctx context.Context, gen uint64, timeoutCycles uint64) (uint64, error) {
+	g, err := e.c.Wait(ctx, gen, timeoutCycles)
+	if errors.Is(err, driver.ErrBusTimeout) {
+		return g, &Error{Op: "Wait", Code: Timeout, Cause: err}
+	}
+	return g, agentErr("Wait", err)
+}
+
+func (e *localEvents) Idle(ctx context.Context, cycles uint64) error {
+	_, err := e.nic.Idle(ctx, cycles)
+	return agentErr("Idle", err)
+}
+
+func (e *localEvents) Cycle() uint64     { return e.nic.Cycle() }
+func (e *localEvents) ClockPS() uint32   { return e.nic.BusInfo().ClockPS }
+func (e *localEvents) FreeRunning() bool { return e.nic.BusInfo().FreeRunning }

@@ -269,3 +269,264 @@ func mustPtag(t *testing.T, n *vipl.Nic) vipl.Ptag {
 	require.NoError(t, err)
 	return p
 }
+
+// The data path end to end (issue 9): two VIs of one NIC joined by the
+// loopback, descriptors posted through the doorbells, the engine moving
+// the data, completions reaped by polling and by waiting.
+
+// dataEnv is a NIC with a ptag, a registered buffer of 8 pages (page 0
+// holds descriptors, the others data) and two connected VIs: a sends, b
+// receives.
+type dataEnv struct {
+	n    *vipl.Nic
+	buf  *vipl.Buffer
+	h    vipl.MemHandle
+	a, b *vipl.Vi
+}
+
+func newDataEnv(t *testing.T, s *simulator.Sim, opts vipl.Options) *dataEnv {
+	t.Helper()
+	ctx := ctxT(t)
+	opts.Name, opts.MemoryBytes, opts.Logger = t.Name(), testMemBytes, slog.New(slog.DiscardHandler)
+	n, err := vipl.OpenNic(ctx, simAddress(s), 0, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { n.Close(context.Background()) })
+	e := &dataEnv{n: n}
+	p := mustPtag(t, n)
+	e.buf, err = n.Alloc(ctx, 8*4096)
+	require.NoError(t, err)
+	e.h, err = n.RegisterMem(ctx, e.buf.VA, len(e.buf.Bytes), vipl.MemAttributes{Ptag: p})
+	require.NoError(t, err)
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: p}
+	e.a, err = n.CreateVi(ctx, attrs)
+	require.NoError(t, err)
+	e.b, err = n.CreateVi(ctx, attrs)
+	require.NoError(t, err)
+	require.NoError(t, e.a.ConnectLoopback(ctx, e.b))
+	for _, v := range []*vipl.Vi{e.a, e.b} {
+		info, err := v.Query(ctx)
+		require.NoError(t, err)
+		require.Equal(t, vipl.ViConnected, info.State)
+	}
+	return e
+}
+
+// seg is a data segment of n bytes at offset off of the buffer.
+func (e *dataEnv) seg(off, n int) vipl.DataSegment {
+	return vipl.DataSegment{Addr: e.buf.VA + uint64(off), Handle: e.h, Length: uint32(n)}
+}
+
+// desc writes d into descriptor slot i (64-byte slots; 512 bytes each,
+// so 8 of them fit page 0).
+func (e *dataEnv) desc(t *testing.T, i int, d *vipl.Descriptor) *vipl.Desc {
+	t.Helper()
+	x, err := e.n.NewDesc(e.buf.VA+uint64(i)*512, e.h, d)
+	require.NoError(t, err)
+	return x
+}
+
+// exchange posts recv on b and send on a, waits for both and returns them.
+func (e *dataEnv) exchange(t *testing.T, send, recv *vipl.Desc) (*vipl.Desc, *vipl.Desc) {
+	t.Helper()
+	ctx := ctxT(t)
+	require.NoError(t, e.b.PostRecv(ctx, recv))
+	require.NoError(t, e.a.PostSend(ctx, send))
+	s, err := e.a.SendWait(ctx, 10)
+	require.NoError(t, err, "the send completes within 10 ms")
+	assert.Same(t, send, s)
+	r, err := e.b.RecvWait(ctx, 10)
+	require.NoError(t, err, "the receive completes within 10 ms")
+	assert.Same(t, recv, r)
+	return s, r
+}
+
+func TestCosimDataSendRecv8(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	copy(e.buf.Bytes[4096:], "8 bytes!")
+	for i := range 64 {
+		e.buf.Bytes[8192+i] = 0xEE
+	}
+	send := e.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(4096, 8)}})
+	recv := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 64)}})
+	sd, rd := e.exchange(t, send, recv)
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+	assert.Equal(t, uint32(8), rd.Length(), "the bytes received")
+	assert.Equal(t, "8 bytes!", string(e.buf.Bytes[8192:8200]))
+	assert.Equal(t, byte(0xEE), e.buf.Bytes[8200], "nothing written past the message")
+
+	// the queues are empty again
+	ctx := ctxT(t)
+	requireCode(t, vipl.NotDone, second(e.a.SendDone(ctx)))
+	requireCode(t, vipl.NotDone, second(e.b.RecvDone(ctx)))
+	info, err := e.b.Query(ctx)
+	require.NoError(t, err)
+	assert.True(t, info.RecvQueueEmpty)
+	assert.True(t, info.SendQueueEmpty)
+}
+
+func TestCosimDataGatherScatter(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	// 3 gather segments: 5 bytes at the end of page 1, 100 in page 2 at an
+	// odd offset, 27 in page 3; 132 bytes
+	var msg []byte
+	for i := range 132 {
+		msg = append(msg, byte(i*7+1))
+	}
+	copy(e.buf.Bytes[2*4096-5:], msg[:5])
+	copy(e.buf.Bytes[2*4096+3:], msg[5:105])
+	copy(e.buf.Bytes[3*4096+1000:], msg[105:])
+	send := e.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(2*4096-5, 5), e.seg(2*4096+3, 100), e.seg(3*4096+1000, 27)}})
+	// 2 scatter segments: 64 bytes across the page 4/5 boundary, 128 in page 6
+	recv := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(5*4096-30, 64), e.seg(6*4096+7, 128)}})
+	sd, rd := e.exchange(t, send, recv)
+	assert.False(t, sd.Status().Failed(), "%s", sd.Status())
+	assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+	assert.Equal(t, uint32(132), rd.Length())
+	assert.Equal(t, msg[:64], e.buf.Bytes[5*4096-30:5*4096+34], "the first 64 bytes fill the first segment")
+	assert.Equal(t, msg[64:], e.buf.Bytes[6*4096+7:6*4096+7+68], "the rest go to the second")
+	assert.Zero(t, e.buf.Bytes[6*4096+7+68], "nothing past the message")
+}
+
+func TestCosimDataImmediate(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	copy(e.buf.Bytes[4096:], "imm!")
+	send := e.desc(t, 0, &vipl.Descriptor{Immediate: true, ImmediateData: 0xC0FFEE42, Segments: []vipl.DataSegment{e.seg(4096, 4)}})
+	recv := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 16)}})
+	sd, rd := e.exchange(t, send, recv)
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE|IMMEDIATE", rd.Status().String())
+	assert.True(t, rd.Status().Immediate())
+	assert.Equal(t, uint32(0xC0FFEE42), rd.ImmediateData())
+	assert.Equal(t, uint32(4), rd.Length())
+	assert.Equal(t, "imm!", string(e.buf.Bytes[8192:8196]))
+}
+
+func TestCosimDataZeroLength(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	e.buf.Bytes[8192] = 0x5A
+	// no segments at all, into a receive with a buffer
+	sd, rd := e.exchange(t, e.desc(t, 0, &vipl.Descriptor{}), e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 16)}}))
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+	assert.Zero(t, rd.Length())
+	assert.Equal(t, byte(0x5A), e.buf.Bytes[8192], "nothing written")
+	// a zero-length send with immediate data into a receive with no segments
+	sd, rd = e.exchange(t, e.desc(t, 2, &vipl.Descriptor{Immediate: true, ImmediateData: 7}), e.desc(t, 3, &vipl.Descriptor{}))
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE|IMMEDIATE", rd.Status().String())
+	assert.Equal(t, uint32(7), rd.ImmediateData())
+	assert.Zero(t, rd.Length())
+}
+
+// A message longer than the receive's buffers completes the receive with
+// the local length error (docs/vi.md, Loopback); the send itself went
+// out whole.
+func TestCosimDataRecvTooShort(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	send := e.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(4096, 100)}})
+	recv := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 64)}})
+	sd, rd := e.exchange(t, send, recv)
+	assert.True(t, sd.Status().Done())
+	assert.Equal(t, vipl.CompletedSend, sd.Status().Op())
+	assert.True(t, rd.Status().Done())
+	assert.NotZero(t, rd.Status()&vipl.StatusLocalLengthError, "%s", rd.Status())
+	assert.Equal(t, vipl.CompletedReceive, rd.Status().Op())
+	// the VI goes on: the next message fits
+	copy(e.buf.Bytes[4096:], "fits")
+	sd, rd = e.exchange(t, e.desc(t, 2, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(4096, 4)}}),
+		e.desc(t, 3, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(3*4096, 64)}}))
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+	assert.Equal(t, "fits", string(e.buf.Bytes[3*4096:3*4096+4]))
+}
+
+// SendWait with nothing posted times out after its timeout in simulated
+// time (not wall-clock time); so does RecvWait, and a timeout of 0 looks
+// once. Sends on a VI that is not connected are refused before any
+// doorbell.
+func TestCosimDataWaitTimeout(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	ctx := ctxT(t)
+	n := openNic(t, s)
+	vi, err := n.CreateVi(ctx, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: mustPtag(t, n)})
+	require.NoError(t, err)
+	c0 := n.Cycle()
+	requireCode(t, vipl.Timeout, second(vi.SendWait(ctx, 2)), "nothing posted")
+	c1 := n.Cycle()
+	assert.GreaterOrEqual(t, c1-c0, uint64(2*250_000), "2 ms at 4 ns per cycle")
+	assert.Less(t, c1-c0, uint64(2*250_000+1000))
+	requireCode(t, vipl.Timeout, second(vi.RecvWait(ctx, 1)))
+	requireCode(t, vipl.Timeout, second(vi.RecvWait(ctx, 0)))
+	assert.Less(t, n.Cycle()-c1, uint64(250_000+1000))
+
+	buf, err := n.Alloc(ctx, 4096)
+	require.NoError(t, err)
+	info, err := vi.Query(ctx)
+	require.NoError(t, err)
+	h, err := n.RegisterMem(ctx, buf.VA, 4096, vipl.MemAttributes{Ptag: info.Attributes.Ptag})
+	require.NoError(t, err)
+	d, err := n.NewDesc(buf.VA, h, &vipl.Descriptor{})
+	require.NoError(t, err)
+	requireCode(t, vipl.InvalidState, vi.PostSend(ctx, d), "a send on an IDLE VI")
+
+	// a receive may be posted on an IDLE VI; with nothing sent it stays
+	// pending
+	r, err := n.NewDesc(buf.VA+64, h, &vipl.Descriptor{Segments: []vipl.DataSegment{{Addr: buf.VA + 1024, Handle: h, Length: 64}}})
+	require.NoError(t, err)
+	require.NoError(t, vi.PostRecv(ctx, r))
+	requireCode(t, vipl.Timeout, second(vi.RecvWait(ctx, 1)))
+	requireCode(t, vipl.NotDone, second(vi.RecvDone(ctx)))
+	assert.Equal(t, vipl.Status(0), r.Status())
+}
+
+// pollExchange posts a receive and a send and polls both queues with
+// SendDone and RecvDone; it returns the cycles from the first post to the
+// last completion and the number of polls.
+func pollExchange(t *testing.T) (uint64, int) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{Seed: 7})
+	ctx := ctxT(t)
+	copy(e.buf.Bytes[4096:], "polled message of 32 bytes......")
+	send := e.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(4096, 32)}})
+	recv := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 64)}})
+	start := e.n.Cycle()
+	require.NoError(t, e.b.PostRecv(ctx, recv))
+	require.NoError(t, e.a.PostSend(ctx, send))
+	polls := 0
+	var sd, rd *vipl.Desc
+	for sd == nil || rd == nil {
+		polls++
+		require.Less(t, polls, 100_000, "no completion")
+		var err error
+		if sd == nil {
+			if sd, err = e.a.SendDone(ctx); err != nil {
+				requireCode(t, vipl.NotDone, err)
+			}
+		}
+		if rd == nil {
+			if rd, err = e.b.RecvDone(ctx); err != nil {
+				requireCode(t, vipl.NotDone, err)
+			}
+		}
+	}
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+	assert.Equal(t, "polled message of 32 bytes......", string(e.buf.Bytes[8192:8224]))
+	return e.n.Cycle() - start, polls
+}
+
+// A polling loop in lockstep takes the same simulated cycles every run.
+func TestCosimDataPollDeterministic(t *testing.T) {
+	c1, p1 := pollExchange(t)
+	c2, p2 := pollExchange(t)
+	t.Logf("send/receive of 32 bytes by polling: %d cycles, %d polls", c1, p1)
+	assert.Equal(t, c1, c2, "cycles")
+	assert.Equal(t, p1, p2, "polls")
+	assert.Greater(t, p1, 1, "the polls let time pass")
+}

@@ -251,6 +251,7 @@ type Desc struct {
 	va     uint64
 	handle MemHandle
 	b      []byte
+	posted atomic.Bool // on a queue, not yet reaped
 }
 
 // NewDesc writes d at va, inside the region h registered through this Nic,

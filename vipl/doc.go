@@ -1,9 +1,9 @@
 // Package vipl is the VI Provider Library of vianic: the VIA user agent, in
 // idiomatic Go. An application opens a NIC, creates protection tags,
-// allocates and registers memory, builds descriptors in it and creates
-// virtual interfaces (VIs); later it will post descriptors on their send
-// and receive queues by ringing doorbells from user level, and reap
-// completions, without the kernel agent on the data path. The calls follow
+// allocates and registers memory, builds descriptors in it, creates
+// virtual interfaces (VIs), posts descriptors on their send and receive
+// queues by ringing doorbells from user level, and reaps completions by
+// polling or waiting, without the kernel agent on the data path. The calls follow
 // the VIPL API of the Virtual Interface Architecture specification 1.0:
 //
 //	VipOpenNic          OpenNic (or NewNic over a KernelAgent)
@@ -20,6 +20,14 @@
 //	VipQueryVi          Vi.Query
 //	VipSetViAttributes  Vi.SetAttributes
 //	VIP_DESCRIPTOR      Descriptor (what it says), Desc (one in registered memory: Nic.NewDesc)
+//	VipPostSend         Vi.PostSend
+//	VipPostRecv         Vi.PostRecv
+//	VipSendDone         Vi.SendDone
+//	VipRecvDone         Vi.RecvDone
+//	VipSendWait         Vi.SendWait (timeout in simulated milliseconds, Infinite)
+//	VipRecvWait         Vi.RecvWait
+//	(not VIPL)          Vi.ConnectLoopback, Vi.Disconnect: the loopback join
+//	                    until connection management exists
 //
 // Every call takes a context and returns an error that maps one to one to
 // a VIP_* return code: Code(err) is the code, and errors.Is(err,
@@ -36,9 +44,12 @@
 // imports driver, driver/simbus (OpenNic's connection to the simulator)
 // and internal/hw, never the bridge client (cosim) itself.
 //
-// What comes next: posting (VipPostSend, VipPostRecv, doorbells on the
-// VI's own page), completion (VipSendDone, VipRecvDone, VipSendWait,
-// VipRecvWait with the millisecond timeout counted in simulated time) and
-// connections arrive with the hardware that runs them (the descriptor
-// engine of issue 9); this package does not pretend to have them before.
+// In lockstep mode (time passes only while the process waits) SendDone and
+// RecvDone let Options.PollInterval cycles pass when they find nothing, so
+// that polling loops progress the same way every run; SendWait and
+// RecvWait block on the NIC's completion interrupt, whose wake-ups the
+// kernel agent shares out (KernelAgent.Events).
+//
+// What comes next: completion queues, RDMA, connection management and the
+// name service.
 package vipl

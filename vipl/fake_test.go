@@ -2,6 +2,7 @@ package vipl
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -18,12 +19,23 @@ type fakeAgent struct {
 	nextH   MemHandle
 	nextP   Ptag
 	closed  bool
+	nextVi  ViID
+	vis     map[ViID]ViState
+	peers   map[ViID]ViID
+	ev      *fakeEvents
+	db      []string // doorbell writes, in order: "vi0 send handle 0x1", "vi0 send ring 0x7000..."
+	// ringLatency, when nonzero, makes the fake NIC complete every rung
+	// descriptor that many cycles after its doorbell with ringStatus
+	// (DONE is added).
+	ringLatency uint64
+	ringStatus  Status
 }
 
 func newFakeAgent() *fakeAgent {
 	return &fakeAgent{
-		attrs: NicAttributes{Name: "fake", MaxSegmentsPerDesc: 4, MaxTransferSize: 1 << 16},
+		attrs: NicAttributes{Name: "fake", MaxSegmentsPerDesc: 4, MaxTransferSize: 1 << 16, MaxDescriptorsPerQueue: 8},
 		next:  0x7000_0000_0000, bufs: map[uint64][]byte{}, ptags: map[Ptag]bool{}, regions: map[MemHandle]MemAttributes{},
+		vis: map[ViID]ViState{}, peers: map[ViID]ViID{}, ev: newFakeEvents(),
 	}
 }
 
@@ -116,11 +128,241 @@ func (f *fakeAgent) CreateVi(_ context.Context, attrs ViAttributes) (ViID, error
 	if !f.ptags[attrs.Ptag] {
 		return 0, &Error{Op: "CreateVi", Code: InvalidPtag}
 	}
-	return 0, nil
+	id := f.nextVi
+	f.nextVi++
+	f.vis[id] = ViIdle
+	return id, nil
 }
 
-func (f *fakeAgent) DestroyVi(context.Context, ViID) error { return nil }
+func (f *fakeAgent) DestroyVi(_ context.Context, id ViID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st, ok := f.vis[id]
+	if !ok {
+		return &Error{Op: "DestroyVi", Code: InvalidParameter}
+	}
+	if st != ViIdle {
+		return &Error{Op: "DestroyVi", Code: InvalidState}
+	}
+	delete(f.vis, id)
+	return nil
+}
 
-func (f *fakeAgent) QueryVi(context.Context, ViID) (ViInfo, error) { return ViInfo{}, nil }
+func (f *fakeAgent) QueryVi(_ context.Context, id ViID) (ViInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return ViInfo{State: f.vis[id]}, nil
+}
+
+func (f *fakeAgent) ConnectLoopback(_ context.Context, a, b ViID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	sa, oka := f.vis[a]
+	sb, okb := f.vis[b]
+	switch {
+	case !oka || !okb || a == b:
+		return &Error{Op: "ConnectLoopback", Code: InvalidParameter}
+	case sa != ViIdle || sb != ViIdle:
+		return &Error{Op: "ConnectLoopback", Code: InvalidState}
+	}
+	f.vis[a], f.vis[b] = ViConnected, ViConnected
+	f.peers[a], f.peers[b] = b, a
+	return nil
+}
+
+func (f *fakeAgent) Disconnect(_ context.Context, id ViID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.vis[id] != ViConnected {
+		return &Error{Op: "Disconnect", Code: InvalidState}
+	}
+	p := f.peers[id]
+	f.vis[id], f.vis[p] = ViIdle, ViIdle
+	delete(f.peers, id)
+	delete(f.peers, p)
+	return nil
+}
+
+func (f *fakeAgent) MapDoorbell(_ context.Context, id ViID) (Doorbell, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.vis[id]; !ok {
+		return nil, &Error{Op: "MapDoorbell", Code: InvalidParameter}
+	}
+	return &fakeDoorbell{f: f, vi: id}, nil
+}
+
+func (f *fakeAgent) Events() Events { return f.ev }
+
+// bytesAt returns the fake host memory at va.
+func (f *fakeAgent) bytesAt(va uint64, n int) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for base, b := range f.bufs {
+		if va >= base && va+uint64(n) <= base+uint64(len(b)) {
+			return b[va-base : va-base+uint64(n)]
+		}
+	}
+	return nil
+}
+
+// doorbells returns the doorbell writes so far and forgets them.
+func (f *fakeAgent) doorbells() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	d := f.db
+	f.db = nil
+	return d
+}
+
+type fakeDoorbell struct {
+	f  *fakeAgent
+	vi ViID
+}
+
+func (d *fakeDoorbell) SetHandle(_ context.Context, q Queue, h MemHandle) error {
+	d.f.mu.Lock()
+	defer d.f.mu.Unlock()
+	d.f.db = append(d.f.db, fmt.Sprintf("vi%d %s handle 0x%x", d.vi, q, uint32(h)))
+	return nil
+}
+
+func (d *fakeDoorbell) Ring(_ context.Context, q Queue, va uint64) error {
+	d.f.mu.Lock()
+	d.f.db = append(d.f.db, fmt.Sprintf("vi%d %s ring 0x%x", d.vi, q, va))
+	lat, st := d.f.ringLatency, d.f.ringStatus
+	d.f.mu.Unlock()
+	if lat > 0 {
+		b := d.f.bytesAt(va, ControlBytes)
+		d.f.ev.at(d.f.ev.Cycle()+lat, func() { storeStatus(b, st|StatusDone) })
+	}
+	return nil
+}
+
+// fakeEvents is a discrete-event clock: time passes only in Idle and Wait
+// (as in lockstep), running the scheduled events (a fake NIC's
+// completions, each of which also raises VI_DONE) in cycle order.
+type fakeEvents struct {
+	mu      sync.Mutex
+	cycle   uint64
+	gen     uint64
+	events  []fakeEvent
+	changed chan struct{}
+	waits   int // Wait calls that blocked
+}
+
+type fakeEvent struct {
+	cycle uint64
+	fn    func()
+}
+
+func newFakeEvents() *fakeEvents { return &fakeEvents{changed: make(chan struct{})} }
+
+// at schedules fn (a completion: fn writes the status, then VI_DONE) at
+// cycle.
+func (e *fakeEvents) at(cycle uint64, fn func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	i := len(e.events)
+	for i > 0 && e.events[i-1].cycle > cycle {
+		i--
+	}
+	e.events = append(e.events, fakeEvent{})
+	copy(e.events[i+1:], e.events[i:])
+	e.events[i] = fakeEvent{cycle, fn}
+}
+
+// complete runs fn now, as a completion from another goroutine (the
+// NIC's time being free): it raises VI_DONE.
+func (e *fakeEvents) complete(fn func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fn()
+	e.raise()
+}
+
+func (e *fakeEvents) raise() {
+	e.gen++
+	close(e.changed)
+	e.changed = make(chan struct{})
+}
+
+// runTo runs the events up to cycle and sets the clock there; with
+// stopAtDone, it stops at the first event's cycle. Call with mu held.
+func (e *fakeEvents) runTo(cycle uint64, stopAtDone bool) bool {
+	for len(e.events) > 0 && e.events[0].cycle <= cycle {
+		ev := e.events[0]
+		e.events = e.events[1:]
+		if ev.cycle > e.cycle {
+			e.cycle = ev.cycle
+		}
+		ev.fn()
+		e.raise()
+		if stopAtDone {
+			return true
+		}
+	}
+	if cycle > e.cycle {
+		e.cycle = cycle
+	}
+	return false
+}
+
+func (e *fakeEvents) Gen() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.gen
+}
+
+func (e *fakeEvents) Wait(ctx context.Context, gen uint64, timeout uint64) (uint64, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	end := e.cycle + timeout
+	for e.gen == gen {
+		if len(e.events) > 0 && (timeout == 0 || e.events[0].cycle <= end) {
+			e.runTo(e.events[0].cycle, true)
+			continue
+		}
+		if timeout != 0 {
+			e.cycle = end
+			return e.gen, &Error{Op: "Wait", Code: Timeout}
+		}
+		e.waits++
+		ch := e.changed
+		e.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+		}
+		e.mu.Lock()
+		if ctx.Err() != nil {
+			return e.gen, ctx.Err()
+		}
+	}
+	return e.gen, nil
+}
+
+func (e *fakeEvents) Idle(_ context.Context, cycles uint64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.runTo(e.cycle+cycles, false)
+	return nil
+}
+
+func (e *fakeEvents) Cycle() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cycle
+}
+
+func (e *fakeEvents) ClockPS() uint32   { return 4000 }
+func (e *fakeEvents) FreeRunning() bool { return false }
 
 func (f *fakeAgent) SetViAttributes(context.Context, ViID, ViAttributes) error { return nil }
+
+// blocked returns how many Wait calls have blocked so far.
+func (e *fakeEvents) blocked() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.waits
+}

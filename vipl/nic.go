@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/driver/simbus"
@@ -24,6 +25,14 @@ type Options struct {
 	// Seed sets the order in which the agent hands out scattered physical
 	// pages (0: 1), so that runs are repeatable.
 	Seed uint64
+	// PollInterval is the simulated time, in NIC clock cycles, that
+	// SendDone and RecvDone let pass when they find nothing done, so
+	// that a polling loop progresses in lockstep mode (where time passes
+	// only while the process waits) and takes the same cycles every run.
+	// 0: DefaultPollInterval in lockstep mode, none when the NIC's time
+	// runs free; negative: none (a polling loop in lockstep then never
+	// sees a completion).
+	PollInterval int64
 }
 
 // Buffer is memory from Nic.Alloc: virtually contiguous, backed by the
@@ -39,6 +48,7 @@ type Buffer struct {
 type Nic struct {
 	agent KernelAgent
 	attrs NicAttributes
+	poll  atomic.Int64 // Options.PollInterval
 
 	mu      sync.Mutex
 	closed  bool
@@ -83,6 +93,7 @@ func OpenNic(ctx context.Context, address string, node int, opts Options) (*Nic,
 		a.Close(context.Background())
 		return nil, err
 	}
+	nic.SetPollInterval(opts.PollInterval)
 	return nic, nil
 }
 
@@ -95,6 +106,28 @@ func NewNic(ctx context.Context, agent KernelAgent) (*Nic, error) {
 		return nil, wrapErr("OpenNic", err)
 	}
 	return &Nic{agent: agent, attrs: attrs, bufs: map[uint64]*Buffer{}, regions: map[MemHandle]memRange{}}, nil
+}
+
+// SetPollInterval sets the NIC's Options.PollInterval (for a Nic of
+// NewNic, whose default is 0).
+func (n *Nic) SetPollInterval(cycles int64) { n.poll.Store(cycles) }
+
+// Cycle returns the NIC's clock cycle as the process last saw it: the
+// simulated time, for measuring (not a VIPL call).
+func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
+
+// pollCycles is what a Done that finds nothing lets pass.
+func (n *Nic) pollCycles() uint64 {
+	switch p := n.poll.Load(); {
+	case p < 0:
+		return 0
+	case p > 0:
+		return uint64(p)
+	}
+	if n.agent.Events().FreeRunning() {
+		return 0
+	}
+	return DefaultPollInterval
 }
 
 // Close closes the NIC (VipCloseNic) as the process's exit would: the

@@ -2,6 +2,8 @@ package vipl
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/internal/hw"
@@ -54,6 +56,14 @@ type ViID uint32
 type Vi struct {
 	nic *Nic
 	id  ViID
+
+	mu        sync.Mutex
+	state     ViState // as vipl last knew it (CreateVi, ConnectLoopback, Disconnect, Query)
+	peer      *Vi     // the loopback peer while CONNECTED
+	db        Doorbell
+	destroyed atomic.Bool
+
+	sq, rq queue // the data path's bookkeeping (datapath.go)
 }
 
 // ID is the VI's number on its NIC (the index of its doorbell page).
@@ -75,7 +85,7 @@ func (n *Nic) CreateVi(ctx context.Context, attrs ViAttributes) (*Vi, error) {
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}
-	return &Vi{nic: n, id: id}, nil
+	return &Vi{nic: n, id: id, state: ViIdle}, nil
 }
 
 // Destroy destroys the VI (VipDestroyVi). Only an IDLE VI can be destroyed
@@ -86,7 +96,11 @@ func (v *Vi) Destroy(ctx context.Context) error {
 	if err := v.nic.checkLocked(op); err != nil {
 		return err
 	}
-	return wrapErr(op, v.nic.agent.DestroyVi(ctx, v.id))
+	if err := v.nic.agent.DestroyVi(ctx, v.id); err != nil {
+		return wrapErr(op, err)
+	}
+	v.destroyed.Store(true)
+	return nil
 }
 
 // Query answers the VI's state, attributes and whether its queues are
@@ -97,7 +111,13 @@ func (v *Vi) Query(ctx context.Context) (ViInfo, error) {
 		return ViInfo{}, err
 	}
 	info, err := v.nic.agent.QueryVi(ctx, v.id)
-	return info, wrapErr(op, err)
+	if err != nil {
+		return info, wrapErr(op, err)
+	}
+	v.mu.Lock()
+	v.state = info.State
+	v.mu.Unlock()
+	return info, nil
 }
 
 // SetAttributes changes the VI's attributes (VipSetViAttributes), with the
