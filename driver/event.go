@@ -10,10 +10,8 @@ import (
 )
 
 // irqVIDone is IRQ_STATUS.VI_DONE: the NIC completed a descriptor (any VI,
-// any queue). The integrator adds the field to bar0.layout as the next
-// free bit after FW_LOG; at integration this becomes
-// hw.IrqStatusViDoneMask.
-const irqVIDone = hw.IrqStatusFwLogMask << 1
+// any queue).
+const irqVIDone = hw.IrqStatusViDoneMask
 
 // IRQVIDone is the IRQ_STATUS bit the completion path waits on (VI_DONE).
 const IRQVIDone = irqVIDone
@@ -49,15 +47,12 @@ type Completions struct {
 	deadlines map[uint64]int // waiters by deadline cycle (0: none)
 }
 
-var completions sync.Map // *NIC -> *Completions
-
 // Completions returns the NIC's completion path (one per NIC).
 func (n *NIC) Completions() *Completions {
-	if c, ok := completions.Load(n); ok {
-		return c.(*Completions)
-	}
-	c, _ := completions.LoadOrStore(n, &Completions{n: n, changed: make(chan struct{}), deadlines: map[uint64]int{}})
-	return c.(*Completions)
+	n.complOnce.Do(func() {
+		n.compl = &Completions{n: n, changed: make(chan struct{}), deadlines: map[uint64]int{}}
+	})
+	return n.compl
 }
 
 // Gen returns the completion generation (see Completions).

@@ -156,6 +156,10 @@ type NIC struct {
 	mem    memState
 	resets atomic.Uint64 // reloads of the firmware (each clears the TPT)
 
+	// the completion path (event.go), made on first use
+	complOnce sync.Once
+	compl     *Completions
+
 	closed atomic.Bool
 	stop   chan struct{}
 	wg     sync.WaitGroup

@@ -271,12 +271,12 @@ func (a *LocalAgent) Close(ctx context.Context) error {
 
 // ConnectLoopback implements KernelAgent: driver.Session.ConnectLoopback.
 func (a *LocalAgent) ConnectLoopback(ctx context.Context, x, y ViID) error {
-	return agentErr("ConnectLoopback", sessionConnectLoopback(ctx, a.s, driver.VI(x), driver.VI(y)))
+	return agentErr("ConnectLoopback", a.s.ConnectLoopback(ctx, driver.VI(x), driver.VI(y)))
 }
 
 // Disconnect implements KernelAgent: driver.Session.Disconnect.
 func (a *LocalAgent) Disconnect(ctx context.Context, id ViID) error {
-	return agentErr("Disconnect", sessionDisconnect(ctx, a.s, driver.VI(id)))
+	return agentErr("Disconnect", a.s.Disconnect(ctx, driver.VI(id)))
 }
 
 // MapDoorbell implements KernelAgent: driver.Session.Doorbell.
