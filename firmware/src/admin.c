@@ -22,11 +22,6 @@ enum {
     /* Connection manager (firmware + fabric): discriminator bytes carried in
      * a connect request. */
     ATTR_MAX_DISCRIMINATOR_LEN = 64,
-    /* Queue state: descriptors are chained through their Next field in host
-     * memory, so the NIC keeps no per-descriptor state; the limit only bounds
-     * what the driver sizes (a future CAP_QUEUE register). */
-    ATTR_MAX_DESCRIPTORS_PER_QUEUE = 4096,
-    ATTR_MAX_SEGMENTS_PER_DESC = 16,
     /* CQ engine (a future CAP_CQ register): one CQ per VI for now. */
     ATTR_MAX_CQ_ENTRIES = 4096,
     /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
@@ -53,8 +48,11 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
     a->max_register_regions = caps->regions;
     a->max_register_block_bytes = VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES;
     a->max_vi = caps->num_vi;
-    a->max_descriptors_per_queue = ATTR_MAX_DESCRIPTORS_PER_QUEUE;
-    a->max_segments_per_desc = ATTR_MAX_SEGMENTS_PER_DESC;
+    /* The queue limits are the hardware's (CAP_VI_QUEUE): descriptors are
+     * chained through Next in host memory, and the doorbell block counts
+     * at most MAX_DESC of them outstanding per queue. */
+    a->max_descriptors_per_queue = caps->max_desc;
+    a->max_segments_per_desc = caps->max_segs;
     a->max_cq = caps->num_vi;
     a->max_cq_entries = ATTR_MAX_CQ_ENTRIES;
     a->max_transfer_size = VIA_ADMIN_MAX_TRANSFER_SIZE;

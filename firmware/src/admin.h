@@ -29,6 +29,8 @@ typedef struct {
     uint32_t num_vi;     /* VIs the firmware can create (vi_init of CAP_VI.NUM_VI) */
     uint32_t data_width; /* CAP_DATAPATH.DATA_WIDTH, bits */
     uint32_t regions;    /* TPT regions registration uses (mem_init) */
+    uint32_t max_desc;   /* CAP_VI_QUEUE.MAX_DESC: MaxDescriptorsPerQueue */
+    uint32_t max_segs;   /* CAP_VI_QUEUE.MAX_SEGS: MaxSegmentsPerDesc */
 } admin_caps_t;
 
 /* admin_execute runs one command and fills *rsp completely (every byte is

@@ -26,6 +26,8 @@ static const admin_caps_t test_caps = {
     .num_vi = 16,
     .data_width = 64,
     .regions = 1024,
+    .max_desc = 1024,
+    .max_segs = 16,
 };
 
 static via_admin_cmd_t *new_cmd(uint16_t opcode, uint16_t flags, uint32_t seq, uint32_t len)
@@ -154,8 +156,8 @@ static void test_query_nic(void)
     CHECK_EQ_U(a.max_register_bytes, VIA_ADMIN_MAX_REGISTER_BYTES);
     CHECK_EQ_U(a.max_register_block_bytes, VIA_ADMIN_MAX_REGISTER_BLOCK_BYTES);
     CHECK(a.max_register_block_bytes > 0 && a.max_register_block_bytes <= a.max_register_bytes);
-    CHECK(a.max_descriptors_per_queue > 0);
-    CHECK(a.max_segments_per_desc > 0);
+    CHECK_EQ_U(a.max_descriptors_per_queue, test_caps.max_desc);
+    CHECK_EQ_U(a.max_segments_per_desc, test_caps.max_segs);
     CHECK(a.max_cq_entries > 0);
     CHECK(a.native_mtu > 0 && a.native_mtu <= a.max_transfer_size);
     CHECK_EQ_U(a.max_ptags, VIA_ADMIN_MAX_PTAGS);
