@@ -251,7 +251,7 @@ always @(posedge clk) begin
         fifo_count_reg <= 7'd0;
         head_reg       <= {PORT_BITS{1'b0}};
     end else begin
-        lock_reg     <= (lock_reg || rr_any) && !aw_fire;
+        lock_reg     <= m_axi_awvalid && !m_axi_awready;
         lock_sel_reg <= sel;
         if (aw_fire) begin
             last_reg    <= sel;

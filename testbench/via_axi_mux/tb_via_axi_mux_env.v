@@ -1,10 +1,13 @@
 // tb_via_axi_mux_env: one configuration of the via_axi_mux bench: PORTS
 // behavioural masters (tb_via_axi_mux_master) share one axi_ram_model
-// (random back-pressure on every channel) through via_axi_rd_mux and
+// (random back-pressure on every channel; port k makes N_READS + k*N_READS/4
+// reads and N_WRITES + (PORTS-1-k)*N_WRITES/4 writes, so some run alone at
+// the end) through via_axi_rd_mux and
 // via_axi_wr_mux. finished goes to 1 when every master is done and every
 // busy flag is 0. Checked here, every cycle: the payload on the shared AR,
 // AW and W channels does not change while valid && !ready (the memory model
-// checks it too), and the write mux never shows a W beat before an AW
+// checks it too); the muxes offer AR whenever a port asks, AW whenever a
+// port asks and the order FIFO has room; and the write mux never shows a W beat before an AW
 // (the model would reject it otherwise).
 
 `timescale 1ns / 1ps
@@ -17,6 +20,8 @@ module tb_via_axi_mux_env #(
     parameter [PORTS*ID_WIDTH-1:0] IDS = 8'h10,
     parameter FIFO_DEPTH = 4 * PORTS,
     parameter READY_PROB = 60,    // the memory's back-pressure
+    parameter AR_PROB    = -1,    // the memory's arready / awready percent (-1: READY_PROB)
+    parameter AW_PROB    = -1,
     parameter VALID_PROB = 60,    // the masters' valid gaps
     parameter N_READS    = 100,
     parameter N_WRITES   = 100,
@@ -122,7 +127,7 @@ generate
         tb_via_axi_mux_master #(
             .PORT(k), .PORTS(PORTS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
             .ID(IDS[k*ID_WIDTH +: ID_WIDTH]), .RO_BYTES(RO_BYTES), .WR_BASE(RO_BYTES + k * WR_BYTES),
-            .WR_BYTES(WR_BYTES), .N_READS(N_READS), .N_WRITES(N_WRITES), .VALID_PROB(VALID_PROB),
+            .WR_BYTES(WR_BYTES), .N_READS(N_READS + k * (N_READS / 4)), .N_WRITES(N_WRITES + (PORTS - 1 - k) * (N_WRITES / 4)), .VALID_PROB(VALID_PROB),
             .SALT(SALT)
         ) m (
             .clk(clk), .rst(rst),
@@ -157,6 +162,7 @@ endfunction
 integer i;
 initial begin
     #1;
+    ram.set_channel_probs(AW_PROB, -1, -1, AR_PROB, -1);
     for (i = 0; i < RO_BYTES; i = i + 1) begin
         ram.mem[i] = pattern(i);
     end
@@ -170,12 +176,13 @@ end
 reg                  p_arv, p_awv, p_wv;
 reg [ID_WIDTH+ADDR_WIDTH+8+3+2-1:0] p_ar, p_aw;
 reg [DATA_WIDTH+BYTES:0] p_w;
+integer ar_lock_held, aw_lock_held;
 integer cycles, aw_blocked_full, w_switches, ar_n, aw_n;
 reg [2:0] last_w_port;
 always @(posedge clk) begin
     if (rst) begin
         p_arv <= 1'b0; p_awv <= 1'b0; p_wv <= 1'b0;
-        cycles = 0; aw_blocked_full = 0; ar_n = 0; aw_n = 0;
+        cycles = 0; aw_blocked_full = 0; ar_lock_held = 0; aw_lock_held = 0; ar_n = 0; aw_n = 0;
     end else begin
         cycles = cycles + 1;
         if (p_arv && (!m_arvalid || p_ar !== {m_arid, m_araddr, m_arlen, m_arsize, m_arburst}))
@@ -184,6 +191,11 @@ always @(posedge clk) begin
             $fatal(1, "%m: AW dropped or changed while valid && !ready");
         if (p_wv && (!m_wvalid || p_w !== {m_wdata, m_wstrb, m_wlast}))
             $fatal(1, "%m: W dropped or changed while valid && !ready");
+        // work conserving: the channel is offered whenever a port asks (AW:
+        // unless the order FIFO is full)
+        if (m_arvalid !== (|s_arvalid)) $fatal(1, "%m: m_axi_arvalid differs from 'some port asks'");
+        if (m_awvalid !== ((|s_awvalid) && wr_mux.fifo_count_reg != FIFO_DEPTH))
+            $fatal(1, "%m: m_axi_awvalid differs from 'some port asks and the order FIFO has room'");
         p_arv <= m_arvalid && !m_arready;
         p_awv <= m_awvalid && !m_awready;
         p_wv  <= m_wvalid && !m_wready;
@@ -191,13 +203,16 @@ always @(posedge clk) begin
         p_aw  <= {m_awid, m_awaddr, m_awlen, m_awsize, m_awburst};
         p_w   <= {m_wdata, m_wstrb, m_wlast};
         if (|s_awvalid && !m_awvalid && !wr_mux.lock_reg) aw_blocked_full = aw_blocked_full + 1;
+        // the lock matters: round robin alone would now pick another port
+        if (rd_mux.lock_reg && rd_mux.rr_sel != rd_mux.lock_sel_reg) ar_lock_held = ar_lock_held + 1;
+        if (wr_mux.lock_reg && wr_mux.rr_sel != wr_mux.lock_sel_reg) aw_lock_held = aw_lock_held + 1;
         if (m_arvalid && m_arready) ar_n = ar_n + 1;
         if (m_awvalid && m_awready) aw_n = aw_n + 1;
         if (&done && !finished) begin
             if (rd_busy !== {PORTS{1'b0}} || wr_busy !== {PORTS{1'b0}})
                 $fatal(1, "%m: busy %b/%b after every master is done", rd_busy, wr_busy);
-            $display("%m: PORTS %0d DATA_WIDTH %0d FIFO_DEPTH %0d: %0d cycles, %0d ARs, %0d AWs, max %0d reads / %0d writes outstanding at the memory, %0d cycles with AW held back by a full order FIFO",
-                     PORTS, DATA_WIDTH, FIFO_DEPTH, cycles, ar_n, aw_n, ram.rd_outstanding_max, ram.wr_outstanding_max, aw_blocked_full);
+            $display("%m: PORTS %0d DATA_WIDTH %0d FIFO_DEPTH %0d: %0d cycles, %0d ARs, %0d AWs, max %0d reads / %0d writes outstanding at the memory, %0d cycles with AW held back by a full order FIFO, AR/AW lock overriding round robin in %0d/%0d cycles",
+                     PORTS, DATA_WIDTH, FIFO_DEPTH, cycles, ar_n, aw_n, ram.rd_outstanding_max, ram.wr_outstanding_max, aw_blocked_full, ar_lock_held, aw_lock_held);
             finished <= 1'b1;
         end
     end

@@ -1,5 +1,6 @@
 // tb_via_lk_arb_env: one configuration of the via_lk_arb bench: PORTS
-// random requesters (tb_via_lk_arb_req) share a model of via_tpt's lookup
+// random requesters (tb_via_lk_arb_req; port k makes N + k*N/4 lookups,
+// so the last ones run alone) share a model of via_tpt's lookup
 // port through via_lk_arb. The model accepts lookups with random lk_ready,
 // answers them in order after a random latency (1..5 cycles, up to 6
 // outstanding) with random rs_valid gaps, the answer being a hash of the
@@ -7,7 +8,8 @@
 // here, every cycle: the payload and tag the TPT sees do not change while
 // lk_valid && !lk_ready; each accepted lookup is the payload of exactly one
 // requester, the one whose s_lk_ready is 1, with that port's index in the
-// tag's high bits and its inner tag below; busy == (a lookup presented or
+// tag's high bits and its inner tag below; m_lk_valid == some port asks
+// (never idle while one asks); busy == (a lookup presented or
 // accepted and not answered). finished: every requester is done and busy 0.
 
 `timescale 1ns / 1ps
@@ -70,7 +72,7 @@ genvar k;
 generate
     for (k = 0; k < PORTS; k = k + 1) begin : g_r
         tb_via_lk_arb_req #(
-            .PORT(k), .PORTS(PORTS), .ADDR_WIDTH(ADDR_WIDTH), .TAG_WIDTH(TAG_WIDTH), .N(N),
+            .PORT(k), .PORTS(PORTS), .ADDR_WIDTH(ADDR_WIDTH), .TAG_WIDTH(TAG_WIDTH), .N(N + k * (N / 4)),
             .VALID_PROB(VALID_PROB), .SALT(SALT)
         ) r (
             .clk(clk), .rst(rst),
@@ -146,6 +148,8 @@ always @(posedge clk) begin
         // stability of what the TPT sees
         if (p_valid && (!m_lk_valid || p_payload !== {m_lk_handle, m_lk_va, m_lk_len, m_lk_ptag, m_lk_kind, m_lk_tag}))
             `EFAIL("lookup dropped or changed while lk_valid && !lk_ready")
+        // work conserving: the TPT sees a lookup whenever a port asks
+        if (m_lk_valid !== (|s_lk_valid)) `EFAIL("m_lk_valid differs from 'some port asks'")
         p_valid = m_lk_valid && !m_lk_ready;
         p_payload = {m_lk_handle, m_lk_va, m_lk_len, m_lk_ptag, m_lk_kind, m_lk_tag};
         if (m_lk_valid && $countones(s_lk_valid) > 1) contended = contended + 1;
@@ -193,7 +197,7 @@ always @(posedge clk) begin
         end
         if (&done && !finished) begin
             if (busy !== 1'b0) `EFAIL("busy after every requester is done")
-            if (n_acc != PORTS * N || n_ans != PORTS * N) `EFAIL("lookup counts wrong")
+            if (n_acc != PORTS * N + (N / 4) * PORTS * (PORTS - 1) / 2 || n_ans != n_acc) `EFAIL("lookup counts wrong")
             $display("%m: PORTS %0d TAG_WIDTH %0d ADDR_WIDTH %0d: %0d lookups in %0d cycles, %0d cycles with several ports asking",
                      PORTS, TAG_WIDTH, ADDR_WIDTH, n_acc, cycles, contended);
             finished <= 1'b1;
