@@ -161,25 +161,32 @@ reg [PORT_BITS-1:0] head_reg;      // fifo_mem[fifo_rd_reg], registered
 wire fifo_full  = fifo_count_reg == DEPTH7;
 wire fifo_empty = fifo_count_reg == 7'd0;
 
-// round robin: the first asking port after last_reg
-reg [PORT_BITS-1:0] rr_sel;
-reg                 rr_any;
-integer i;
-integer idx;
-always @* begin
-    rr_sel = last_reg;
-    rr_any = 1'b0;
-    for (i = PORTS; i >= 1; i = i - 1) begin
-        idx = {{(32-PORT_BITS){1'b0}}, last_reg} + i;
-        if (idx >= PORTS) begin
-            idx = idx - PORTS;
-        end
-        if (s_axi_awvalid[idx]) begin
-            rr_sel = idx[PORT_BITS-1:0];
-            rr_any = 1'b1;
+// round robin: the first asking port after last_reg ({found, port}).
+// (Functions in continuous assignments rather than always @*: Icarus runs
+// an always @* only after an input changes, which would leave the outputs
+// X until then.)
+function [PORT_BITS:0] rr_pick;
+    input [PORTS-1:0]     valid;
+    input [PORT_BITS-1:0] last;
+    integer i;
+    integer idx;
+    begin
+        rr_pick = {1'b0, last};
+        for (i = PORTS; i >= 1; i = i - 1) begin
+            idx = {{(32-PORT_BITS){1'b0}}, last} + i;
+            if (idx >= PORTS) begin
+                idx = idx - PORTS;
+            end
+            if (valid[idx]) begin
+                rr_pick = {1'b1, idx[PORT_BITS-1:0]};
+            end
         end
     end
-end
+endfunction
+
+wire [PORT_BITS:0]   rr     = rr_pick(s_axi_awvalid, last_reg);
+wire                 rr_any = rr[PORT_BITS];
+wire [PORT_BITS-1:0] rr_sel = rr[PORT_BITS-1:0];
 
 wire [PORT_BITS-1:0] sel = lock_reg ? lock_sel_reg : rr_sel;
 
@@ -202,15 +209,20 @@ assign m_axi_wvalid = !fifo_empty && s_axi_wvalid[head_reg];
 wire   w_done       = m_axi_wvalid && m_axi_wready && m_axi_wlast;
 
 // B routing: the lowest port whose ID matches, else port 0
-reg [PORT_BITS-1:0] b_port;
-always @* begin
-    b_port = {PORT_BITS{1'b0}};
-    for (i = PORTS - 1; i >= 0; i = i - 1) begin
-        if (IDS[i*ID_WIDTH +: ID_WIDTH] == m_axi_bid) begin
-            b_port = i[PORT_BITS-1:0];
+function [PORT_BITS-1:0] port_of;
+    input [ID_WIDTH-1:0] id;
+    integer i;
+    begin
+        port_of = {PORT_BITS{1'b0}};
+        for (i = PORTS - 1; i >= 0; i = i - 1) begin
+            if (IDS[i*ID_WIDTH +: ID_WIDTH] == id) begin
+                port_of = i[PORT_BITS-1:0];
+            end
         end
     end
-end
+endfunction
+
+wire [PORT_BITS-1:0] b_port = port_of(m_axi_bid);
 
 assign m_axi_bready = s_axi_bready[b_port];
 

@@ -119,25 +119,32 @@ reg [PORT_BITS-1:0] lock_sel_reg;  // its port
 reg [PORT_BITS-1:0] last_reg;      // the port granted last
 reg [7:0]           out_reg;       // accepted and not answered
 
-// round robin: the first asking port after last_reg
-reg [PORT_BITS-1:0] rr_sel;
-reg                 rr_any;
-integer i;
-integer idx;
-always @* begin
-    rr_sel = last_reg;
-    rr_any = 1'b0;
-    for (i = PORTS; i >= 1; i = i - 1) begin
-        idx = {{(32-PORT_BITS){1'b0}}, last_reg} + i;
-        if (idx >= PORTS) begin
-            idx = idx - PORTS;
-        end
-        if (s_lk_valid[idx]) begin
-            rr_sel = idx[PORT_BITS-1:0];
-            rr_any = 1'b1;
+// round robin: the first asking port after last_reg ({found, port}).
+// (Functions in continuous assignments rather than always @*: Icarus runs
+// an always @* only after an input changes, which would leave the outputs
+// X until then.)
+function [PORT_BITS:0] rr_pick;
+    input [PORTS-1:0]     valid;
+    input [PORT_BITS-1:0] last;
+    integer i;
+    integer idx;
+    begin
+        rr_pick = {1'b0, last};
+        for (i = PORTS; i >= 1; i = i - 1) begin
+            idx = {{(32-PORT_BITS){1'b0}}, last} + i;
+            if (idx >= PORTS) begin
+                idx = idx - PORTS;
+            end
+            if (valid[idx]) begin
+                rr_pick = {1'b1, idx[PORT_BITS-1:0]};
+            end
         end
     end
-end
+endfunction
+
+wire [PORT_BITS:0]   rr     = rr_pick(s_lk_valid, last_reg);
+wire                 rr_any = rr[PORT_BITS];
+wire [PORT_BITS-1:0] rr_sel = rr[PORT_BITS-1:0];
 
 wire [PORT_BITS-1:0] sel = lock_reg ? lock_sel_reg : rr_sel;
 
