@@ -87,7 +87,9 @@ module via_nic #(
     parameter FW_LOG_DEPTH        /*verilator public_flat*/ = `VIA_DEFAULT_FW_LOG_DEPTH,        // firmware log FIFO words
     parameter FW_EVENT_DEPTH      /*verilator public_flat*/ = `VIA_DEFAULT_FW_EVENT_DEPTH,      // control processor event FIFO entries
     parameter TPT_REGIONS         /*verilator public_flat*/ = `VIA_DEFAULT_TPT_REGIONS,         // TPT memory regions (power of two, 16..65536)
-    parameter TPT_CACHE_ENTRIES   /*verilator public_flat*/ = `VIA_DEFAULT_TPT_CACHE_ENTRIES    // TPT cached page-list entries (power of two, 64..16384)
+    parameter TPT_CACHE_ENTRIES   /*verilator public_flat*/ = `VIA_DEFAULT_TPT_CACHE_ENTRIES,   // TPT cached page-list entries (power of two, 64..16384)
+    parameter MAX_DESC            /*verilator public_flat*/ = `VIA_DEFAULT_MAX_DESC,            // MaxDescriptorsPerQueue (2..1024)
+    parameter MAX_SEGS            /*verilator public_flat*/ = `VIA_DEFAULT_MAX_SEGS             // MaxSegmentsPerDesc (1..124)
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -188,8 +190,14 @@ generate
     if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_bad_data_width
         `VIA_PARAM_FAIL(("via_nic: DATA_WIDTH=%0d, must be 64, 128, 256 or 512", DATA_WIDTH))
     end
-    if (NUM_VI < 1) begin : g_bad_num_vi
-        `VIA_PARAM_FAIL(("via_nic: NUM_VI=%0d, must be >= 1", NUM_VI))
+    if (NUM_VI < 1 || NUM_VI > 1024) begin : g_bad_num_vi
+        `VIA_PARAM_FAIL(("via_nic: NUM_VI=%0d, must be 1..1024", NUM_VI))
+    end
+    if (MAX_DESC < 2 || MAX_DESC > 1024) begin : g_bad_max_desc
+        `VIA_PARAM_FAIL(("via_nic: MAX_DESC=%0d, must be 2..1024", MAX_DESC))
+    end
+    if (MAX_SEGS < 1 || MAX_SEGS > 124) begin : g_bad_max_segs
+        `VIA_PARAM_FAIL(("via_nic: MAX_SEGS=%0d, must be 1..124", MAX_SEGS))
     end
     if (AXIL_ADDR_WIDTH < 17 || AXIL_ADDR_WIDTH > 32) begin : g_bad_axil_addr_width
         `VIA_PARAM_FAIL(("via_nic: AXIL_ADDR_WIDTH=%0d, must be 17..32", AXIL_ADDR_WIDTH))
@@ -238,11 +246,22 @@ endgenerate
 localparam VI_WIDTH        = (NUM_VI > 1) ? $clog2(NUM_VI) : 1;
 localparam DB_OFFSET_WIDTH = $clog2(`VIA_DOORBELL_STRIDE);
 
-// AXI4 read IDs: the DMA engine's bursts, the TPT's page-list fetches
+// AXI4 IDs: the diagnostic engine's bursts 0, the TPT's page-list fetches
+// 1, the VI engines' 2..5 (TX descriptor fetch, TX data reads and
+// write-backs, RX descriptor fetch, RX writes)
+localparam [DMA_ID_WIDTH-1:0] DIAG_ID      = 0;
 localparam [DMA_ID_WIDTH-1:0] TPT_FETCH_ID = 1;
-// lookup tag bits at the TPT: requester (engine, probe) and the engine's
-// source/destination bit
-localparam TPT_TAG_WIDTH = 2;
+localparam [DMA_ID_WIDTH-1:0] TXF_ID       = 2;
+localparam [DMA_ID_WIDTH-1:0] TXD_ID       = 3;
+localparam [DMA_ID_WIDTH-1:0] RXF_ID       = 4;
+localparam [DMA_ID_WIDTH-1:0] RXW_ID       = 5;
+// TPT lookups: via_lk_arb shares the engine port of via_tpt_probe between
+// the diagnostic engine (port 0, its source/destination tag bit) and the
+// VI engines' four requesters (ports 1..4, tag unused); its tag is
+// {port (3 bits), 1 bit}; via_tpt_probe adds the probe bit
+localparam LK_PORTS      = 5;
+localparam LK_TAG_WIDTH  = 4;
+localparam TPT_TAG_WIDTH = LK_TAG_WIDTH + 1;
 
 // ------------------------------------------------------------ resets
 
@@ -305,16 +324,13 @@ via_axil_slave #(
     .reg_rd_resp(reg_rd_resp)
 );
 
-/* verilator lint_off UNUSEDSIGNAL */
-// doorbell hook: no doorbell block yet, every doorbell write is accepted and
-// ignored
+// doorbell writes, to the VI engine's doorbell block
 wire                       db_wr_valid;
 wire [VI_WIDTH-1:0]        db_wr_vi;
 wire [DB_OFFSET_WIDTH-1:0] db_wr_offset;
 wire [31:0]                db_wr_data;
 wire [3:0]                 db_wr_strb;
-/* verilator lint_on UNUSEDSIGNAL */
-wire                       db_wr_ready = 1'b1;
+wire                       db_wr_ready;
 
 wire        diag_start;
 wire        diag_busy;
@@ -326,7 +342,8 @@ localparam EXT_NIC    = 0;
 localparam EXT_DIAG   = 1;
 localparam EXT_NET    = 2;
 localparam EXT_TPT    = 3;
-localparam EXT_BLOCKS = 4;
+localparam EXT_VI     = 4;
+localparam EXT_BLOCKS = 5;
 
 wire                    blk_wr_en;
 wire [15:0]             blk_wr_addr;
@@ -381,6 +398,7 @@ wire                      tpt_st_hit;
 wire                      tpt_st_miss;
 wire                      tpt_st_error;
 
+// the diagnostic engine's lookup port
 wire                      dlk_valid;
 wire                      dlk_ready;
 wire [31:0]               dlk_handle;
@@ -397,11 +415,134 @@ wire [12:0]               drs_bytes;
 wire                      drs_hit;
 wire                      drs_epoch;
 wire                      drs_tag;
+/* verilator lint_off UNUSEDSIGNAL */
+// the VI engines' requesters have no tag
+wire [LK_PORTS-1:0]       alk_rs_tag;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// the VI engines' four lookup ports
+wire [3:0]                vlk_valid;
+wire [3:0]                vlk_ready;
+wire [4*32-1:0]           vlk_handle;
+wire [4*64-1:0]           vlk_va;
+wire [4*32-1:0]           vlk_len;
+wire [4*16-1:0]           vlk_ptag;
+wire [4*2-1:0]            vlk_kind;
+wire [3:0]                vrs_valid;
+wire [3:0]                vrs_ready;
+
+// the lookup arbiter's side of via_tpt_probe's engine port
+wire                      elk_valid;
+wire                      elk_ready;
+wire [31:0]               elk_handle;
+wire [63:0]               elk_va;
+wire [31:0]               elk_len;
+wire [15:0]               elk_ptag;
+wire [1:0]                elk_kind;
+wire [LK_TAG_WIDTH-1:0]   elk_tag;
+wire                      ers_valid;
+wire                      ers_ready;
+wire [2:0]                ers_err;
+wire [DMA_ADDR_WIDTH-1:0] ers_pa;
+wire [12:0]               ers_bytes;
+wire                      ers_hit;
+wire                      ers_epoch;
+wire [LK_TAG_WIDTH-1:0]   ers_tag;
+wire [LK_PORTS*3-1:0]     alk_rs_err;
+wire [LK_PORTS*DMA_ADDR_WIDTH-1:0] alk_rs_pa;
+wire [LK_PORTS*13-1:0]    alk_rs_bytes;
+wire [LK_PORTS-1:0]       alk_rs_hit;
+wire [LK_PORTS-1:0]       alk_rs_epoch;
+wire                      lk_arb_busy;
 
 wire probe_busy;
 wire lk_pending;
 
-// the two read masters: the DMA engine (port 0) and the TPT (port 1)
+// the diagnostic engine's write master
+wire [DMA_ID_WIDTH-1:0]   diag_awid;
+wire [DMA_ADDR_WIDTH-1:0] diag_awaddr;
+wire [7:0]                diag_awlen;
+wire [2:0]                diag_awsize;
+wire [1:0]                diag_awburst;
+wire                      diag_awlock;
+wire [3:0]                diag_awcache;
+wire [2:0]                diag_awprot;
+wire                      diag_awvalid;
+wire                      diag_awready;
+wire [DATA_WIDTH-1:0]     diag_wdata;
+wire [DATA_WIDTH/8-1:0]   diag_wstrb;
+wire                      diag_wlast;
+wire                      diag_wvalid;
+wire                      diag_wready;
+wire                      diag_bvalid;
+wire                      diag_bready;
+
+// the VI engine's read masters (TX fetch, TX data, RX fetch) and write
+// masters (TX write-back, RX)
+wire [3*DMA_ID_WIDTH-1:0]   v_arid;
+wire [3*DMA_ADDR_WIDTH-1:0] v_araddr;
+wire [3*8-1:0]              v_arlen;
+wire [3*3-1:0]              v_arsize;
+wire [3*2-1:0]              v_arburst;
+wire [2:0]                  v_arlock;
+wire [3*4-1:0]              v_arcache;
+wire [3*3-1:0]              v_arprot;
+wire [2:0]                  v_arvalid;
+wire [2:0]                  v_arready;
+wire [2:0]                  v_rvalid;
+wire [2:0]                  v_rready;
+wire [2*DMA_ID_WIDTH-1:0]   v_awid;
+wire [2*DMA_ADDR_WIDTH-1:0] v_awaddr;
+wire [2*8-1:0]              v_awlen;
+wire [2*3-1:0]              v_awsize;
+wire [2*2-1:0]              v_awburst;
+wire [1:0]                  v_awlock;
+wire [2*4-1:0]              v_awcache;
+wire [2*3-1:0]              v_awprot;
+wire [1:0]                  v_awvalid;
+wire [1:0]                  v_awready;
+wire [2*DATA_WIDTH-1:0]     v_wdata;
+wire [2*DATA_WIDTH/8-1:0]   v_wstrb;
+wire [1:0]                  v_wlast;
+wire [1:0]                  v_wvalid;
+wire [1:0]                  v_wready;
+wire [1:0]                  v_bvalid;
+wire [1:0]                  v_bready;
+wire [4:0]                  rd_mux_busy;
+wire [2:0]                  wr_mux_busy;
+
+// the VI engine's frames (through via_net_loopback's engine path)
+wire [DATA_WIDTH-1:0]   etx_tdata;
+wire [DATA_WIDTH/8-1:0] etx_tkeep;
+wire                    etx_tvalid;
+wire                    etx_tready;
+wire                    etx_tlast;
+wire [DATA_WIDTH-1:0]   erx_tdata;
+wire [DATA_WIDTH/8-1:0] erx_tkeep;
+wire                    erx_tvalid;
+wire                    erx_tready;
+wire                    erx_tlast;
+wire                    net_e_busy;
+
+wire                    vi_busy;
+wire                    vi_done_pulse;
+wire [1:0]              vi_inflight_epoch;
+wire [1:0]              diag_inflight_epoch;
+
+// the VI context port (firmware -> VI engine)
+wire        vctx_valid;
+wire        vctx_ready;
+wire [15:0] vctx_vi;
+wire        vctx_enable;
+wire [1:0]  vctx_state;
+wire        vctx_reset_q;
+wire        vctx_rdma_write;
+wire        vctx_rdma_read;
+wire [15:0] vctx_ptag;
+wire [31:0] vctx_max_transfer;
+wire [15:0] vctx_peer;
+
+// the read masters: the diagnostic engine and the TPT
 wire [DMA_ID_WIDTH-1:0]   diag_arid;
 wire [DMA_ADDR_WIDTH-1:0] diag_araddr;
 wire [7:0]                diag_arlen;
@@ -483,13 +624,17 @@ wire        per_busy;
 // the core and its peripherals run only with RUN=1 outside any reset
 wire cpu_rst = blk_rst || !cpu_run;
 
-// hardware interrupt causes: bit 0 is the diagnostic engine's completion
-// (the control processor's causes are raised inside via_regfile)
+// hardware interrupt causes: the diagnostic engine's completion, the VI
+// engine's descriptor completions (the control processor's causes are
+// raised inside via_regfile)
 reg [NUM_IRQ-1:0] irq_set;
 
 always @* begin
     irq_set = {NUM_IRQ{1'b0}};
     irq_set[`VIA_IRQ_STATUS_DIAG_DONE_LSB] = diag_done_pulse;
+    if (NUM_IRQ > `VIA_IRQ_STATUS_VI_DONE_LSB) begin
+        irq_set[`VIA_IRQ_STATUS_VI_DONE_LSB % NUM_IRQ] = vi_done_pulse;
+    end
 end
 
 via_regfile #(
@@ -585,7 +730,9 @@ via_nic_ctrl #(
     .CPU_IMEM_BYTES(CPU_IMEM_BYTES),
     .CPU_DMEM_BYTES(CPU_DMEM_BYTES),
     .TPT_REGIONS(TPT_REGIONS),
-    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES)
+    .TPT_CACHE_ENTRIES(TPT_CACHE_ENTRIES),
+    .MAX_DESC(MAX_DESC),
+    .MAX_SEGS(MAX_SEGS)
 ) nic_ctrl_inst (
     .clk(clk),
     .rst(blk_rst),
@@ -642,22 +789,6 @@ via_cpu #(
     .retired(cpu_retired)
 );
 
-// integration placeholder (helper "fw", issue 9): the per-VI context write
-// port goes nowhere yet and every commit is taken at once; the integrator
-// replaces this with via_vi_ctx / via_vi_queues' ctx port.
-/* verilator lint_off UNUSEDSIGNAL */
-wire        ph_ctx_valid;
-wire [15:0] ph_ctx_vi;
-wire        ph_ctx_enable;
-wire [1:0]  ph_ctx_state;
-wire        ph_ctx_reset_q;
-wire        ph_ctx_rdma_write;
-wire        ph_ctx_rdma_read;
-wire [15:0] ph_ctx_ptag;
-wire [31:0] ph_ctx_max_transfer;
-wire [15:0] ph_ctx_peer;
-/* verilator lint_on UNUSEDSIGNAL */
-
 via_cpu_periph #(
     .EVENT_DEPTH(FW_EVENT_DEPTH)
 ) cpu_periph_inst (
@@ -710,17 +841,17 @@ via_cpu_periph #(
     .tpt_prog_rd_pl(tpt_prog_rd_pl),
     .tpt_prog_rd_valid(tpt_prog_rd_valid),
     .tpt_prog_rd_gen(tpt_prog_rd_gen),
-    .ctx_valid(ph_ctx_valid),             // integration placeholder
-    .ctx_ready(1'b1),                     // integration placeholder
-    .ctx_vi(ph_ctx_vi),
-    .ctx_enable(ph_ctx_enable),
-    .ctx_state(ph_ctx_state),
-    .ctx_reset_q(ph_ctx_reset_q),
-    .ctx_rdma_write(ph_ctx_rdma_write),
-    .ctx_rdma_read(ph_ctx_rdma_read),
-    .ctx_ptag(ph_ctx_ptag),
-    .ctx_max_transfer(ph_ctx_max_transfer),
-    .ctx_peer(ph_ctx_peer),
+    .ctx_valid(vctx_valid),
+    .ctx_ready(vctx_ready),
+    .ctx_vi(vctx_vi),
+    .ctx_enable(vctx_enable),
+    .ctx_state(vctx_state),
+    .ctx_reset_q(vctx_reset_q),
+    .ctx_rdma_write(vctx_rdma_write),
+    .ctx_rdma_read(vctx_rdma_read),
+    .ctx_ptag(vctx_ptag),
+    .ctx_max_transfer(vctx_max_transfer),
+    .ctx_peer(vctx_peer),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)
@@ -740,7 +871,8 @@ via_soft_reset #(
     .busy(soft_reset_busy),
     .blk_rst(soft_blk_rst),
     .dma_abort(soft_dma_abort),
-    .dma_busy(diag_busy || probe_busy || lk_pending || tpt_rd_busy),
+    .dma_busy(diag_busy || probe_busy || lk_pending || tpt_rd_busy || lk_arb_busy || vi_busy ||
+              (|rd_mux_busy) || (|wr_mux_busy)),
     .m_axi_awvalid(m_axi_awvalid),
     .m_axi_awready(m_axi_awready),
     .m_axi_wvalid(m_axi_wvalid),
@@ -797,26 +929,26 @@ via_dma_diag #(
     .rs_hit(drs_hit),
     .rs_epoch(drs_epoch),
     .rs_tag(drs_tag),
-    .inflight_epoch(tpt_inflight_epoch),
-    .m_axi_awid(m_axi_awid),
-    .m_axi_awaddr(m_axi_awaddr),
-    .m_axi_awlen(m_axi_awlen),
-    .m_axi_awsize(m_axi_awsize),
-    .m_axi_awburst(m_axi_awburst),
-    .m_axi_awlock(m_axi_awlock),
-    .m_axi_awcache(m_axi_awcache),
-    .m_axi_awprot(m_axi_awprot),
-    .m_axi_awvalid(m_axi_awvalid),
-    .m_axi_awready(m_axi_awready),
-    .m_axi_wdata(m_axi_wdata),
-    .m_axi_wstrb(m_axi_wstrb),
-    .m_axi_wlast(m_axi_wlast),
-    .m_axi_wvalid(m_axi_wvalid),
-    .m_axi_wready(m_axi_wready),
+    .inflight_epoch(diag_inflight_epoch),
+    .m_axi_awid(diag_awid),
+    .m_axi_awaddr(diag_awaddr),
+    .m_axi_awlen(diag_awlen),
+    .m_axi_awsize(diag_awsize),
+    .m_axi_awburst(diag_awburst),
+    .m_axi_awlock(diag_awlock),
+    .m_axi_awcache(diag_awcache),
+    .m_axi_awprot(diag_awprot),
+    .m_axi_awvalid(diag_awvalid),
+    .m_axi_awready(diag_awready),
+    .m_axi_wdata(diag_wdata),
+    .m_axi_wstrb(diag_wstrb),
+    .m_axi_wlast(diag_wlast),
+    .m_axi_wvalid(diag_wvalid),
+    .m_axi_wready(diag_wready),
     .m_axi_bid(m_axi_bid),
     .m_axi_bresp(m_axi_bresp),
-    .m_axi_bvalid(m_axi_bvalid),
-    .m_axi_bready(m_axi_bready),
+    .m_axi_bvalid(diag_bvalid),
+    .m_axi_bready(diag_bready),
     .m_axi_arid(diag_arid),
     .m_axi_araddr(diag_araddr),
     .m_axi_arlen(diag_arlen),
@@ -918,22 +1050,22 @@ via_tpt_probe #(
     .rd_fire(blk_rd_fire),
     .rd_hit(blk_rd_hit[EXT_TPT]),
     .rd_data(blk_rd_data[32*EXT_TPT +: 32]),
-    .d_lk_valid(dlk_valid),
-    .d_lk_ready(dlk_ready),
-    .d_lk_handle(dlk_handle),
-    .d_lk_va(dlk_va),
-    .d_lk_len(dlk_len),
-    .d_lk_ptag(dlk_ptag),
-    .d_lk_kind(dlk_kind),
-    .d_lk_tag(dlk_tag),
-    .d_rs_valid(drs_valid),
-    .d_rs_ready(drs_ready),
-    .d_rs_err(drs_err),
-    .d_rs_pa(drs_pa),
-    .d_rs_bytes(drs_bytes),
-    .d_rs_hit(drs_hit),
-    .d_rs_epoch(drs_epoch),
-    .d_rs_tag(drs_tag),
+    .d_lk_valid(elk_valid),
+    .d_lk_ready(elk_ready),
+    .d_lk_handle(elk_handle),
+    .d_lk_va(elk_va),
+    .d_lk_len(elk_len),
+    .d_lk_ptag(elk_ptag),
+    .d_lk_kind(elk_kind),
+    .d_lk_tag(elk_tag),
+    .d_rs_valid(ers_valid),
+    .d_rs_ready(ers_ready),
+    .d_rs_err(ers_err),
+    .d_rs_pa(ers_pa),
+    .d_rs_bytes(ers_bytes),
+    .d_rs_hit(ers_hit),
+    .d_rs_epoch(ers_epoch),
+    .d_rs_tag(ers_tag),
     .lk_valid(tpt_lk_valid),
     .lk_ready(tpt_lk_ready),
     .lk_handle(tpt_lk_handle),
@@ -958,38 +1090,29 @@ via_tpt_probe #(
     .lk_pending(lk_pending)
 );
 
-// the DMA master's read channels: engine (port 0) and TPT fetch (port 1)
-via_axi_rd_arb #(
+// the DMA master's read channels: diagnostic engine (port 0, ID 0), TPT
+// page-list fetches (port 1), the VI engine's TX fetch, TX data and RX
+// fetch (ports 2..4); R routed by ID
+via_axi_rd_mux #(
+    .PORTS(5),
     .ADDR_WIDTH(DMA_ADDR_WIDTH),
     .ID_WIDTH(DMA_ID_WIDTH),
-    .S1_ID(TPT_FETCH_ID)
-) rd_arb_inst (
+    .IDS({RXF_ID, TXD_ID, TXF_ID, TPT_FETCH_ID, DIAG_ID})
+) rd_mux_inst (
     .clk(clk),
     .rst(blk_rst),
-    .s0_axi_arid(diag_arid),
-    .s0_axi_araddr(diag_araddr),
-    .s0_axi_arlen(diag_arlen),
-    .s0_axi_arsize(diag_arsize),
-    .s0_axi_arburst(diag_arburst),
-    .s0_axi_arlock(diag_arlock),
-    .s0_axi_arcache(diag_arcache),
-    .s0_axi_arprot(diag_arprot),
-    .s0_axi_arvalid(diag_arvalid),
-    .s0_axi_arready(diag_arready),
-    .s0_axi_rvalid(diag_rvalid),
-    .s0_axi_rready(diag_rready),
-    .s1_axi_arid(tpt_arid),
-    .s1_axi_araddr(tpt_araddr),
-    .s1_axi_arlen(tpt_arlen),
-    .s1_axi_arsize(tpt_arsize),
-    .s1_axi_arburst(tpt_arburst),
-    .s1_axi_arlock(1'b0),
-    .s1_axi_arcache(4'b0011),
-    .s1_axi_arprot(3'b010),
-    .s1_axi_arvalid(tpt_arvalid),
-    .s1_axi_arready(tpt_arready),
-    .s1_axi_rvalid(tpt_rvalid),
-    .s1_axi_rready(tpt_rready),
+    .s_axi_arid({v_arid, tpt_arid, diag_arid}),
+    .s_axi_araddr({v_araddr, tpt_araddr, diag_araddr}),
+    .s_axi_arlen({v_arlen, tpt_arlen, diag_arlen}),
+    .s_axi_arsize({v_arsize, tpt_arsize, diag_arsize}),
+    .s_axi_arburst({v_arburst, tpt_arburst, diag_arburst}),
+    .s_axi_arlock({v_arlock, 1'b0, diag_arlock}),
+    .s_axi_arcache({v_arcache, 4'b0011, diag_arcache}),
+    .s_axi_arprot({v_arprot, 3'b010, diag_arprot}),
+    .s_axi_arvalid({v_arvalid, tpt_arvalid, diag_arvalid}),
+    .s_axi_arready({v_arready, tpt_arready, diag_arready}),
+    .s_axi_rvalid({v_rvalid, tpt_rvalid, diag_rvalid}),
+    .s_axi_rready({v_rready, tpt_rready, diag_rready}),
     .m_axi_arid(m_axi_arid),
     .m_axi_araddr(m_axi_araddr),
     .m_axi_arlen(m_axi_arlen),
@@ -1004,7 +1127,223 @@ via_axi_rd_arb #(
     .m_axi_rlast(m_axi_rlast),
     .m_axi_rvalid(m_axi_rvalid),
     .m_axi_rready(m_axi_rready),
-    .busy1(tpt_rd_busy)
+    .busy(rd_mux_busy)
+);
+
+assign tpt_rd_busy = rd_mux_busy[1];
+
+// the DMA master's write channels: diagnostic engine (port 0), the VI
+// engine's TX write-backs (port 1) and RX writes (port 2); W in AW order,
+// B routed by ID
+via_axi_wr_mux #(
+    .PORTS(3),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .DATA_WIDTH(DATA_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .IDS({RXW_ID, TXD_ID, DIAG_ID})
+) wr_mux_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .s_axi_awid({v_awid, diag_awid}),
+    .s_axi_awaddr({v_awaddr, diag_awaddr}),
+    .s_axi_awlen({v_awlen, diag_awlen}),
+    .s_axi_awsize({v_awsize, diag_awsize}),
+    .s_axi_awburst({v_awburst, diag_awburst}),
+    .s_axi_awlock({v_awlock, diag_awlock}),
+    .s_axi_awcache({v_awcache, diag_awcache}),
+    .s_axi_awprot({v_awprot, diag_awprot}),
+    .s_axi_awvalid({v_awvalid, diag_awvalid}),
+    .s_axi_awready({v_awready, diag_awready}),
+    .s_axi_wdata({v_wdata, diag_wdata}),
+    .s_axi_wstrb({v_wstrb, diag_wstrb}),
+    .s_axi_wlast({v_wlast, diag_wlast}),
+    .s_axi_wvalid({v_wvalid, diag_wvalid}),
+    .s_axi_wready({v_wready, diag_wready}),
+    .s_axi_bvalid({v_bvalid, diag_bvalid}),
+    .s_axi_bready({v_bready, diag_bready}),
+    .m_axi_awid(m_axi_awid),
+    .m_axi_awaddr(m_axi_awaddr),
+    .m_axi_awlen(m_axi_awlen),
+    .m_axi_awsize(m_axi_awsize),
+    .m_axi_awburst(m_axi_awburst),
+    .m_axi_awlock(m_axi_awlock),
+    .m_axi_awcache(m_axi_awcache),
+    .m_axi_awprot(m_axi_awprot),
+    .m_axi_awvalid(m_axi_awvalid),
+    .m_axi_awready(m_axi_awready),
+    .m_axi_wdata(m_axi_wdata),
+    .m_axi_wstrb(m_axi_wstrb),
+    .m_axi_wlast(m_axi_wlast),
+    .m_axi_wvalid(m_axi_wvalid),
+    .m_axi_wready(m_axi_wready),
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bvalid(m_axi_bvalid),
+    .m_axi_bready(m_axi_bready),
+    .busy(wr_mux_busy)
+);
+
+// TPT lookups: the diagnostic engine (port 0) and the VI engine's four
+// requesters (ports 1..4) share via_tpt_probe's engine port
+via_lk_arb #(
+    .PORTS(LK_PORTS),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .TAG_WIDTH(1)
+) lk_arb_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .s_lk_valid({vlk_valid, dlk_valid}),
+    .s_lk_ready({vlk_ready, dlk_ready}),
+    .s_lk_handle({vlk_handle, dlk_handle}),
+    .s_lk_va({vlk_va, dlk_va}),
+    .s_lk_len({vlk_len, dlk_len}),
+    .s_lk_ptag({vlk_ptag, dlk_ptag}),
+    .s_lk_kind({vlk_kind, dlk_kind}),
+    .s_lk_tag({4'b0000, dlk_tag}),
+    .s_rs_valid({vrs_valid, drs_valid}),
+    .s_rs_ready({vrs_ready, drs_ready}),
+    .s_rs_err(alk_rs_err),
+    .s_rs_pa(alk_rs_pa),
+    .s_rs_bytes(alk_rs_bytes),
+    .s_rs_hit(alk_rs_hit),
+    .s_rs_epoch(alk_rs_epoch),
+    .s_rs_tag(alk_rs_tag),
+    .m_lk_valid(elk_valid),
+    .m_lk_ready(elk_ready),
+    .m_lk_handle(elk_handle),
+    .m_lk_va(elk_va),
+    .m_lk_len(elk_len),
+    .m_lk_ptag(elk_ptag),
+    .m_lk_kind(elk_kind),
+    .m_lk_tag(elk_tag),
+    .m_rs_valid(ers_valid),
+    .m_rs_ready(ers_ready),
+    .m_rs_err(ers_err),
+    .m_rs_pa(ers_pa),
+    .m_rs_bytes(ers_bytes),
+    .m_rs_hit(ers_hit),
+    .m_rs_epoch(ers_epoch),
+    .m_rs_tag(ers_tag),
+    .busy(lk_arb_busy)
+);
+
+assign drs_err   = alk_rs_err[2:0];
+assign drs_pa    = alk_rs_pa[DMA_ADDR_WIDTH-1:0];
+assign drs_bytes = alk_rs_bytes[12:0];
+assign drs_hit   = alk_rs_hit[0];
+assign drs_epoch = alk_rs_epoch[0];
+assign drs_tag   = alk_rs_tag[0];
+
+// every DMA unit's hold on a translation epoch (the DEREGISTER fence)
+assign tpt_inflight_epoch = diag_inflight_epoch | vi_inflight_epoch;
+
+// ------------------------------------------------------------ VI engine
+
+via_vi_engine #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(DMA_ADDR_WIDTH),
+    .ID_WIDTH(DMA_ID_WIDTH),
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH),
+    .MAX_DESC(MAX_DESC),
+    .MAX_SEGS(MAX_SEGS),
+    .MAX_BURST(DMA_MAX_BURST),
+    .TX_FETCH_ID(TXF_ID),
+    .TX_DATA_ID(TXD_ID),
+    .RX_FETCH_ID(RXF_ID),
+    .RX_WR_ID(RXW_ID)
+) vi_engine_inst (
+    .clk(clk),
+    .rst(blk_rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[EXT_VI]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[EXT_VI]),
+    .rd_data(blk_rd_data[32*EXT_VI +: 32]),
+    .db_wr_valid(db_wr_valid),
+    .db_wr_ready(db_wr_ready),
+    .db_wr_vi(db_wr_vi),
+    .db_wr_offset(db_wr_offset),
+    .db_wr_data(db_wr_data),
+    .db_wr_strb(db_wr_strb),
+    .ctx_valid(vctx_valid),
+    .ctx_ready(vctx_ready),
+    .ctx_vi(vctx_vi),
+    .ctx_enable(vctx_enable),
+    .ctx_state(vctx_state),
+    .ctx_reset_q(vctx_reset_q),
+    .ctx_rdma_write(vctx_rdma_write),
+    .ctx_rdma_read(vctx_rdma_read),
+    .ctx_ptag(vctx_ptag),
+    .ctx_max_transfer(vctx_max_transfer),
+    .ctx_peer(vctx_peer),
+    .lk_valid(vlk_valid),
+    .lk_ready(vlk_ready),
+    .lk_handle(vlk_handle),
+    .lk_va(vlk_va),
+    .lk_len(vlk_len),
+    .lk_ptag(vlk_ptag),
+    .lk_kind(vlk_kind),
+    .rs_valid(vrs_valid),
+    .rs_ready(vrs_ready),
+    .rs_err(alk_rs_err[LK_PORTS*3-1:3]),
+    .rs_pa(alk_rs_pa[LK_PORTS*DMA_ADDR_WIDTH-1:DMA_ADDR_WIDTH]),
+    .rs_bytes(alk_rs_bytes[LK_PORTS*13-1:13]),
+    .rs_hit(alk_rs_hit[LK_PORTS-1:1]),
+    .rs_epoch(alk_rs_epoch[LK_PORTS-1:1]),
+    .inflight_epoch(vi_inflight_epoch),
+    .m_axi_arid(v_arid),
+    .m_axi_araddr(v_araddr),
+    .m_axi_arlen(v_arlen),
+    .m_axi_arsize(v_arsize),
+    .m_axi_arburst(v_arburst),
+    .m_axi_arlock(v_arlock),
+    .m_axi_arcache(v_arcache),
+    .m_axi_arprot(v_arprot),
+    .m_axi_arvalid(v_arvalid),
+    .m_axi_arready(v_arready),
+    .m_axi_rid(m_axi_rid),
+    .m_axi_rdata(m_axi_rdata),
+    .m_axi_rresp(m_axi_rresp),
+    .m_axi_rlast(m_axi_rlast),
+    .m_axi_rvalid(v_rvalid),
+    .m_axi_rready(v_rready),
+    .m_axi_awid(v_awid),
+    .m_axi_awaddr(v_awaddr),
+    .m_axi_awlen(v_awlen),
+    .m_axi_awsize(v_awsize),
+    .m_axi_awburst(v_awburst),
+    .m_axi_awlock(v_awlock),
+    .m_axi_awcache(v_awcache),
+    .m_axi_awprot(v_awprot),
+    .m_axi_awvalid(v_awvalid),
+    .m_axi_awready(v_awready),
+    .m_axi_wdata(v_wdata),
+    .m_axi_wstrb(v_wstrb),
+    .m_axi_wlast(v_wlast),
+    .m_axi_wvalid(v_wvalid),
+    .m_axi_wready(v_wready),
+    .m_axi_bid(m_axi_bid),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(v_bvalid),
+    .m_axi_bready(v_bready),
+    .m_axis_tdata(etx_tdata),
+    .m_axis_tkeep(etx_tkeep),
+    .m_axis_tvalid(etx_tvalid),
+    .m_axis_tready(etx_tready),
+    .m_axis_tlast(etx_tlast),
+    .s_axis_tdata(erx_tdata),
+    .s_axis_tkeep(erx_tkeep),
+    .s_axis_tvalid(erx_tvalid),
+    .s_axis_tready(erx_tready),
+    .s_axis_tlast(erx_tlast),
+    .abort(soft_dma_abort),
+    .busy(vi_busy),
+    .done_pulse(vi_done_pulse)
 );
 
 // ------------------------------------------------------------ network port
@@ -1036,7 +1375,18 @@ via_net_loopback #(
     .m_axis_tkeep(m_axis_tkeep),
     .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready),
-    .m_axis_tlast(m_axis_tlast)
+    .m_axis_tlast(m_axis_tlast),
+    .e_tx_tdata(etx_tdata),
+    .e_tx_tkeep(etx_tkeep),
+    .e_tx_tvalid(etx_tvalid),
+    .e_tx_tready(etx_tready),
+    .e_tx_tlast(etx_tlast),
+    .e_rx_tdata(erx_tdata),
+    .e_rx_tkeep(erx_tkeep),
+    .e_rx_tvalid(erx_tvalid),
+    .e_rx_tready(erx_tready),
+    .e_rx_tlast(erx_tlast),
+    .e_busy(net_e_busy)
 );
 
 // ------------------------------------------------------------ idle
@@ -1085,6 +1435,7 @@ wire cpu_quiet = (cpu_rst || cpu_halted || (cpu_wfi && !cpu_irq_wake && !per_tim
 wire quiet = cpu_quiet &&
              !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
              !probe_busy && !lk_pending && !tpt_rd_busy && (!tpt_prog_busy || tpt_clearing_reg) &&
+             !lk_arb_busy && !vi_busy && !net_e_busy && !(|rd_mux_busy) && !(|wr_mux_busy) &&
              !m_axis_tvalid && !s_axis_tvalid &&
              !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
              !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;

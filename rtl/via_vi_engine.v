@@ -1,0 +1,663 @@
+// via_vi_engine: the VI data path of the vianic NIC (issue 9).
+//
+// Blocks (docs/vi.md, "The data path"):
+//   via_vi_queues  doorbell pages and per-queue state; hands send work to
+//                  the send engine and receive descriptors to the receive
+//                  engine on demand
+//   via_vi_ctx     per-VI context (enable, state, ptag, MaxTransferSize,
+//                  RDMA enables, peer), written by the firmware
+//   via_vi_tx      send engine: fetch, gather, frame out, status write-back
+//   via_vi_rx      receive engine: frame in, fetch, scatter, write-back
+//   BAR0 block `vi` (via_bar0_vi_regs): the counters
+//
+// Outside: the TPT lookup ports (four: TX fetch, TX data, RX fetch, RX
+// data) go to via_nic's lookup arbiter; the AXI4 masters (TX fetch, TX data
+// reads, RX fetch; TX and RX writes) to via_nic's AXI4 multiplexers, each
+// with its own ID (parameters); the frames go out on m_axis and come back
+// in on s_axis (via_net_loopback's engine path).
+//
+// Context commits (the firmware's VI_CTX_CMD, through via_cpu_periph): one
+// commit writes one VI's context here and its enable/state (and, with
+// reset_q, empties its queues) in via_vi_queues, in the same cycle. A
+// commit waits (ctx_ready 0) while an engine holds work of that VI: the
+// send engine from taking a work item to its advance (and while the queue
+// block's work register holds an item of that VI), the receive engine from a
+// receive taken to its advance. So a VI's queues are never reset under an
+// engine that still works on one of its descriptors, and the context an
+// engine read stays the VI's for as long as it works for it. A commit for
+// a VI index >= NUM_VI is taken and ignored.
+//
+// Advances: the two engines share via_vi_queues' advance port; when both
+// ask, they take turns.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_param_check.vh"
+
+module via_vi_engine #(
+    parameter DATA_WIDTH = 64,
+    parameter ADDR_WIDTH = 48,
+    parameter ID_WIDTH   = 4,
+    parameter NUM_VI     = 64,
+    parameter VI_WIDTH   = (NUM_VI > 1) ? $clog2(NUM_VI) : 1,
+    parameter MAX_DESC   = 1024,
+    parameter MAX_SEGS   = 16,
+    parameter MAX_BURST  = 16,
+    parameter [ID_WIDTH-1:0] TX_FETCH_ID = 2,
+    parameter [ID_WIDTH-1:0] TX_DATA_ID  = 3,
+    parameter [ID_WIDTH-1:0] RX_FETCH_ID = 4,
+    parameter [ID_WIDTH-1:0] RX_WR_ID    = 5
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // register bus (docs/rtl.md, "Register blocks")
+    input  wire                    wr_en,
+    input  wire [15:0]             wr_addr,
+    input  wire [31:0]             wr_data,
+    input  wire [3:0]              wr_strb,
+    output wire                    wr_hit,
+    input  wire                    rd_en,
+    input  wire [15:0]             rd_addr,
+    input  wire                    rd_fire,
+    output wire                    rd_hit,
+    output wire [31:0]             rd_data,
+
+    // via_regfile's doorbell write port
+    input  wire                    db_wr_valid,
+    output wire                    db_wr_ready,
+    input  wire [VI_WIDTH-1:0]     db_wr_vi,
+    input  wire [11:0]             db_wr_offset,
+    input  wire [31:0]             db_wr_data,
+    input  wire [3:0]              db_wr_strb,
+
+    // context commits (via_cpu_periph)
+    input  wire                    ctx_valid,
+    output wire                    ctx_ready,
+    input  wire [15:0]             ctx_vi,
+    input  wire                    ctx_enable,
+    input  wire [1:0]              ctx_state,
+    input  wire                    ctx_reset_q,
+    input  wire                    ctx_rdma_write,
+    input  wire                    ctx_rdma_read,
+    input  wire [15:0]             ctx_ptag,
+    input  wire [31:0]             ctx_max_transfer,
+    input  wire [15:0]             ctx_peer,
+
+    // TPT lookups: port 0 TX fetch, 1 TX data, 2 RX fetch, 3 RX data
+    output wire [3:0]              lk_valid,
+    input  wire [3:0]              lk_ready,
+    output wire [4*32-1:0]         lk_handle,
+    output wire [4*64-1:0]         lk_va,
+    output wire [4*32-1:0]         lk_len,
+    output wire [4*16-1:0]         lk_ptag,
+    output wire [4*2-1:0]          lk_kind,
+    input  wire [3:0]              rs_valid,
+    output wire [3:0]              rs_ready,
+    input  wire [4*3-1:0]          rs_err,
+    input  wire [4*ADDR_WIDTH-1:0] rs_pa,
+    input  wire [4*13-1:0]         rs_bytes,
+    input  wire [3:0]              rs_hit,
+    input  wire [3:0]              rs_epoch,
+    output wire [1:0]              inflight_epoch,
+
+    // AXI4 reads: port 0 TX fetch, 1 TX data, 2 RX fetch (packed as
+    // via_axi_rd_mux takes them); R data, resp, last and id are shared
+    output wire [3*ID_WIDTH-1:0]   m_axi_arid,
+    output wire [3*ADDR_WIDTH-1:0] m_axi_araddr,
+    output wire [3*8-1:0]          m_axi_arlen,
+    output wire [3*3-1:0]          m_axi_arsize,
+    output wire [3*2-1:0]          m_axi_arburst,
+    output wire [2:0]              m_axi_arlock,
+    output wire [3*4-1:0]          m_axi_arcache,
+    output wire [3*3-1:0]          m_axi_arprot,
+    output wire [2:0]              m_axi_arvalid,
+    input  wire [2:0]              m_axi_arready,
+    input  wire [ID_WIDTH-1:0]     m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]   m_axi_rdata,
+    input  wire [1:0]              m_axi_rresp,
+    input  wire                    m_axi_rlast,
+    input  wire [2:0]              m_axi_rvalid,
+    output wire [2:0]              m_axi_rready,
+
+    // AXI4 writes: port 0 TX write-back, 1 RX (packed as via_axi_wr_mux
+    // takes them); B resp and id are shared
+    output wire [2*ID_WIDTH-1:0]   m_axi_awid,
+    output wire [2*ADDR_WIDTH-1:0] m_axi_awaddr,
+    output wire [2*8-1:0]          m_axi_awlen,
+    output wire [2*3-1:0]          m_axi_awsize,
+    output wire [2*2-1:0]          m_axi_awburst,
+    output wire [1:0]              m_axi_awlock,
+    output wire [2*4-1:0]          m_axi_awcache,
+    output wire [2*3-1:0]          m_axi_awprot,
+    output wire [1:0]              m_axi_awvalid,
+    input  wire [1:0]              m_axi_awready,
+    output wire [2*DATA_WIDTH-1:0] m_axi_wdata,
+    output wire [2*DATA_WIDTH/8-1:0] m_axi_wstrb,
+    output wire [1:0]              m_axi_wlast,
+    output wire [1:0]              m_axi_wvalid,
+    input  wire [1:0]              m_axi_wready,
+    input  wire [ID_WIDTH-1:0]     m_axi_bid,
+    input  wire [1:0]              m_axi_bresp,
+    input  wire [1:0]              m_axi_bvalid,
+    output wire [1:0]              m_axi_bready,
+
+    // frames out (send engine) and in (receive engine)
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+
+    /* verilator lint_off SYMRSVDWORD */
+    input  wire                    abort,
+    /* verilator lint_on SYMRSVDWORD */
+    output wire                    busy,
+    output wire                    done_pulse
+);
+
+generate
+    if (NUM_VI < 1 || NUM_VI > 1024) begin : g_bad_num_vi
+        `VIA_PARAM_FAIL(("via_vi_engine: NUM_VI=%0d, must be 1..1024", NUM_VI))
+    end
+endgenerate
+
+localparam [31:0] NUM_VI_U = NUM_VI;
+
+// ------------------------------------------------------------ wiring
+
+wire                  work_valid, work_ready, work_q;
+wire [VI_WIDTH-1:0]   work_vi;
+wire [63:0]           work_va;
+wire [31:0]           work_handle;
+wire [1:0]            work_state;
+
+wire                  q_adv_valid, q_adv_ready, q_adv_q, q_adv_keep;
+wire [VI_WIDTH-1:0]   q_adv_vi;
+wire [63:0]           q_adv_next;
+wire [31:0]           q_adv_next_handle;
+
+wire                  tx_adv_valid, tx_adv_ready, tx_adv_q, tx_adv_keep;
+wire [VI_WIDTH-1:0]   tx_adv_vi;
+wire [63:0]           tx_adv_next;
+wire [31:0]           tx_adv_next_handle;
+wire                  rx_adv_valid, rx_adv_ready, rx_adv_q, rx_adv_keep;
+wire [VI_WIDTH-1:0]   rx_adv_vi;
+wire [63:0]           rx_adv_next;
+wire [31:0]           rx_adv_next_handle;
+
+wire                  rxq_valid, rxq_ready, rxq_rsp_valid, rxq_rsp_ready, rxq_rsp_found;
+wire [VI_WIDTH-1:0]   rxq_vi;
+wire [63:0]           rxq_rsp_va;
+wire [31:0]           rxq_rsp_handle;
+wire [1:0]            rxq_rsp_state;
+
+wire [VI_WIDTH-1:0]   tx_ctx_vi, rx_ctx_vi;
+wire                  tx_ctx_enable, rx_ctx_enable;
+wire [1:0]            tx_ctx_state, rx_ctx_state;
+wire [15:0]           tx_ctx_ptag, rx_ctx_ptag;
+wire [31:0]           tx_ctx_mtu, rx_ctx_mtu;
+wire                  tx_ctx_rw, rx_ctx_rw, tx_ctx_rr, rx_ctx_rr;
+wire [15:0]           tx_ctx_peer, rx_ctx_peer;
+
+wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale;
+wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
+wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
+
+wire       tx_busy, rx_busy, tx_done, rx_done;
+wire [1:0] tx_epoch, rx_epoch;
+
+// ------------------------------------------------------------ context commits
+
+// which VI each engine holds work of
+reg                tx_hold_reg;
+reg [VI_WIDTH-1:0] tx_hold_vi_reg;
+reg                rx_hold_reg;
+reg [VI_WIDTH-1:0] rx_hold_vi_reg;
+reg [VI_WIDTH-1:0] rxq_vi_reg;   // the VI of the receive take in progress
+
+wire               ctx_in_range = {16'd0, ctx_vi} < NUM_VI_U;
+wire [VI_WIDTH-1:0] ctx_vi_w    = ctx_vi[VI_WIDTH-1:0];
+wire ctx_held = ctx_in_range &&
+                ((tx_hold_reg && tx_hold_vi_reg == ctx_vi_w) ||
+                 (work_valid && work_vi == ctx_vi_w) ||
+                 (rx_hold_reg && rx_hold_vi_reg == ctx_vi_w) ||
+                 (rxq_rsp_valid && rxq_vi_reg == ctx_vi_w));
+wire q_ctx_ready;
+wire q_ctx_valid = ctx_valid && ctx_in_range && !ctx_held;
+assign ctx_ready = ctx_in_range ? (!ctx_held && q_ctx_ready) : 1'b1;
+wire ctx_fire = q_ctx_valid && q_ctx_ready;
+
+wire work_fire   = work_valid && work_ready;
+wire tx_adv_fire = tx_adv_valid && tx_adv_ready;
+wire rx_adv_fire = rx_adv_valid && rx_adv_ready;
+wire rxq_fire    = rxq_valid && rxq_ready;
+wire rxq_found   = rxq_rsp_valid && rxq_rsp_ready && rxq_rsp_found;
+
+always @(posedge clk) begin
+    if (rst) begin
+        tx_hold_reg <= 1'b0;
+        tx_hold_vi_reg <= {VI_WIDTH{1'b0}};
+        rx_hold_reg <= 1'b0;
+        rx_hold_vi_reg <= {VI_WIDTH{1'b0}};
+        rxq_vi_reg <= {VI_WIDTH{1'b0}};
+    end else begin
+        if (work_fire) begin
+            tx_hold_reg <= 1'b1;
+            tx_hold_vi_reg <= work_vi;
+        end else if (tx_adv_fire) begin
+            tx_hold_reg <= 1'b0;
+        end
+        if (rxq_fire) begin
+            rxq_vi_reg <= rxq_vi;
+        end
+        if (rxq_found) begin
+            rx_hold_reg <= 1'b1;
+            rx_hold_vi_reg <= rxq_vi_reg;
+        end else if (rx_adv_fire) begin
+            rx_hold_reg <= 1'b0;
+        end
+    end
+end
+
+via_vi_ctx #(
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH)
+) ctx_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(ctx_fire),
+    .wr_vi(ctx_vi),
+    .wr_enable(ctx_enable),
+    .wr_state(ctx_state),
+    .wr_ptag(ctx_ptag),
+    .wr_max_transfer(ctx_max_transfer),
+    .wr_rdma_write(ctx_rdma_write),
+    .wr_rdma_read(ctx_rdma_read),
+    .wr_peer(ctx_peer),
+    .rd0_vi(tx_ctx_vi),
+    .rd0_enable(tx_ctx_enable),
+    .rd0_state(tx_ctx_state),
+    .rd0_ptag(tx_ctx_ptag),
+    .rd0_max_transfer(tx_ctx_mtu),
+    .rd0_rdma_write(tx_ctx_rw),
+    .rd0_rdma_read(tx_ctx_rr),
+    .rd0_peer(tx_ctx_peer),
+    .rd1_vi(rx_ctx_vi),
+    .rd1_enable(rx_ctx_enable),
+    .rd1_state(rx_ctx_state),
+    .rd1_ptag(rx_ctx_ptag),
+    .rd1_max_transfer(rx_ctx_mtu),
+    .rd1_rdma_write(rx_ctx_rw),
+    .rd1_rdma_read(rx_ctx_rr),
+    .rd1_peer(rx_ctx_peer)
+);
+
+// ------------------------------------------------------------ queues
+
+via_vi_queues #(
+    .NUM_VI(NUM_VI),
+    .MAX_DESC(MAX_DESC),
+    .VI_WIDTH(VI_WIDTH)
+) queues_inst (
+    .clk(clk),
+    .rst(rst),
+    .db_wr_valid(db_wr_valid),
+    .db_wr_ready(db_wr_ready),
+    .db_wr_vi(db_wr_vi),
+    .db_wr_offset(db_wr_offset),
+    .db_wr_data(db_wr_data),
+    .db_wr_strb(db_wr_strb),
+    .ctx_valid(q_ctx_valid),
+    .ctx_ready(q_ctx_ready),
+    .ctx_vi(ctx_vi_w),
+    .ctx_enable(ctx_enable),
+    .ctx_state(ctx_state),
+    .ctx_reset_q(ctx_reset_q),
+    .work_valid(work_valid),
+    .work_ready(work_ready),
+    .work_vi(work_vi),
+    .work_q(work_q),
+    .work_va(work_va),
+    .work_handle(work_handle),
+    .work_state(work_state),
+    .adv_valid(q_adv_valid),
+    .adv_ready(q_adv_ready),
+    .adv_vi(q_adv_vi),
+    .adv_q(q_adv_q),
+    .adv_next(q_adv_next),
+    .adv_next_handle(q_adv_next_handle),
+    .adv_keep(q_adv_keep),
+    .rxq_valid(rxq_valid),
+    .rxq_ready(rxq_ready),
+    .rxq_vi(rxq_vi),
+    .rxq_rsp_valid(rxq_rsp_valid),
+    .rxq_rsp_ready(rxq_rsp_ready),
+    .rxq_rsp_found(rxq_rsp_found),
+    .rxq_rsp_va(rxq_rsp_va),
+    .rxq_rsp_handle(rxq_rsp_handle),
+    .rxq_rsp_state(rxq_rsp_state),
+    .cnt_doorbell(q_cnt_doorbell),
+    .cnt_db_dropped(q_cnt_db_dropped),
+    .cnt_overflow(q_cnt_overflow),
+    .cnt_bad_write(q_cnt_bad_write),
+    .cnt_adv_stale(q_cnt_adv_stale)
+);
+
+// the advance port: the engines take turns when both ask
+reg  adv_turn_rx_reg;
+wire adv_pick_rx = rx_adv_valid && (!tx_adv_valid || adv_turn_rx_reg);
+
+assign q_adv_valid       = tx_adv_valid || rx_adv_valid;
+assign q_adv_vi          = adv_pick_rx ? rx_adv_vi : tx_adv_vi;
+assign q_adv_q           = adv_pick_rx ? rx_adv_q : tx_adv_q;
+assign q_adv_next        = adv_pick_rx ? rx_adv_next : tx_adv_next;
+assign q_adv_next_handle = adv_pick_rx ? rx_adv_next_handle : tx_adv_next_handle;
+assign q_adv_keep        = adv_pick_rx ? rx_adv_keep : tx_adv_keep;
+assign tx_adv_ready      = q_adv_ready && !adv_pick_rx;
+assign rx_adv_ready      = q_adv_ready && adv_pick_rx;
+
+always @(posedge clk) begin
+    if (rst) begin
+        adv_turn_rx_reg <= 1'b0;
+    end else if (q_adv_valid && q_adv_ready) begin
+        adv_turn_rx_reg <= !adv_pick_rx;
+    end
+end
+
+// ------------------------------------------------------------ send engine
+
+via_vi_tx #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .ID_WIDTH(ID_WIDTH),
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH),
+    .MAX_SEGS(MAX_SEGS),
+    .MAX_BURST(MAX_BURST),
+    .FETCH_ID(TX_FETCH_ID),
+    .DATA_ID(TX_DATA_ID)
+) tx_inst (
+    .clk(clk),
+    .rst(rst),
+    .work_valid(work_valid),
+    .work_ready(work_ready),
+    .work_vi(work_vi),
+    .work_q(work_q),
+    .work_va(work_va),
+    .work_handle(work_handle),
+    .work_state(work_state),
+    .adv_valid(tx_adv_valid),
+    .adv_ready(tx_adv_ready),
+    .adv_vi(tx_adv_vi),
+    .adv_q(tx_adv_q),
+    .adv_next(tx_adv_next),
+    .adv_next_handle(tx_adv_next_handle),
+    .adv_keep(tx_adv_keep),
+    .ctx_rd_vi(tx_ctx_vi),
+    .ctx_rd_enable(tx_ctx_enable),
+    .ctx_rd_state(tx_ctx_state),
+    .ctx_rd_ptag(tx_ctx_ptag),
+    .ctx_rd_max_transfer(tx_ctx_mtu),
+    .ctx_rd_rdma_write(tx_ctx_rw),
+    .ctx_rd_rdma_read(tx_ctx_rr),
+    .ctx_rd_peer(tx_ctx_peer),
+    .f_lk_valid(lk_valid[0]),
+    .f_lk_ready(lk_ready[0]),
+    .f_lk_handle(lk_handle[0*32 +: 32]),
+    .f_lk_va(lk_va[0*64 +: 64]),
+    .f_lk_len(lk_len[0*32 +: 32]),
+    .f_lk_ptag(lk_ptag[0*16 +: 16]),
+    .f_lk_kind(lk_kind[0*2 +: 2]),
+    .f_rs_valid(rs_valid[0]),
+    .f_rs_ready(rs_ready[0]),
+    .f_rs_err(rs_err[0*3 +: 3]),
+    .f_rs_pa(rs_pa[0*ADDR_WIDTH +: ADDR_WIDTH]),
+    .f_rs_bytes(rs_bytes[0*13 +: 13]),
+    .f_rs_hit(rs_hit[0]),
+    .f_rs_epoch(rs_epoch[0]),
+    .d_lk_valid(lk_valid[1]),
+    .d_lk_ready(lk_ready[1]),
+    .d_lk_handle(lk_handle[1*32 +: 32]),
+    .d_lk_va(lk_va[1*64 +: 64]),
+    .d_lk_len(lk_len[1*32 +: 32]),
+    .d_lk_ptag(lk_ptag[1*16 +: 16]),
+    .d_lk_kind(lk_kind[1*2 +: 2]),
+    .d_rs_valid(rs_valid[1]),
+    .d_rs_ready(rs_ready[1]),
+    .d_rs_err(rs_err[1*3 +: 3]),
+    .d_rs_pa(rs_pa[1*ADDR_WIDTH +: ADDR_WIDTH]),
+    .d_rs_bytes(rs_bytes[1*13 +: 13]),
+    .d_rs_hit(rs_hit[1]),
+    .d_rs_epoch(rs_epoch[1]),
+    .f_axi_arid(m_axi_arid[0*ID_WIDTH +: ID_WIDTH]),
+    .f_axi_araddr(m_axi_araddr[0*ADDR_WIDTH +: ADDR_WIDTH]),
+    .f_axi_arlen(m_axi_arlen[0*8 +: 8]),
+    .f_axi_arsize(m_axi_arsize[0*3 +: 3]),
+    .f_axi_arburst(m_axi_arburst[0*2 +: 2]),
+    .f_axi_arlock(m_axi_arlock[0]),
+    .f_axi_arcache(m_axi_arcache[0*4 +: 4]),
+    .f_axi_arprot(m_axi_arprot[0*3 +: 3]),
+    .f_axi_arvalid(m_axi_arvalid[0]),
+    .f_axi_arready(m_axi_arready[0]),
+    .f_axi_rid(m_axi_rid),
+    .f_axi_rdata(m_axi_rdata),
+    .f_axi_rresp(m_axi_rresp),
+    .f_axi_rlast(m_axi_rlast),
+    .f_axi_rvalid(m_axi_rvalid[0]),
+    .f_axi_rready(m_axi_rready[0]),
+    .d_axi_arid(m_axi_arid[1*ID_WIDTH +: ID_WIDTH]),
+    .d_axi_araddr(m_axi_araddr[1*ADDR_WIDTH +: ADDR_WIDTH]),
+    .d_axi_arlen(m_axi_arlen[1*8 +: 8]),
+    .d_axi_arsize(m_axi_arsize[1*3 +: 3]),
+    .d_axi_arburst(m_axi_arburst[1*2 +: 2]),
+    .d_axi_arlock(m_axi_arlock[1]),
+    .d_axi_arcache(m_axi_arcache[1*4 +: 4]),
+    .d_axi_arprot(m_axi_arprot[1*3 +: 3]),
+    .d_axi_arvalid(m_axi_arvalid[1]),
+    .d_axi_arready(m_axi_arready[1]),
+    .d_axi_rid(m_axi_rid),
+    .d_axi_rdata(m_axi_rdata),
+    .d_axi_rresp(m_axi_rresp),
+    .d_axi_rlast(m_axi_rlast),
+    .d_axi_rvalid(m_axi_rvalid[1]),
+    .d_axi_rready(m_axi_rready[1]),
+    .w_axi_awid(m_axi_awid[0*ID_WIDTH +: ID_WIDTH]),
+    .w_axi_awaddr(m_axi_awaddr[0*ADDR_WIDTH +: ADDR_WIDTH]),
+    .w_axi_awlen(m_axi_awlen[0*8 +: 8]),
+    .w_axi_awsize(m_axi_awsize[0*3 +: 3]),
+    .w_axi_awburst(m_axi_awburst[0*2 +: 2]),
+    .w_axi_awlock(m_axi_awlock[0]),
+    .w_axi_awcache(m_axi_awcache[0*4 +: 4]),
+    .w_axi_awprot(m_axi_awprot[0*3 +: 3]),
+    .w_axi_awvalid(m_axi_awvalid[0]),
+    .w_axi_awready(m_axi_awready[0]),
+    .w_axi_wdata(m_axi_wdata[0*DATA_WIDTH +: DATA_WIDTH]),
+    .w_axi_wstrb(m_axi_wstrb[0*(DATA_WIDTH/8) +: DATA_WIDTH/8]),
+    .w_axi_wlast(m_axi_wlast[0]),
+    .w_axi_wvalid(m_axi_wvalid[0]),
+    .w_axi_wready(m_axi_wready[0]),
+    .w_axi_bid(m_axi_bid),
+    .w_axi_bresp(m_axi_bresp),
+    .w_axi_bvalid(m_axi_bvalid[0]),
+    .w_axi_bready(m_axi_bready[0]),
+    .m_axis_tdata(m_axis_tdata),
+    .m_axis_tkeep(m_axis_tkeep),
+    .m_axis_tvalid(m_axis_tvalid),
+    .m_axis_tready(m_axis_tready),
+    .m_axis_tlast(m_axis_tlast),
+    .inflight_epoch(tx_epoch),
+    .abort(abort),
+    .busy(tx_busy),
+    .done_pulse(tx_done),
+    .cnt_desc(tx_cnt_desc),
+    .cnt_err(tx_cnt_err),
+    .cnt_frames(tx_cnt_frames),
+    .cnt_wb_lost(tx_cnt_wb_lost)
+);
+
+// ------------------------------------------------------------ receive engine
+
+via_vi_rx #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .ID_WIDTH(ID_WIDTH),
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH),
+    .MAX_SEGS(MAX_SEGS),
+    .MAX_BURST(MAX_BURST),
+    .FETCH_ID(RX_FETCH_ID),
+    .WR_ID(RX_WR_ID)
+) rx_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tlast(s_axis_tlast),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .rxq_valid(rxq_valid),
+    .rxq_ready(rxq_ready),
+    .rxq_vi(rxq_vi),
+    .rxq_rsp_valid(rxq_rsp_valid),
+    .rxq_rsp_ready(rxq_rsp_ready),
+    .rxq_rsp_found(rxq_rsp_found),
+    .rxq_rsp_va(rxq_rsp_va),
+    .rxq_rsp_handle(rxq_rsp_handle),
+    .rxq_rsp_state(rxq_rsp_state),
+    .adv_valid(rx_adv_valid),
+    .adv_ready(rx_adv_ready),
+    .adv_vi(rx_adv_vi),
+    .adv_q(rx_adv_q),
+    .adv_next(rx_adv_next),
+    .adv_next_handle(rx_adv_next_handle),
+    .adv_keep(rx_adv_keep),
+    .ctx_rd_vi(rx_ctx_vi),
+    .ctx_rd_enable(rx_ctx_enable),
+    .ctx_rd_state(rx_ctx_state),
+    .ctx_rd_ptag(rx_ctx_ptag),
+    .ctx_rd_max_transfer(rx_ctx_mtu),
+    .ctx_rd_rdma_write(rx_ctx_rw),
+    .ctx_rd_rdma_read(rx_ctx_rr),
+    .ctx_rd_peer(rx_ctx_peer),
+    .f_lk_valid(lk_valid[2]),
+    .f_lk_ready(lk_ready[2]),
+    .f_lk_handle(lk_handle[2*32 +: 32]),
+    .f_lk_va(lk_va[2*64 +: 64]),
+    .f_lk_len(lk_len[2*32 +: 32]),
+    .f_lk_ptag(lk_ptag[2*16 +: 16]),
+    .f_lk_kind(lk_kind[2*2 +: 2]),
+    .f_rs_valid(rs_valid[2]),
+    .f_rs_ready(rs_ready[2]),
+    .f_rs_err(rs_err[2*3 +: 3]),
+    .f_rs_pa(rs_pa[2*ADDR_WIDTH +: ADDR_WIDTH]),
+    .f_rs_bytes(rs_bytes[2*13 +: 13]),
+    .f_rs_hit(rs_hit[2]),
+    .f_rs_epoch(rs_epoch[2]),
+    .d_lk_valid(lk_valid[3]),
+    .d_lk_ready(lk_ready[3]),
+    .d_lk_handle(lk_handle[3*32 +: 32]),
+    .d_lk_va(lk_va[3*64 +: 64]),
+    .d_lk_len(lk_len[3*32 +: 32]),
+    .d_lk_ptag(lk_ptag[3*16 +: 16]),
+    .d_lk_kind(lk_kind[3*2 +: 2]),
+    .d_rs_valid(rs_valid[3]),
+    .d_rs_ready(rs_ready[3]),
+    .d_rs_err(rs_err[3*3 +: 3]),
+    .d_rs_pa(rs_pa[3*ADDR_WIDTH +: ADDR_WIDTH]),
+    .d_rs_bytes(rs_bytes[3*13 +: 13]),
+    .d_rs_hit(rs_hit[3]),
+    .d_rs_epoch(rs_epoch[3]),
+    .f_axi_arid(m_axi_arid[2*ID_WIDTH +: ID_WIDTH]),
+    .f_axi_araddr(m_axi_araddr[2*ADDR_WIDTH +: ADDR_WIDTH]),
+    .f_axi_arlen(m_axi_arlen[2*8 +: 8]),
+    .f_axi_arsize(m_axi_arsize[2*3 +: 3]),
+    .f_axi_arburst(m_axi_arburst[2*2 +: 2]),
+    .f_axi_arlock(m_axi_arlock[2]),
+    .f_axi_arcache(m_axi_arcache[2*4 +: 4]),
+    .f_axi_arprot(m_axi_arprot[2*3 +: 3]),
+    .f_axi_arvalid(m_axi_arvalid[2]),
+    .f_axi_arready(m_axi_arready[2]),
+    .f_axi_rid(m_axi_rid),
+    .f_axi_rdata(m_axi_rdata),
+    .f_axi_rresp(m_axi_rresp),
+    .f_axi_rlast(m_axi_rlast),
+    .f_axi_rvalid(m_axi_rvalid[2]),
+    .f_axi_rready(m_axi_rready[2]),
+    .w_axi_awid(m_axi_awid[1*ID_WIDTH +: ID_WIDTH]),
+    .w_axi_awaddr(m_axi_awaddr[1*ADDR_WIDTH +: ADDR_WIDTH]),
+    .w_axi_awlen(m_axi_awlen[1*8 +: 8]),
+    .w_axi_awsize(m_axi_awsize[1*3 +: 3]),
+    .w_axi_awburst(m_axi_awburst[1*2 +: 2]),
+    .w_axi_awlock(m_axi_awlock[1]),
+    .w_axi_awcache(m_axi_awcache[1*4 +: 4]),
+    .w_axi_awprot(m_axi_awprot[1*3 +: 3]),
+    .w_axi_awvalid(m_axi_awvalid[1]),
+    .w_axi_awready(m_axi_awready[1]),
+    .w_axi_wdata(m_axi_wdata[1*DATA_WIDTH +: DATA_WIDTH]),
+    .w_axi_wstrb(m_axi_wstrb[1*(DATA_WIDTH/8) +: DATA_WIDTH/8]),
+    .w_axi_wlast(m_axi_wlast[1]),
+    .w_axi_wvalid(m_axi_wvalid[1]),
+    .w_axi_wready(m_axi_wready[1]),
+    .w_axi_bid(m_axi_bid),
+    .w_axi_bresp(m_axi_bresp),
+    .w_axi_bvalid(m_axi_bvalid[1]),
+    .w_axi_bready(m_axi_bready[1]),
+    .inflight_epoch(rx_epoch),
+    .abort(abort),
+    .busy(rx_busy),
+    .done_pulse(rx_done),
+    .cnt_desc(rx_cnt_desc),
+    .cnt_err(rx_cnt_err),
+    .cnt_drop_no_recv(rx_cnt_no_recv),
+    .cnt_drop_bad_vi(rx_cnt_bad_vi),
+    .cnt_drop_aborted(rx_cnt_aborted),
+    .cnt_wb_lost(rx_cnt_wb_lost)
+);
+
+// ------------------------------------------------------------ registers, status
+
+via_bar0_vi_regs regs_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_fire),
+    .wr_hit(wr_hit),
+    .rd_hit(rd_hit),
+    .rd_data(rd_data),
+    .vi_doorbells_i(q_cnt_doorbell),
+    .vi_db_dropped_i(q_cnt_db_dropped),
+    .vi_db_overflow_i(q_cnt_overflow),
+    .vi_db_bad_i(q_cnt_bad_write),
+    .vi_adv_stale_i(q_cnt_adv_stale),
+    .vi_tx_desc_i(tx_cnt_desc),
+    .vi_tx_errors_i(tx_cnt_err),
+    .vi_tx_frames_i(tx_cnt_frames),
+    .vi_rx_desc_i(rx_cnt_desc),
+    .vi_rx_errors_i(rx_cnt_err),
+    .vi_rx_no_recv_i(rx_cnt_no_recv),
+    .vi_rx_bad_vi_i(rx_cnt_bad_vi),
+    .vi_rx_aborted_i(rx_cnt_aborted),
+    .vi_wb_lost_i(tx_cnt_wb_lost + rx_cnt_wb_lost)
+);
+
+assign inflight_epoch = tx_epoch | rx_epoch;
+// the queue block's work register and pending operations count as busy
+// through the engines: a held work item is the send engine's to take
+assign busy       = tx_busy || rx_busy || work_valid || ctx_valid;
+assign done_pulse = tx_done || rx_done;
+
+endmodule
+
+`default_nettype wire
