@@ -6,6 +6,8 @@
 //   a: 64-bit datapath, read latency 20, every case, with and without
 //      back-pressure
 //   b: 256-bit datapath, read latency 16, every case
+//   c: 512-bit datapath, 32-bit addresses, 2 ID bits, read latency 12,
+//      every case (a beat holds a whole 64-byte block)
 //   t: 64-bit datapath, read latency 125 (500 ns at 250 MHz): the 32 KiB
 //      throughput figure (>= 90 % of one beat per cycle required)
 // Plusargs: +seed=N (default 1), +vcd=PATH. Prints PASS; failures $fatal.
@@ -18,12 +20,13 @@ localparam TIMEOUT_CYCLES = 3000000;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
-wire fin_a, fin_b, fin_t;
+wire fin_a, fin_b, fin_c, fin_t;
 
 always #2 clk = ~clk;
 
 wire clk_a = clk & (fin_a !== 1'b1);
 wire clk_b = clk & (fin_b !== 1'b1);
+wire clk_c = clk & (fin_c !== 1'b1);
 wire clk_t = clk & (fin_t !== 1'b1);
 
 tb_via_vi_tx_env #(
@@ -54,6 +57,21 @@ tb_via_vi_tx_env #(
 );
 
 tb_via_vi_tx_env #(
+    .DATA_WIDTH(512),
+    .ADDR_WIDTH(32),
+    .ID_WIDTH(2),
+    .READ_LATENCY(12),
+    .READY_PROB(50),
+    .MODE(0),
+    .RANDOM_SENDS(12),
+    .SALT(4)
+) env_c (
+    .clk(clk_c),
+    .rst(rst),
+    .finished(fin_c)
+);
+
+tb_via_vi_tx_env #(
     .DATA_WIDTH(64),
     .READ_LATENCY(125),
     .READY_PROB(100),
@@ -77,7 +95,7 @@ initial begin
 end
 
 initial begin
-    wait (rst === 1'b0 && fin_a === 1'b1 && fin_b === 1'b1 && fin_t === 1'b1);
+    wait (rst === 1'b0 && fin_a === 1'b1 && fin_b === 1'b1 && fin_c === 1'b1 && fin_t === 1'b1);
     repeat (2) @(posedge clk);
     $display("PASS");
     $finish;
@@ -87,7 +105,7 @@ integer cycle_count = 0;
 always @(posedge clk) begin
     cycle_count <= cycle_count + 1;
     if (cycle_count >= TIMEOUT_CYCLES) begin
-        $fatal(1, "tb_via_vi_tx: timeout after %0d cycles (finished: a %b b %b t %b)", TIMEOUT_CYCLES, fin_a, fin_b, fin_t);
+        $fatal(1, "tb_via_vi_tx: timeout after %0d cycles (finished: a %b b %b c %b t %b)", TIMEOUT_CYCLES, fin_a, fin_b, fin_c, fin_t);
     end
 end
 
