@@ -21,9 +21,11 @@
 //      len = the segment's remaining length, LOCAL_READ, ctx ptag), up to
 //      XQ_DEPTH lookups ahead; each translation is read with full-width
 //      INCR bursts (<= MAX_BURST beats, within its page) issued only when
-//      the read buffer (RD_BUF_BYTES) has room for every beat; R beats are
-//      annotated with their first valid byte and count, buffered, and
-//      packed from lane 0 by a realigning shifter into the payload beats.
+//      the read buffer (RD_BUF_BYTES, a via_ram: block RAM) has room for
+//      every beat; several bursts are in flight (up to 32, the buffer
+//      permitting); R beats are annotated with their first valid byte and
+//      count, buffered, and packed from lane 0 by a realigning shifter
+//      (an accumulator of two beats) into the payload beats.
 //      Zero-length segments are skipped. A lookup error (status
 //      LOCAL_PROTECTION_ERROR) or an R beat with SLVERR/DECERR
 //      (TRANSPORT_ERROR), whichever comes first, stops the lookups and
@@ -415,13 +417,14 @@ reg          bq_ep [0:BQ_DEPTH-1];
 reg [4:0]    bq_wp, bq_rp;
 reg [5:0]    bq_cnt;
 
-// data buffer (R beats, annotated)
-reg [DATA_WIDTH-1:0] db_data [0:BUF_BEATS-1];
-reg [LB-1:0]         db_off [0:BUF_BEATS-1];
-reg [LB:0]           db_n [0:BUF_BEATS-1];
+// data buffer (R beats, annotated with their first valid byte and count):
+// a via_ram of BUF_BEATS words; its read register is the head (h_valid)
+localparam DBWORD = DATA_WIDTH + LB + LB + 1;
 reg [DBW-1:0]        db_wp, db_rp;
-reg [DBW:0]          db_cnt;
-reg [DBW:0]          resv;  // beats reserved: issued, not yet popped
+reg [DBW:0]          ram_cnt;  // words written, not yet read
+reg                  h_valid;  // the RAM's read register holds the head beat
+reg [DBW:0]          resv;     // beats reserved: issued, not yet popped
+wire [DBWORD-1:0]    db_rd;
 
 // R side
 reg        r_first;
@@ -507,10 +510,10 @@ wire          r_end = r_take && d_axi_rlast;
 // ------------------------------------------------------------ packer
 
 wire                  out_free = !ov_r || m_axis_tready;
-wire                  db_has = (db_cnt != 0);
-wire [DATA_WIDTH-1:0] pk_raw = db_data[db_rp];
-wire [LB-1:0]         pk_off = db_off[db_rp];
-wire [LB:0]           pk_n = db_n[db_rp];
+wire                  db_has = h_valid;
+wire [DATA_WIDTH-1:0] pk_raw = db_rd[DBWORD-1:LB+LB+1];
+wire [LB-1:0]         pk_off = db_rd[LB+LB:LB+1];
+wire [LB:0]           pk_n = db_rd[LB:0];
 wire [DATA_WIDTH-1:0] pk_sh = pk_raw >> {pk_off, 3'b000};
 reg  [DATA_WIDTH-1:0] pk_mask;
 integer bi;
@@ -529,7 +532,24 @@ wire pk_pop = in_data && (ph == P_PAY) && !stop && !all_in && db_has && out_free
 wire pk_flush = in_data && (ph == P_PAY) && !stop && all_in && (acc_n != 0) && out_free;
 wire db_drop = in_data && stop && db_has;
 wire db_pop = pk_pop || db_drop;
-wire drained = (lk_out == 3'd0) && (xq_cnt == 3'd0) && (bq_cnt == 6'd0) && !db_has && !arv_r;
+wire db_rd_en = (ram_cnt != 0) && (!h_valid || db_pop);
+wire drained = (lk_out == 3'd0) && (xq_cnt == 3'd0) && (bq_cnt == 6'd0) && !db_has && (ram_cnt == 0) && !arv_r;
+
+// A word is read only in a cycle after the one it was written in
+// (ram_cnt counts past writes); the reservation keeps a write from reaching
+// a word not yet read.
+via_ram #(
+    .WIDTH(DBWORD),
+    .WORDS(BUF_BEATS)
+) dbuf (
+    .clk(clk),
+    .wr_en(r_take),
+    .wr_addr(db_wp),
+    .wr_data({d_axi_rdata, r_off, r_n[LB:0]}),
+    .rd_en(db_rd_en),
+    .rd_addr(db_rp),
+    .rd_data(db_rd)
+);
 
 // header
 wire [127:0] hdr;
@@ -642,7 +662,8 @@ always @(posedge clk) begin
         bq_cnt <= 6'd0;
         db_wp <= {DBW{1'b0}};
         db_rp <= {DBW{1'b0}};
-        db_cnt <= {(DBW+1){1'b0}};
+        ram_cnt <= {(DBW+1){1'b0}};
+        h_valid <= 1'b0;
         resv <= {(DBW+1){1'b0}};
         r_first <= 1'b1;
         r_rem <= 13'd0;
@@ -846,9 +867,6 @@ always @(posedge clk) begin
 
         // ---------------- R
         if (r_take) begin
-            db_data[db_wp] <= d_axi_rdata;
-            db_off[db_wp] <= r_off;
-            db_n[db_wp] <= r_n[LB:0];
             db_wp <= db_wp + 1'b1;
             r_rem <= r_have - r_n;
             r_first <= d_axi_rlast;
@@ -859,8 +877,10 @@ always @(posedge clk) begin
         end
         if (r_end) bq_rp <= bq_rp + 5'd1;
         bq_cnt <= bq_cnt + {5'd0, ar_go} - {5'd0, r_end};
-        db_cnt <= db_cnt + {{DBW{1'b0}}, r_take} - {{DBW{1'b0}}, db_pop};
-        if (db_pop) db_rp <= db_rp + 1'b1;
+        ram_cnt <= ram_cnt + {{DBW{1'b0}}, r_take} - {{DBW{1'b0}}, db_rd_en};
+        if (db_rd_en) db_rp <= db_rp + 1'b1;
+        if (db_rd_en) h_valid <= 1'b1;
+        else if (db_pop) h_valid <= 1'b0;
         resv <= resv + (ar_go ? ar_n[DBW:0] : {(DBW+1){1'b0}}) - {{DBW{1'b0}}, db_pop};
 
         ep_cnt0 <= ep_cnt0 + ep_inc0 - ep_dec0;
