@@ -31,13 +31,23 @@
 //     succ_valid, else the descriptor's (Next, NextHandle); pending - 1,
 //     succ_valid 0; else cur_valid 0. An advance of a queue with no work
 //     handed out (in_flight 0) is ignored and counted (cnt_adv_stale).
-//   schedule: round robin over the (VI, queue) pairs with cur_valid, not
+//   advance with adv_keep 1 (the RX engine gives back a receive it did
+//     not consume): clears in flight only; cur and pending stay.
+//   schedule: round robin over the SEND queues (q 0) with cur_valid, not
 //     in flight, VI enabled; reads the word and presents the work item
-//     until work_ready; the queue is then in flight until its advance.
+//     until work_ready (work_q is always 0); the queue is then in flight
+//     until its advance.
+//   receive take (rxq port, the RX engine, on demand): reads the receive
+//     queue's word of rxq_vi; rxq_rsp_found = rxq_vi < NUM_VI, the VI
+//     enabled, its receive queue's cur_valid and not in flight; found marks
+//     the queue in flight (as a handout). The response (va, handle, the
+//     VI's state) is held until rxq_rsp_ready; no take is accepted while a
+//     response is held. Arbitration: as an advance's peer, after the
+//     advance and before a doorbell.
 //   context: sets a VI's enable and state; with ctx_reset_q also empties
 //     both its queues (cur_valid, in_flight, the RAM words read as zero).
 //
-// Timing: db_wr_ready, adv_ready, ctx_ready are combinational from the
+// Timing: db_wr_ready, adv_ready, rxq_ready, ctx_ready are combinational from the
 // block's state and the valids (low words and bad writes are always taken
 // at once); a doorbell takes effect two cycles after it is taken.
 
@@ -86,6 +96,18 @@ module via_vi_queues #(
     input  wire                adv_q,
     input  wire [63:0]         adv_next,
     input  wire [31:0]         adv_next_handle,
+    input  wire                adv_keep,    // 1: clear in flight only (a receive given back)
+
+    // receive queue take (the RX engine, on demand)
+    input  wire                rxq_valid,
+    output wire                rxq_ready,
+    input  wire [VI_WIDTH-1:0] rxq_vi,
+    output reg                 rxq_rsp_valid,
+    input  wire                rxq_rsp_ready,
+    output reg                 rxq_rsp_found,
+    output reg  [63:0]         rxq_rsp_va,
+    output reg  [31:0]         rxq_rsp_handle,
+    output reg  [1:0]          rxq_rsp_state,
 
     // counters (wrap)
     output reg  [31:0]         cnt_doorbell,
@@ -115,7 +137,7 @@ localparam [QW-1:0] NQ_W = NQ[QW-1:0];
 // RAM word: {succ_valid, succ_handle, succ_va, db_handle, pending, cur_handle, cur_va}
 localparam W  = 1 + 32 + 58 + 32 + 11 + 32 + 58;
 
-localparam OP_DB = 2'd0, OP_HANDLE = 2'd1, OP_ADV = 2'd2, OP_SCHED = 2'd3;
+localparam OP_DB = 3'd0, OP_HANDLE = 3'd1, OP_ADV = 3'd2, OP_SCHED = 3'd3, OP_RXQ = 3'd4;
 
 // ---------------------------------------------------------------- state
 reg [NUM_VI-1:0] enable_reg;
@@ -129,7 +151,9 @@ reg [QW-1:0]     lat_qa_reg;
 reg [25:0]       lat_lo_reg;     // VA bits 31:6
 
 reg              busy_reg;       // second cycle of a read-modify-write
-reg [1:0]        op_reg;
+reg [2:0]        op_reg;
+reg              op_keep_reg;    // ADV: adv_keep
+reg              op_inrange_reg; // RXQ: rxq_vi < NUM_VI
 reg [QW-1:0]     op_qa_reg;
 reg [63:0]       op_data_reg;    // DB: VA; HANDLE: handle in 31:0; ADV: Next
 reg [31:0]       op_handle_reg;  // ADV: NextHandle
@@ -184,6 +208,10 @@ wire [QW-1:0] adv_qa    = {adv_vi, adv_q};
 wire          adv_in_vi = ({1'b0, adv_vi} < NUM_VI_W);
 wire          adv_live  = adv_in_vi && in_flight_reg[qix(adv_qa)];
 
+wire [QW-1:0] rxq_qa    = {rxq_vi, 1'b1};
+wire          rxq_in_vi = ({1'b0, rxq_vi} < NUM_VI_W);
+wire          rxq_want  = rxq_valid && !rxq_rsp_valid;
+
 // scheduler: eligible queues and the round-robin pick
 reg  [NQ-1:0] elig;
 reg  [QW-1:0] pick;
@@ -192,7 +220,9 @@ reg           pick_hi;
 integer       i;
 always @* begin
     for (i = 0; i < NQ; i = i + 1) begin
-        elig[i] = cur_valid_reg[i] && !in_flight_reg[i] && enable_reg[i / 2];
+        // the scheduler hands out send queues (q 0) only; receive queues
+        // are taken on demand through the rxq port
+        elig[i] = (i % 2 == 0) && cur_valid_reg[i] && !in_flight_reg[i] && enable_reg[i / 2];
     end
     pick = {QW{1'b0}};
     pick_found = 1'b0;
@@ -216,11 +246,13 @@ wire grant_ctx  = idle && ctx_valid;
 wire free1      = idle && !ctx_valid;
 wire sched_first = sched_turn_reg && sched_want;
 wire grant_adv  = free1 && !sched_first && adv_valid;
-wire grant_db   = free1 && !sched_first && !adv_valid && db_wr_valid && db_needs_ram;
-wire grant_sched = free1 && sched_want && (sched_first || (!adv_valid && !(db_wr_valid && db_needs_ram)));
+wire grant_rxq  = free1 && !sched_first && !adv_valid && rxq_want;
+wire grant_db   = free1 && !sched_first && !adv_valid && !rxq_want && db_wr_valid && db_needs_ram;
+wire grant_sched = free1 && sched_want && (sched_first || (!adv_valid && !rxq_want && !(db_wr_valid && db_needs_ram)));
 
 assign ctx_ready   = idle;
 assign adv_ready   = grant_adv;
+assign rxq_ready   = grant_rxq;
 assign db_wr_ready = db_needs_ram ? grant_db : 1'b1;
 
 wire db_fire = db_wr_valid && db_wr_ready;
@@ -235,6 +267,8 @@ wire [57:0]  rd_succ_va     = rd_word[190:133];
 wire [31:0]  rd_succ_handle = rd_word[222:191];
 wire         rd_succ_valid  = rd_word[223];
 wire         op_cur_valid   = cur_valid_reg[qix(op_qa_reg)];
+wire         rxq_found      = op_inrange_reg && enable_reg[vix(op_qa_reg[QW-1:1])] &&
+                              op_cur_valid && !in_flight_reg[qix(op_qa_reg)];
 
 localparam [10:0] PEND_MAX = MAX_DESC[10:0] - 11'd1;
 
@@ -285,8 +319,10 @@ always @* begin
                 n_db_handle = op_data_reg[31:0];
             end
             OP_ADV: begin
-                ram_wr_en = 1'b1;
-                if (rd_pending != 11'd0) begin
+                ram_wr_en = !op_keep_reg;
+                if (op_keep_reg) begin
+                    // given back: cur and pending stay
+                end else if (rd_pending != 11'd0) begin
                     if (rd_succ_valid) begin
                         n_cur_va     = rd_succ_va;
                         n_cur_handle = rd_succ_handle;
@@ -300,7 +336,7 @@ always @* begin
                     n_cur_valid = 1'b0;
                 end
             end
-            default: ; // OP_SCHED: no write
+            default: ; // OP_SCHED, OP_RXQ: no write
         endcase
     end
     ram_wr_data = {n_succ_valid, n_succ_handle, n_succ_va, n_db_handle,
@@ -313,6 +349,9 @@ always @* begin
     if (grant_adv) begin
         ram_rd_en   = 1'b1;
         ram_rd_addr = adv_qa;
+    end else if (grant_rxq) begin
+        ram_rd_en   = 1'b1;
+        ram_rd_addr = rxq_qa;
     end else if (grant_db) begin
         ram_rd_en   = 1'b1;
         ram_rd_addr = db_qa;
@@ -335,6 +374,13 @@ always @(posedge clk) begin
         lat_lo_reg     <= 26'd0;
         busy_reg       <= 1'b0;
         op_reg         <= OP_DB;
+        op_keep_reg    <= 1'b0;
+        op_inrange_reg <= 1'b0;
+        rxq_rsp_valid  <= 1'b0;
+        rxq_rsp_found  <= 1'b0;
+        rxq_rsp_va     <= 64'd0;
+        rxq_rsp_handle <= 32'd0;
+        rxq_rsp_state  <= 2'd0;
         op_qa_reg      <= {QW{1'b0}};
         op_data_reg    <= 64'd0;
         op_handle_reg  <= 32'd0;
@@ -354,6 +400,9 @@ always @(posedge clk) begin
     end else begin
         if (work_valid && work_ready) begin
             work_valid <= 1'b0;
+        end
+        if (rxq_rsp_valid && rxq_rsp_ready) begin
+            rxq_rsp_valid <= 1'b0;
         end
 
         // second cycle of an operation: the write
@@ -378,10 +427,22 @@ always @(posedge clk) begin
                 work_state    <= state_reg[2 * vix(op_qa_reg[QW-1:1]) +: 2];
                 in_flight_reg[qix(op_qa_reg)] <= 1'b1;
             end
+            if (op_reg == OP_RXQ) begin
+                // found: the same rule as a handout (enabled, cur_valid,
+                // not in flight); then the queue is in flight
+                rxq_rsp_valid  <= 1'b1;
+                rxq_rsp_found  <= rxq_found;
+                rxq_rsp_va     <= {rd_cur_va, 6'd0};
+                rxq_rsp_handle <= rd_cur_handle;
+                rxq_rsp_state  <= state_reg[2 * vix(op_qa_reg[QW-1:1]) +: 2];
+                if (rxq_found) begin
+                    in_flight_reg[qix(op_qa_reg)] <= 1'b1;
+                end
+            end
         end
 
         // first cycle: the read
-        if (grant_adv || grant_db || grant_sched) begin
+        if (grant_adv || grant_rxq || grant_db || grant_sched) begin
             busy_reg       <= 1'b1;
             sched_turn_reg <= !grant_sched;
         end
@@ -390,6 +451,11 @@ always @(posedge clk) begin
             op_qa_reg     <= adv_qa;
             op_data_reg   <= adv_next;
             op_handle_reg <= adv_next_handle;
+            op_keep_reg   <= adv_keep;
+        end else if (grant_rxq) begin
+            op_reg         <= OP_RXQ;
+            op_qa_reg      <= rxq_qa;
+            op_inrange_reg <= rxq_in_vi;
         end else if (grant_db) begin
             op_reg      <= db_is_h ? OP_HANDLE : OP_DB;
             op_qa_reg   <= db_qa;

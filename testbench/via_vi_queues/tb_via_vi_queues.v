@@ -27,7 +27,15 @@
 //   - directed: low word, junk, high word (the high word is bad); pending
 //     overflow (MAX_DESC + 1 posts with the engine stalled); reset of a
 //     VI's queues with an advance held, which then comes back stale;
-//   - every counter equals the model's count.
+//   - every counter equals the model's count;
+//   - the scheduler hands out send queues only (work_q 0); receive queues
+//     are taken by an RX-engine model through the rxq port (random VIs,
+//     out-of-range ones included, random response back-pressure): every
+//     response's found equals the model's rule at the cycle the take was
+//     accepted (VI in range and enabled, work posted, not in flight), a
+//     found take carries the head item and marks the queue in flight; a
+//     quarter of the taken receives are given back with adv_keep 1 (the
+//     item stays at the head and is taken again), the rest advanced.
 // The random numbers come from an xorshift generator seeded by +seed;
 // +debug prints the model's events.
 
@@ -94,6 +102,16 @@ reg  [VW-1:0] adv_vi = 0;
 reg           adv_q = 0;
 reg  [63:0]   adv_next = 0;
 reg  [31:0]   adv_next_handle = 0;
+reg           adv_keep = 0;
+reg           rxq_valid = 0;
+wire          rxq_ready;
+reg  [VW-1:0] rxq_vi = 0;
+wire          rxq_rsp_valid;
+reg           rxq_rsp_ready = 0;
+wire          rxq_rsp_found;
+wire [63:0]   rxq_rsp_va;
+wire [31:0]   rxq_rsp_handle;
+wire [1:0]    rxq_rsp_state;
 wire [31:0]   cnt_doorbell, cnt_db_dropped, cnt_overflow, cnt_bad_write, cnt_adv_stale;
 
 via_vi_queues #(.NUM_VI(NUM_VI), .MAX_DESC(MAX_DESC)) dut (
@@ -105,7 +123,10 @@ via_vi_queues #(.NUM_VI(NUM_VI), .MAX_DESC(MAX_DESC)) dut (
     .work_valid(work_valid), .work_ready(work_ready), .work_vi(work_vi), .work_q(work_q),
     .work_va(work_va), .work_handle(work_handle), .work_state(work_state),
     .adv_valid(adv_valid), .adv_ready(adv_ready), .adv_vi(adv_vi), .adv_q(adv_q),
-    .adv_next(adv_next), .adv_next_handle(adv_next_handle),
+    .adv_next(adv_next), .adv_next_handle(adv_next_handle), .adv_keep(adv_keep),
+    .rxq_valid(rxq_valid), .rxq_ready(rxq_ready), .rxq_vi(rxq_vi),
+    .rxq_rsp_valid(rxq_rsp_valid), .rxq_rsp_ready(rxq_rsp_ready), .rxq_rsp_found(rxq_rsp_found),
+    .rxq_rsp_va(rxq_rsp_va), .rxq_rsp_handle(rxq_rsp_handle), .rxq_rsp_state(rxq_rsp_state),
     .cnt_doorbell(cnt_doorbell), .cnt_db_dropped(cnt_db_dropped), .cnt_overflow(cnt_overflow),
     .cnt_bad_write(cnt_bad_write), .cnt_adv_stale(cnt_adv_stale)
 );
@@ -140,6 +161,12 @@ integer    eng_due [0:NQ-1];
 reg [63:0] eng_next [0:NQ-1];
 reg [31:0] eng_nh [0:NQ-1];
 reg        eng_hold [0:NQ-1];
+reg        eng_keep [0:NQ-1];   // a receive to give back (adv_keep)
+// rx take model
+reg        rx_pend = 0;         // take accepted, response expected
+reg        rx_exp = 0;          // expected found
+integer    rx_q = 0;
+integer    rx_found = 0, rx_miss = 0, rx_oor = 0, rx_kept = 0;
 integer    eng_lat = 20;
 reg        eng_stall = 0;
 reg        eng_fast = 0;    // work_ready always 1
@@ -233,7 +260,11 @@ task junk;
 endtask
 
 function elig(input integer q);
-    elig = mdl_en[q / 2] && posted[q] > head[q] && !inflight[q];
+    elig = (q % 2 == 0) && mdl_en[q / 2] && posted[q] > head[q] && !inflight[q];
+endfunction
+
+function rx_elig(input integer vi);
+    rx_elig = vi < NUM_VI && mdl_en[vi] && posted[vi*2+1] > head[vi*2+1] && !inflight[vi*2+1];
 endfunction
 
 // outstanding posts of a queue as the host sees them (issued, not advanced)
@@ -301,6 +332,7 @@ always @(posedge clk) begin
             qa = work_vi * 2 + work_q;
             loads = loads + 1;
             if ($test$plusargs("debug")) $display("%0d load q %0d ptr %0d elig %b cv %b if %b", cyc, qa, dut.rr_ptr_reg, dut.elig, dut.cur_valid_reg, dut.in_flight_reg);
+            if (work_q != 0) $fatal(1, "tb: work for a receive queue (VI %0d)", work_vi);
             if (work_vi >= NUM_VI) $fatal(1, "tb: work for VI %0d out of range", work_vi);
             if (!mdl_en[work_vi]) $fatal(1, "tb: work for disabled VI %0d", work_vi);
             if (inflight[qa]) $fatal(1, "tb: work for q %0d already in flight", qa);
@@ -337,14 +369,59 @@ always @(posedge clk) begin
             qa = work_vi * 2 + work_q;
             eng_busy[qa] = 1;
             eng_stale[qa] = 0;
+            eng_keep[qa] = 0;
             eng_due[qa] = cyc + (rnd(0) & 32'h7FFFFFFF) % eng_lat;
+        end
+        // rx take: the response appears two cycles after the take
+        if (rx_pend && rxq_rsp_valid) begin
+            rx_pend = 0;
+            if (rxq_rsp_found !== rx_exp)
+                $fatal(1, "tb: rx take q %0d: found %0d, expected %0d", rx_q, rxq_rsp_found, rx_exp);
+            if (rx_exp) begin
+                qa = rx_q;
+                if (rxq_rsp_va != it_va[qa*MP + head[qa]] || rxq_rsp_handle != it_h[qa*MP + head[qa]])
+                    $fatal(1, "tb: rx q %0d item %0d: got %h/%h, expected %h/%h", qa, head[qa], rxq_rsp_va, rxq_rsp_handle,
+                           it_va[qa*MP + head[qa]], it_h[qa*MP + head[qa]]);
+                if (rxq_rsp_state != mdl_state[qa / 2]) $fatal(1, "tb: rx q %0d state %0d, expected %0d", qa, rxq_rsp_state, mdl_state[qa / 2]);
+                if (linked[qa*MP + head[qa]]) begin
+                    eng_next[qa] = it_va[qa*MP + head[qa] + 1];
+                    eng_nh[qa] = it_h[qa*MP + head[qa] + 1];
+                end else begin
+                    eng_next[qa] = rnd64(0) & ~64'h3F;
+                    eng_nh[qa] = rnd(0);
+                end
+                inflight[qa] = 1;
+                head[qa] = head[qa] + 1;
+                eng_busy[qa] = 1;
+                eng_stale[qa] = 0;
+                eng_keep[qa] = (rnd(0) & 3) == 0;
+                eng_due[qa] = 32'h7FFFFFFF;   // until the response is taken
+                rx_found = rx_found + 1;
+            end else begin
+                rx_miss = rx_miss + 1;
+            end
+        end
+        if (rxq_rsp_valid && rxq_rsp_ready) begin
+            if (rxq_rsp_found && eng_busy[rx_q]) eng_due[rx_q] = cyc + (rnd(0) & 32'h7FFFFFFF) % eng_lat;
+        end
+        if (rxq_valid && rxq_ready) begin
+            rx_pend = 1;
+            rx_q = rxq_vi * 2 + 1;
+            rx_exp = rx_elig(rxq_vi);
+            if (rxq_vi >= NUM_VI) rx_oor = rx_oor + 1;
+            rxq_valid <= 0;
         end
         // advance taken
         if (adv_valid && adv_ready) begin
             eng_busy[adv_qa] = 0;
             if ($test$plusargs("debug") && adv_qa == 2) $display("%0d adv q 2", cyc);
             if (eng_stale[adv_qa]) x_stale = x_stale + 1;
-            else begin
+            else if (eng_keep[adv_qa]) begin
+                // given back: the item stays at the head
+                inflight[adv_qa] = 0;
+                head[adv_qa] = head[adv_qa] - 1;
+                rx_kept = rx_kept + 1;
+            end else begin
                 inflight[adv_qa] = 0;
                 advd[adv_qa] = advd[adv_qa] + 1;
             end
@@ -373,6 +450,17 @@ always @(posedge clk) begin
         end else begin
             db_wr_valid <= 0;
         end
+        // drive: rx take (half the time a VI with a posted receive)
+        rxq_rsp_ready <= (rnd(0) & 1) != 0;
+        if (!rxq_valid && !rx_pend && !rxq_rsp_valid && !eng_stall && (rnd(0) & 3) == 0) begin
+            r = urand(8);
+            if ((rnd(0) & 1) != 0) begin
+                for (i = 0; i < NUM_VI; i = i + 1)
+                    if (posted[((r + i) % NUM_VI) * 2 + 1] > head[((r + i) % NUM_VI) * 2 + 1]) r = (r + i) % NUM_VI;
+            end
+            rxq_valid <= 1;
+            rxq_vi <= r;
+        end
         // drive: work_ready
         r = rnd(0);
         work_ready <= !eng_stall && (eng_fast || (r & 3) != 0);
@@ -390,6 +478,7 @@ always @(posedge clk) begin
                     adv_valid <= 1;
                     adv_vi <= fq / 2; adv_q <= fq % 2;
                     adv_next <= eng_next[fq]; adv_next_handle <= eng_nh[fq];
+                    adv_keep <= eng_keep[fq] && !eng_stale[fq];
                 end
             end
         end
@@ -417,7 +506,7 @@ task drain;
         busy = 1;
         while (busy) begin
             @(posedge clk);
-            busy = (hw_rd != hw_wr) || adv_valid || work_valid;
+            busy = (hw_rd != hw_wr) || adv_valid || work_valid || rxq_valid || rx_pend || rxq_rsp_valid;
             for (i = 0; i < NQ; i = i + 1)
                 if (head[i] != posted[i] || inflight[i] || eng_busy[i] || (mdl_en[i/2] && posted[i] != gen_cnt[i])) busy = 1;
         end
@@ -439,7 +528,7 @@ integer n, p, q0, h0;
 initial begin
     for (i = 0; i < NQ; i = i + 1) begin
         gen_cnt[i] = 0; gen_h[i] = 0; posted[i] = 0; head[i] = 0; advd[i] = 0; mdl_dbh[i] = 0;
-        inflight[i] = 0; eng_busy[i] = 0; eng_stale[i] = 0; eng_hold[i] = 0; eng_due[i] = 0;
+        inflight[i] = 0; eng_busy[i] = 0; eng_stale[i] = 0; eng_hold[i] = 0; eng_due[i] = 0; eng_keep[i] = 0;
         elig_prev[i] = 0; te[i] = 0;
     end
     for (i = 0; i < NUM_VI; i = i + 1) begin mdl_en[i] = 0; mdl_state[i] = 0; end
@@ -574,6 +663,10 @@ initial begin
     ctx_op(1, 1, 2'd0, 0);
     drain;
     check_counters;
+    $display("tb_via_vi_queues: rx takes: %0d found, %0d not found (%0d out of range), %0d given back",
+             rx_found, rx_miss, rx_oor, rx_kept);
+    if (rx_found == 0 || rx_miss == 0 || rx_oor == 0 || rx_kept == 0)
+        $fatal(1, "tb: an rx take case did not happen");
     $display("tb_via_vi_queues: seed %0d: %0d work items, counters db %0d drop %0d ovf %0d bad %0d stale %0d",
              seed0, loads, x_db, x_drop, x_ovf, x_bad, x_stale);
     $display("PASS");

@@ -1,0 +1,890 @@
+// via_vi_rx: receive engine of the vianic data path (issue 9).
+//
+// Takes frames of the internal format (rtl/via_frame.vh) from an
+// AXI-Stream, finds the destination VI's head receive (via_vi_queues' rxq
+// port), fetches it (a via_desc_fetch instance), scatters the payload into
+// its data segments through the TPT and an AXI4 write master, writes the
+// descriptor back (Length, ImmediateData, then Status) and advances the
+// queue. One frame at a time.
+//
+// Per frame
+//   1. HEADER (16 bytes): dst, src, length, immediate, flags. A frame that
+//      ends (tlast) inside its header: cnt_drop_aborted. The dst's context
+//      is read (ctx_rd_*): dst >= NUM_VI, disabled, not CONNECTED, or src !=
+//      its peer: the frame is drained, cnt_drop_bad_vi.
+//   2. rxq take for dst: not found: drained, cnt_drop_no_recv.
+//   3. Fetch (req_recv 1). BUS: TRANSPORT_ERROR; STATUS: its bit; DESC with
+//      length > Length or length > the VI's MaxTransferSize:
+//      LOCAL_LENGTH_ERROR. Each of these completes the receive (the message
+//      is drained and consumed by it, whatever its trailer says).
+//   4. Scatter: a walker looks up the data segments page by page (handle,
+//      va, min(remaining segment, remaining message), ptag, LOCAL_WRITE),
+//      up to CHUNKS lookups ahead of the writer (a lookup is issued only
+//      when the chunk queue has room for its answer); the writer realigns
+//      the stream bytes to the destination addresses through a 2*BYTES byte
+//      accumulator and builds full-width beats (wstrb: exactly the bytes of
+//      the chunk) into a W buffer; a burst (<= MAX_BURST beats, inside one
+//      page chunk, so never crossing 4 KiB) gets its AW only when its last
+//      W beat is in the buffer; W beats go out only for bursts whose AW was
+//      accepted. A failed lookup: LOCAL_PROTECTION_ERROR, writing stops at
+//      that chunk, the frame is drained, the receive completes.
+//   5. Trailer: status != 0 or payload bytes != length: the frame is
+//      aborted: a burst in progress is finished with wstrb 0 beats, the
+//      receive is given back (adv_keep 1), cnt_drop_aborted.
+//   6. Write-back: after every data B (SLVERR/DECERR: TRANSPORT_ERROR), a
+//      lookup (descriptor handle, VA, 32, LOCAL_WRITE); Length (0 on error)
+//      and, for a good receive with the immediate flag, ImmediateData; then
+//      Status = DONE | error | COMPLETED_RECEIVE << 16 | IMMEDIATE (same
+//      AWID, after). Lookup failure: nothing written, cnt_wb_lost (no
+//      done_pulse). After every B, advance (adv_keep 0, the fetched Next)
+//      and, if Status was written, done_pulse, cnt_desc (cnt_err if error).
+//
+// Fence: inflight_epoch = the fetch unit's bits | bit e held from the
+// accepted successful lookup answer of epoch e until the engine is back
+// in its idle state with no write outstanding (conservative: per frame).
+// Abort: no new lookups, AW, fetch or take; the stream is drained; every
+// lookup answer, take answer, fetch result, credited W beat and B is
+// taken; busy falls when nothing is in flight.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_param_check.vh"
+`include "via_desc.vh"
+`include "via_bar0.vh"
+`include "via_frame.vh"
+
+module via_vi_rx #(
+    parameter DATA_WIDTH = 64,
+    parameter ADDR_WIDTH = 48,
+    parameter ID_WIDTH   = 4,
+    parameter NUM_VI     = 64,
+    parameter VI_WIDTH   = (NUM_VI > 1) ? $clog2(NUM_VI) : 1,
+    parameter MAX_SEGS   = 16,
+    parameter MAX_BURST  = 16,
+    parameter [ID_WIDTH-1:0] FETCH_ID = 4,
+    parameter [ID_WIDTH-1:0] WR_ID    = 5,
+    // derived
+    parameter KEEP_WIDTH = DATA_WIDTH / 8
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // frames in
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]   s_axis_tkeep,
+    input  wire                    s_axis_tlast,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+
+    // receive take (via_vi_queues)
+    output reg                     rxq_valid,
+    input  wire                    rxq_ready,
+    output wire [VI_WIDTH-1:0]     rxq_vi,
+    input  wire                    rxq_rsp_valid,
+    output wire                    rxq_rsp_ready,
+    input  wire                    rxq_rsp_found,
+    input  wire [63:0]             rxq_rsp_va,
+    input  wire [31:0]             rxq_rsp_handle,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [1:0]              rxq_rsp_state,   // the context's state decides
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // advance (via_vi_queues; adv_q is 1)
+    output reg                     adv_valid,
+    input  wire                    adv_ready,
+    output wire [VI_WIDTH-1:0]     adv_vi,
+    output wire                    adv_q,
+    output reg  [63:0]             adv_next,
+    output reg  [31:0]             adv_next_handle,
+    output reg                     adv_keep,
+
+    // context read (one cycle latency)
+    output wire [VI_WIDTH-1:0]     ctx_rd_vi,
+    input  wire                    ctx_rd_enable,
+    input  wire [1:0]              ctx_rd_state,
+    input  wire [15:0]             ctx_rd_ptag,
+    input  wire [31:0]             ctx_rd_max_transfer,
+    input  wire                    ctx_rd_rdma_write,
+    input  wire                    ctx_rd_rdma_read,
+    input  wire [15:0]             ctx_rd_peer,
+
+    // the fetch unit's TPT lookup port
+    output wire                    f_lk_valid,
+    input  wire                    f_lk_ready,
+    output wire [31:0]             f_lk_handle,
+    output wire [63:0]             f_lk_va,
+    output wire [31:0]             f_lk_len,
+    output wire [15:0]             f_lk_ptag,
+    output wire [1:0]              f_lk_kind,
+    input  wire                    f_rs_valid,
+    output wire                    f_rs_ready,
+    input  wire [2:0]              f_rs_err,
+    input  wire [ADDR_WIDTH-1:0]   f_rs_pa,
+    input  wire [12:0]             f_rs_bytes,
+    input  wire                    f_rs_hit,
+    input  wire                    f_rs_epoch,
+
+    // scatter and write-back lookups
+    output reg                     d_lk_valid,
+    input  wire                    d_lk_ready,
+    output reg  [31:0]             d_lk_handle,
+    output reg  [63:0]             d_lk_va,
+    output reg  [31:0]             d_lk_len,
+    output wire [15:0]             d_lk_ptag,
+    output wire [1:0]              d_lk_kind,
+    input  wire                    d_rs_valid,
+    output wire                    d_rs_ready,
+    input  wire [2:0]              d_rs_err,
+    input  wire [ADDR_WIDTH-1:0]   d_rs_pa,
+    input  wire [12:0]             d_rs_bytes,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                    d_rs_hit,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                    d_rs_epoch,
+
+    // the fetch unit's AXI4 read master
+    output wire [ID_WIDTH-1:0]     f_axi_arid,
+    output wire [ADDR_WIDTH-1:0]   f_axi_araddr,
+    output wire [7:0]              f_axi_arlen,
+    output wire [2:0]              f_axi_arsize,
+    output wire [1:0]              f_axi_arburst,
+    output wire                    f_axi_arlock,
+    output wire [3:0]              f_axi_arcache,
+    output wire [2:0]              f_axi_arprot,
+    output wire                    f_axi_arvalid,
+    input  wire                    f_axi_arready,
+    input  wire [ID_WIDTH-1:0]     f_axi_rid,
+    input  wire [DATA_WIDTH-1:0]   f_axi_rdata,
+    input  wire [1:0]              f_axi_rresp,
+    input  wire                    f_axi_rlast,
+    input  wire                    f_axi_rvalid,
+    output wire                    f_axi_rready,
+
+    // AXI4 write master (data and write-back)
+    output wire [ID_WIDTH-1:0]     w_axi_awid,
+    output wire [ADDR_WIDTH-1:0]   w_axi_awaddr,
+    output wire [7:0]              w_axi_awlen,
+    output wire [2:0]              w_axi_awsize,
+    output wire [1:0]              w_axi_awburst,
+    output wire                    w_axi_awlock,
+    output wire [3:0]              w_axi_awcache,
+    output wire [2:0]              w_axi_awprot,
+    output wire                    w_axi_awvalid,
+    input  wire                    w_axi_awready,
+    output wire [DATA_WIDTH-1:0]   w_axi_wdata,
+    output wire [KEEP_WIDTH-1:0]   w_axi_wstrb,
+    output wire                    w_axi_wlast,
+    output wire                    w_axi_wvalid,
+    input  wire                    w_axi_wready,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [ID_WIDTH-1:0]     w_axi_bid,       // one ID
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [1:0]              w_axi_bresp,
+    input  wire                    w_axi_bvalid,
+    output wire                    w_axi_bready,
+
+    output wire [1:0]              inflight_epoch,
+    /* verilator lint_off SYMRSVDWORD */
+    input  wire                    abort,
+    /* verilator lint_on SYMRSVDWORD */
+    output wire                    busy,
+    output reg                     done_pulse,
+
+    output reg  [31:0]             cnt_desc,
+    output reg  [31:0]             cnt_err,
+    output reg  [31:0]             cnt_drop_no_recv,
+    output reg  [31:0]             cnt_drop_bad_vi,
+    output reg  [31:0]             cnt_drop_aborted,
+    output reg  [31:0]             cnt_wb_lost
+);
+
+localparam BYTES = DATA_WIDTH / 8;
+localparam LB    = $clog2(BYTES);          // lane index bits
+localparam CB    = LB + 2;                 // byte counts 0 .. 2*BYTES
+localparam HDR_BEATS = (BYTES >= 16) ? 1 : 2;
+localparam WDEPTH = 2 * MAX_BURST;         // W buffer beats
+localparam WAW    = $clog2(WDEPTH);
+localparam CHUNKS = 4;                     // lookups ahead of the writer
+localparam AWDEPTH = 8;
+
+generate
+    if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_bad_dw
+        `VIA_PARAM_FAIL(("via_vi_rx: DATA_WIDTH=%0d, must be 64, 128, 256 or 512", DATA_WIDTH))
+    end
+    if (MAX_BURST < 2 || MAX_BURST > 256 || (MAX_BURST & (MAX_BURST - 1)) != 0) begin : g_bad_burst
+        `VIA_PARAM_FAIL(("via_vi_rx: MAX_BURST=%0d, must be a power of two 2..256", MAX_BURST))
+    end
+    if (NUM_VI < 1 || NUM_VI > 1024) begin : g_bad_num_vi
+        `VIA_PARAM_FAIL(("via_vi_rx: NUM_VI=%0d, must be 1..1024", NUM_VI))
+    end
+endgenerate
+
+localparam [31:0] ST_DONE  = 32'h1;
+localparam [31:0] ST_PROT  = 32'h1 << `VIA_DESC_CTL_STATUS_LOCAL_PROTECTION_ERROR_LSB;
+localparam [31:0] ST_LEN   = 32'h1 << `VIA_DESC_CTL_STATUS_LOCAL_LENGTH_ERROR_LSB;
+localparam [31:0] ST_TRANS = 32'h1 << `VIA_DESC_CTL_STATUS_TRANSPORT_ERROR_LSB;
+localparam [31:0] ST_RECV  = `VIA_DESC_COMPLETED_RECEIVE << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] ST_IMM   = 32'h1 << `VIA_DESC_CTL_STATUS_IMMEDIATE_LSB;
+localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
+localparam [1:0]  KIND_LW  = KIND_LW32[1:0];
+
+// ---------------------------------------------------------------- states
+localparam [4:0]
+    S_HDR      = 5'd0,
+    S_CTX1     = 5'd1,
+    S_CTX2     = 5'd2,
+    S_TAKE     = 5'd3,
+    S_FETCH    = 5'd5,
+    S_SCATTER  = 5'd7,
+    S_DROP     = 5'd8,   // drain, then S_HDR
+    S_EDRAIN   = 5'd9,   // drain, then complete with an error
+    S_WB_B     = 5'd10,  // wait for every data B
+    S_WB_LK    = 5'd11,
+    S_WB_W1    = 5'd13,
+    S_WB_W2    = 5'd14,
+    S_WB_WAIT  = 5'd15,
+    S_ADV      = 5'd16,
+    S_ABORT    = 5'd17;
+
+reg [4:0] state;
+
+// header
+reg [127:0] hdr;
+reg [1:0]   hdr_cnt;
+wire [15:0] h_dst = hdr[`VIA_FRAME_HDR_DST_VI_RANGE];
+wire [15:0] h_src = hdr[`VIA_FRAME_HDR_SRC_VI_RANGE];
+wire [31:0] h_len = hdr[`VIA_FRAME_HDR_LENGTH_RANGE];
+wire [31:0] h_imm = hdr[`VIA_FRAME_HDR_IMM_RANGE];
+wire [7:0]  h_flags = hdr[`VIA_FRAME_HDR_FLAGS_RANGE];
+wire        h_has_imm = h_flags[`VIA_FRAME_FLAG_IMM_BIT];
+wire [DATA_WIDTH+127:0] tdata_x = {128'd0, s_axis_tdata};
+// op, pad and the other flags are not checked; tdata_x above 127 unused
+/* verilator lint_off UNUSEDSIGNAL */
+wire [DATA_WIDTH+127:0] unused_x = tdata_x ^ {{(DATA_WIDTH){1'b0}}, hdr} ^ {{(DATA_WIDTH+120){1'b0}}, h_flags};
+wire [511:0] unused_img;
+wire [63:0]  unused_imgs;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// frame side (stream)
+reg         frame_done;      // the trailer was taken
+reg  [31:0] trl_status;
+reg  [31:0] rcvd;            // payload bytes seen
+reg  [31:0] taken;           // message bytes put into the accumulator
+
+// per receive
+reg  [15:0] ptag;
+reg  [31:0] max_transfer;
+reg         rdma_we, rdma_re;
+reg  [63:0] d_va;
+reg  [31:0] d_handle;
+reg  [63:0] nx_va;
+reg  [31:0] nx_handle;
+reg  [31:0] st_err;          // error bit of the completion
+reg         b_err;           // a data B with an error
+
+assign ctx_rd_vi = h_dst[VI_WIDTH-1:0];
+assign rxq_vi    = h_dst[VI_WIDTH-1:0];
+assign adv_vi    = h_dst[VI_WIDTH-1:0];
+assign adv_q     = 1'b1;
+assign d_lk_ptag = ptag;
+assign d_lk_kind = KIND_LW;
+
+// ---------------------------------------------------------------- fetch unit
+reg         f_req_valid;
+wire        f_req_ready;
+wire        f_res_valid;
+wire        f_res_ready;
+reg         f_res_ready_r;
+wire [1:0]  f_res_kind;
+wire [31:0] f_res_status;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [3:0]  f_res_check;
+wire [2:0]  f_res_tpt_err;
+wire [1:0]  f_res_bus_resp;
+wire        f_res_ctl_valid;
+wire [15:0] f_res_seg_count;
+wire [15:0] f_res_control;
+wire [31:0] f_res_immediate;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [63:0] f_seg_addr;
+wire [63:0] f_res_next;
+wire [31:0] f_res_next_handle;
+wire [31:0] f_res_length;
+reg  [7:0]  f_seg_idx;
+wire [31:0] f_seg_handle;
+wire [31:0] f_seg_len;
+wire [1:0]  f_inflight_epoch;
+
+via_desc_fetch #(
+    .MAX_SEGS(MAX_SEGS), .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH),
+    .ID_WIDTH(ID_WIDTH), .ARID(FETCH_ID)
+) u_fetch (
+    .clk(clk), .rst(rst),
+    .req_valid(f_req_valid), .req_ready(f_req_ready), .req_va(d_va), .req_handle(d_handle),
+    .req_ptag(ptag), .req_recv(1'b1), .req_max_transfer(max_transfer),
+    .req_rdma_write_en(rdma_we), .req_rdma_read_en(rdma_re),
+    .res_valid(f_res_valid), .res_ready(f_res_ready), .res_kind(f_res_kind),
+    .res_status(f_res_status), .res_check(f_res_check), .res_tpt_err(f_res_tpt_err),
+    .res_bus_resp(f_res_bus_resp), .res_ctl_valid(f_res_ctl_valid), .res_next(f_res_next),
+    .res_next_handle(f_res_next_handle), .res_seg_count(f_res_seg_count),
+    .res_control(f_res_control), .res_immediate(f_res_immediate), .res_length(f_res_length),
+    .seg_idx(f_seg_idx), .seg_addr(f_seg_addr), .seg_handle(f_seg_handle), .seg_len(f_seg_len),
+    .lk_valid(f_lk_valid), .lk_ready(f_lk_ready), .lk_handle(f_lk_handle), .lk_va(f_lk_va),
+    .lk_len(f_lk_len), .lk_ptag(f_lk_ptag), .lk_kind(f_lk_kind),
+    .rs_valid(f_rs_valid), .rs_ready(f_rs_ready), .rs_err(f_rs_err), .rs_pa(f_rs_pa),
+    .rs_bytes(f_rs_bytes), .rs_hit(f_rs_hit), .rs_epoch(f_rs_epoch),
+    .inflight_epoch(f_inflight_epoch),
+    .m_axi_arid(f_axi_arid), .m_axi_araddr(f_axi_araddr), .m_axi_arlen(f_axi_arlen),
+    .m_axi_arsize(f_axi_arsize), .m_axi_arburst(f_axi_arburst), .m_axi_arlock(f_axi_arlock),
+    .m_axi_arcache(f_axi_arcache), .m_axi_arprot(f_axi_arprot), .m_axi_arvalid(f_axi_arvalid),
+    .m_axi_arready(f_axi_arready), .m_axi_rid(f_axi_rid), .m_axi_rdata(f_axi_rdata),
+    .m_axi_rresp(f_axi_rresp), .m_axi_rlast(f_axi_rlast), .m_axi_rvalid(f_axi_rvalid),
+    .m_axi_rready(f_axi_rready)
+);
+
+localparam [1:0] RES_DESC = 2'd0;
+
+// ---------------------------------------------------------------- walker
+// looks up the data segments page by page; one entry per lookup answer in
+// the chunk queue
+reg         walk_on;         // lookups to issue
+reg         walk_seg_ld;     // load segment f_seg_idx next cycle
+reg  [63:0] wk_va;
+reg  [31:0] wk_handle;
+reg  [31:0] wk_seg_rem;      // bytes of the segment still to look up (capped by the message)
+reg  [31:0] wk_msg_rem;      // message bytes not yet looked up
+reg  [2:0]  lk_out;          // lookups issued, answer not taken
+reg         lk_is_wb;        // the outstanding lookup is the write-back's
+reg  [1:0]  epoch_hold;
+
+// chunk queue
+reg  [ADDR_WIDTH-1:0] cq_pa  [0:CHUNKS-1];
+reg  [12:0]           cq_n   [0:CHUNKS-1];
+reg                   cq_err [0:CHUNKS-1];
+reg  [1:0]  cq_rd, cq_wr;
+reg  [2:0]  cq_cnt;
+
+wire [12:0] wk_page_left = 13'd4096 - {1'b0, wk_va[11:0]};
+wire [31:0] wk_piece = (wk_seg_rem < {19'd0, wk_page_left}) ? wk_seg_rem : {19'd0, wk_page_left};
+wire        wk_can = walk_on && !walk_seg_ld && wk_seg_rem != 0 && !abort &&
+                     ({1'b0, cq_cnt} + {1'b0, lk_out} + {3'd0, d_lk_valid}) < CHUNKS;
+
+// ---------------------------------------------------------------- writer
+reg  [2*DATA_WIDTH-1:0] acc;
+reg  [CB-1:0]           acc_n;
+reg                     wr_act;     // a chunk is loaded
+reg  [ADDR_WIDTH-1:0]   wr_pa;
+reg  [12:0]             wr_rem;
+reg                     wr_stop;    // protection error: nothing more written
+reg                     wr_flush;   // the frame ended short: finish the burst
+reg  [ADDR_WIDTH-1:0]   bu_addr;
+reg  [7:0]              bu_cnt;     // beats of the burst so far
+reg  [31:0]             wr_done_b;  // message bytes written (chunk bytes consumed)
+
+// W buffer
+reg  [DATA_WIDTH-1:0] wb_data [0:WDEPTH-1];
+reg  [KEEP_WIDTH-1:0] wb_strb [0:WDEPTH-1];
+reg                   wb_last [0:WDEPTH-1];
+reg  [WAW-1:0] wq_rd, wq_wr;
+reg  [WAW:0]   wq_cnt;
+// AW queue (bursts whose W beats are all buffered)
+reg  [ADDR_WIDTH-1:0] aq_addr [0:AWDEPTH-1];
+reg  [7:0]            aq_len  [0:AWDEPTH-1];
+reg  [2:0]  aq_rd, aq_wr;
+reg  [3:0]  aq_cnt;
+reg  [7:0]  w_credit;      // AWs accepted whose W beats are not all sent
+reg  [8:0]  b_out;         // AWs accepted, B not received
+
+// writer combinational: the beat it can build this cycle
+wire [LB-1:0] wr_lo = wr_pa[LB-1:0];
+wire [CB-1:0] wr_room = BYTES[CB-1:0] - {2'b0, wr_lo};
+wire [CB-1:0] wr_m = (wr_rem < {{(13-CB){1'b0}}, wr_room}) ? wr_rem[CB-1:0] : wr_room;
+wire          wq_space = (wq_cnt < WDEPTH[WAW:0]) && (aq_cnt < AWDEPTH[3:0]);
+wire          wr_can_beat = (state == S_SCATTER) && wr_act && !wr_stop && wq_space &&
+                            (wr_flush ? (bu_cnt != 8'd0) : (acc_n >= wr_m));
+// a burst ends at the chunk's end, at MAX_BURST beats, or (a frame cut
+// short) with the one wstrb-0 beat that closes it
+wire          wr_last_in_burst = wr_flush || (wr_rem == {{(13-CB){1'b0}}, wr_m}) ||
+                                 (bu_cnt == MAX_BURST[7:0] - 8'd1);
+wire [CB-1:0] wr_consume = (wr_can_beat && !wr_flush) ? wr_m : {CB{1'b0}};
+
+// accumulator intake
+wire [CB-1:0] acc_after = acc_n - wr_consume;
+wire          acc_room  = acc_after <= BYTES[CB-1:0];
+wire          discard   = wr_stop || abort;
+reg  [CB-1:0] kb;          // bytes of the beat (tkeep)
+integer       ki;
+always @* begin
+    kb = {CB{1'b0}};
+    for (ki = 0; ki < BYTES; ki = ki + 1)
+        if (s_axis_tkeep[ki]) kb = kb + 1'b1;
+end
+wire [31:0] msg_left = h_len - taken;
+wire [CB-1:0] take_n = (msg_left < {{(32-CB){1'b0}}, kb}) ? msg_left[CB-1:0] : kb;
+localparam [31:0] TWO_BYTES32 = 2 * BYTES;
+localparam [CB-1:0] TWO_BYTES = TWO_BYTES32[CB-1:0];
+
+// stream ready
+reg s_ready;
+always @* begin
+    case (state)
+        S_HDR:     s_ready = 1'b1;
+        S_DROP, S_EDRAIN, S_ABORT: s_ready = !frame_done;
+        S_SCATTER: s_ready = !frame_done && (discard || s_axis_tlast || take_n == 0 || acc_room);
+        default:   s_ready = 1'b0;
+    endcase
+end
+assign s_axis_tready = s_ready;
+wire s_fire = s_axis_tvalid && s_ready;
+
+// next accumulator
+reg [2*DATA_WIDTH-1:0] acc_nx;
+reg [2*DATA_WIDTH-1:0] in_mask;
+always @* begin
+    acc_nx = acc >> ({wr_consume, 3'b000});
+    if (s_fire && state == S_SCATTER && !s_axis_tlast && !discard && take_n != 0) begin
+        in_mask = ({2*DATA_WIDTH{1'b1}} >> ({TWO_BYTES - take_n, 3'b000}));
+        acc_nx = acc_nx | (({{DATA_WIDTH{1'b0}}, s_axis_tdata} & in_mask) << ({acc_after, 3'b000}));
+    end else begin
+        in_mask = {2*DATA_WIDTH{1'b0}};
+    end
+end
+
+// the beat
+wire [DATA_WIDTH-1:0] wr_beat_data = acc[DATA_WIDTH-1:0] << ({wr_lo, 3'b000});
+wire [KEEP_WIDTH-1:0] wr_beat_strb = wr_flush ? {KEEP_WIDTH{1'b0}} :
+    ((({KEEP_WIDTH{1'b1}}) >> (BYTES[CB-1:0] - wr_m)) << wr_lo);
+
+// write-back beats: the control segment's bytes 16..31 image
+wire [31:0] wb_len = (st_err == 32'd0) ? h_len : 32'd0;
+wire        wb_imm = (st_err == 32'd0) && h_has_imm;
+wire [31:0] wb_status = ST_DONE | st_err | ST_RECV | (wb_imm ? ST_IMM : 32'd0);
+wire [255:0] img1 = {32'd0, wb_len, h_imm, 32'd0, 128'd0};
+wire [31:0]  img1_s = {4'h0, 4'hF, wb_imm ? 4'hF : 4'h0, 4'h0, 16'h0};
+wire [255:0] img2 = {wb_status, 224'd0};
+wire [31:0]  img2_s = {4'hF, 28'h0};
+localparam WB_BASE = (BYTES < 32) ? 16 : 0;
+localparam [7:0] WB1_LEN = (BYTES == 8) ? 8'd1 : 8'd0;
+reg  [ADDR_WIDTH-1:0] wb_pa;
+reg                   wb_beat;      // second beat of write 1 (64-bit bus)
+wire [511:0] img1_w = {256'd0, img1} >> ((WB_BASE + (wb_beat ? BYTES : 0)) * 8);
+wire [63:0]  img1_sw = {32'd0, img1_s} >> (WB_BASE + (wb_beat ? BYTES : 0));
+wire [511:0] img2_w = {256'd0, img2} >> ((BYTES == 8 ? 24 : WB_BASE) * 8);
+wire [63:0]  img2_sw = {32'd0, img2_s} >> (BYTES == 8 ? 24 : WB_BASE);
+assign unused_img  = img1_w ^ img2_w;
+assign unused_imgs = img1_sw ^ img2_sw;
+
+// AXI write outputs
+assign w_axi_awid    = WR_ID;
+assign w_axi_awaddr  = aq_addr[aq_rd];
+assign w_axi_awlen   = aq_len[aq_rd];
+assign w_axi_awsize  = LB[2:0];
+assign w_axi_awburst = 2'b01;
+assign w_axi_awlock  = 1'b0;
+assign w_axi_awcache = 4'b0011;
+assign w_axi_awprot  = 3'b000;
+assign w_axi_awvalid = (aq_cnt != 0) && !abort;
+assign w_axi_wdata   = wb_data[wq_rd];
+assign w_axi_wstrb   = wb_strb[wq_rd];
+assign w_axi_wlast   = wb_last[wq_rd];
+assign w_axi_wvalid  = (wq_cnt != 0) && (w_credit != 0);
+assign w_axi_bready  = 1'b1;
+wire aw_fire = w_axi_awvalid && w_axi_awready;
+wire w_fire  = w_axi_wvalid && w_axi_wready;
+wire b_fire  = w_axi_bvalid;
+
+assign d_rs_ready = 1'b1;
+wire d_rs_fire = d_rs_valid;
+wire d_rs_ok   = d_rs_fire && d_rs_err == 3'd0;
+assign inflight_epoch = f_inflight_epoch | epoch_hold |
+                        (d_rs_ok ? (d_rs_epoch ? 2'b10 : 2'b01) : 2'b00);
+
+assign rxq_rsp_ready = 1'b1;
+
+// W buffer pushes (writer or write-back FSM)
+reg                   wq_push;
+reg  [DATA_WIDTH-1:0] wq_pdata;
+reg  [KEEP_WIDTH-1:0] wq_pstrb;
+reg                   wq_plast;
+reg                   aq_push;
+reg  [ADDR_WIDTH-1:0] aq_paddr;
+reg  [7:0]            aq_plen;
+always @* begin
+    wq_push = 1'b0; wq_pdata = wr_beat_data; wq_pstrb = wr_beat_strb; wq_plast = wr_last_in_burst;
+    aq_push = 1'b0; aq_paddr = (bu_cnt == 8'd0) ? {wr_pa[ADDR_WIDTH-1:LB], {LB{1'b0}}} : bu_addr;
+    aq_plen = bu_cnt;
+    if (wr_can_beat) begin
+        wq_push = 1'b1;
+        aq_push = wr_last_in_burst;
+    end else if (state == S_WB_W1 && wq_space && !abort) begin
+        wq_push  = 1'b1;
+        wq_pdata = img1_w[DATA_WIDTH-1:0];
+        wq_pstrb = img1_sw[KEEP_WIDTH-1:0];
+        wq_plast = wb_beat || WB1_LEN == 8'd0;
+        aq_push  = wq_plast;
+        aq_paddr = wb_pa + WB_BASE;
+        aq_plen  = WB1_LEN;
+    end else if (state == S_WB_W2 && wq_space && !abort) begin
+        wq_push  = 1'b1;
+        wq_pdata = img2_w[DATA_WIDTH-1:0];
+        wq_pstrb = img2_sw[KEEP_WIDTH-1:0];
+        wq_plast = 1'b1;
+        aq_push  = 1'b1;
+        aq_paddr = wb_pa + ((BYTES == 8) ? 24 : WB_BASE);
+        aq_plen  = 8'd0;
+    end
+end
+
+wire wr_all_done = (wr_done_b == h_len) || wr_stop;
+wire wr_idle     = !wr_act || wr_stop;
+wire frame_good  = (trl_status == 32'd0) && (rcvd == h_len);
+wire nothing_out = (lk_out == 3'd0) && (b_out == 9'd0) && (wq_cnt == 0) && (aq_cnt == 0);
+
+reg  take_out;    // rxq take accepted, answer not yet taken
+reg  fetch_out;   // fetch request taken, result not yet taken
+
+assign busy = (state != S_HDR && state != S_ABORT) || hdr_cnt != 2'd0 ||
+              lk_out != 3'd0 || d_lk_valid || b_out != 9'd0 || w_credit != 8'd0 ||
+              take_out || fetch_out || rxq_valid || f_req_valid;
+
+assign f_res_ready = f_res_ready_r || state == S_ABORT;
+
+always @(posedge clk) begin
+    if (rst) begin
+        state <= S_HDR;
+        hdr <= 128'd0; hdr_cnt <= 2'd0;
+        frame_done <= 1'b0; trl_status <= 32'd0; rcvd <= 32'd0; taken <= 32'd0;
+        ptag <= 16'd0; max_transfer <= 32'd0; rdma_we <= 1'b0; rdma_re <= 1'b0;
+        d_va <= 64'd0; d_handle <= 32'd0; nx_va <= 64'd0; nx_handle <= 32'd0;
+        st_err <= 32'd0; b_err <= 1'b0;
+        rxq_valid <= 1'b0; adv_valid <= 1'b0; adv_next <= 64'd0; adv_next_handle <= 32'd0; adv_keep <= 1'b0;
+        f_req_valid <= 1'b0; f_seg_idx <= 8'd0;
+        d_lk_valid <= 1'b0; d_lk_handle <= 32'd0; d_lk_va <= 64'd0; d_lk_len <= 32'd0;
+        walk_on <= 1'b0; walk_seg_ld <= 1'b0; wk_va <= 64'd0; wk_handle <= 32'd0;
+        wk_seg_rem <= 32'd0; wk_msg_rem <= 32'd0; lk_out <= 3'd0; lk_is_wb <= 1'b0; epoch_hold <= 2'b00;
+        cq_rd <= 2'd0; cq_wr <= 2'd0; cq_cnt <= 3'd0;
+        acc <= {2*DATA_WIDTH{1'b0}}; acc_n <= {CB{1'b0}};
+        wr_act <= 1'b0; wr_pa <= {ADDR_WIDTH{1'b0}}; wr_rem <= 13'd0; wr_stop <= 1'b0; wr_flush <= 1'b0;
+        bu_addr <= {ADDR_WIDTH{1'b0}}; bu_cnt <= 8'd0; wr_done_b <= 32'd0;
+        wq_rd <= {WAW{1'b0}}; wq_wr <= {WAW{1'b0}}; wq_cnt <= {(WAW+1){1'b0}};
+        aq_rd <= 3'd0; aq_wr <= 3'd0; aq_cnt <= 4'd0; w_credit <= 8'd0; b_out <= 9'd0;
+        wb_pa <= {ADDR_WIDTH{1'b0}}; wb_beat <= 1'b0;
+        take_out <= 1'b0; fetch_out <= 1'b0; f_res_ready_r <= 1'b0;
+        done_pulse <= 1'b0;
+        cnt_desc <= 32'd0; cnt_err <= 32'd0; cnt_drop_no_recv <= 32'd0; cnt_drop_bad_vi <= 32'd0;
+        cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
+    end else begin
+        done_pulse <= 1'b0;
+
+        // ---------------- stream side
+        if (s_fire) begin
+            if (state == S_HDR) begin
+                if (s_axis_tlast) begin
+                    // a frame shorter than its header
+                    hdr_cnt <= 2'd0;
+                    cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
+                end else begin
+                    if (HDR_BEATS == 1) hdr <= tdata_x[127:0];
+                    else if (hdr_cnt == 2'd0) hdr[63:0] <= s_axis_tdata[63:0];
+                    else hdr[127:64] <= s_axis_tdata[63:0];
+                    if (hdr_cnt == HDR_BEATS - 1) begin
+                        hdr_cnt <= 2'd0;
+                        frame_done <= 1'b0; rcvd <= 32'd0; taken <= 32'd0; trl_status <= 32'd0;
+                        state <= S_CTX1;
+                    end else begin
+                        hdr_cnt <= hdr_cnt + 2'd1;
+                    end
+                end
+            end else if (s_axis_tlast) begin
+                frame_done <= 1'b1;
+                trl_status <= s_axis_tdata[31:0];
+            end else begin
+                rcvd <= rcvd + {{(32-CB){1'b0}}, kb};
+                if (state == S_SCATTER && !discard) taken <= taken + {{(32-CB){1'b0}}, take_n};
+            end
+        end
+        acc   <= acc_nx;
+        acc_n <= acc_n - wr_consume +
+                 ((s_fire && state == S_SCATTER && !s_axis_tlast && !discard) ? take_n : {CB{1'b0}});
+
+        // ---------------- lookups
+        if (d_lk_valid && d_lk_ready) begin
+            d_lk_valid <= 1'b0;
+        end
+        if (wk_can && (!d_lk_valid || d_lk_ready)) begin
+            d_lk_valid  <= 1'b1;
+            d_lk_handle <= wk_handle;
+            d_lk_va     <= wk_va;
+            d_lk_len    <= wk_seg_rem;
+            lk_is_wb    <= 1'b0;
+            wk_va       <= wk_va + {32'd0, wk_piece};
+            wk_seg_rem  <= wk_seg_rem - wk_piece;
+            wk_msg_rem  <= wk_msg_rem - wk_piece;
+            if (wk_seg_rem == wk_piece) begin
+                // next segment
+                if (wk_msg_rem == wk_piece || f_seg_idx == MAX_SEGS[7:0] - 8'd1) begin
+                    walk_on <= 1'b0;
+                end else begin
+                    f_seg_idx   <= f_seg_idx + 8'd1;
+                    walk_seg_ld <= 1'b1;
+                end
+            end
+        end
+        if (walk_seg_ld) begin
+            walk_seg_ld <= 1'b0;
+            wk_va       <= f_seg_addr;
+            wk_handle   <= f_seg_handle;
+            wk_seg_rem  <= (f_seg_len < wk_msg_rem) ? f_seg_len : wk_msg_rem;
+            if (f_seg_len == 32'd0) begin
+                // empty segment: the next one
+                if (f_seg_idx == MAX_SEGS[7:0] - 8'd1) walk_on <= 1'b0;
+                else begin f_seg_idx <= f_seg_idx + 8'd1; walk_seg_ld <= 1'b1; end
+            end
+        end
+        if (walk_on && wk_msg_rem == 32'd0) walk_on <= 1'b0;
+        // the descriptor is given back to the fetch unit once the walker
+        // no longer reads its segments
+        if (state == S_SCATTER && f_res_valid && !walk_on && !walk_seg_ld) begin
+            f_res_ready_r <= 1'b1;
+        end
+        if (f_res_ready_r) f_res_ready_r <= 1'b0;
+
+        lk_out <= lk_out + ((d_lk_valid && d_lk_ready) ? 3'd1 : 3'd0) - (d_rs_fire ? 3'd1 : 3'd0);
+        if (d_rs_ok) epoch_hold[d_rs_epoch] <= 1'b1;
+        if (d_rs_fire && !lk_is_wb) begin
+            cq_pa[cq_wr]  <= d_rs_pa;
+            cq_n[cq_wr]   <= d_rs_bytes;
+            cq_err[cq_wr] <= d_rs_err != 3'd0;
+            cq_wr <= cq_wr + 2'd1;
+            if (d_rs_err != 3'd0) walk_on <= 1'b0;
+        end
+
+        // ---------------- writer
+        // load a chunk
+        if (!wr_act && !wr_stop && (cq_cnt != 3'd0) && state == S_SCATTER) begin
+            if (cq_err[cq_rd]) begin
+                wr_stop <= 1'b1;
+                st_err  <= ST_PROT;
+            end else begin
+                wr_act <= 1'b1;
+                wr_pa  <= cq_pa[cq_rd];
+                wr_rem <= cq_n[cq_rd];
+            end
+            cq_rd <= cq_rd + 2'd1;
+        end
+        if (wr_can_beat) begin
+            if (bu_cnt == 8'd0) bu_addr <= {wr_pa[ADDR_WIDTH-1:LB], {LB{1'b0}}};
+            bu_cnt <= wr_last_in_burst ? 8'd0 : bu_cnt + 8'd1;
+            wr_pa  <= wr_pa + {{(ADDR_WIDTH-CB){1'b0}}, wr_m};
+            wr_rem <= wr_rem - {{(13-CB){1'b0}}, wr_m};
+            wr_done_b <= wr_done_b + {{(32-CB){1'b0}}, wr_m};
+            if (wr_rem == {{(13-CB){1'b0}}, wr_m}) wr_act <= 1'b0;
+            if (wr_flush && wr_last_in_burst) wr_stop <= 1'b1;
+        end
+        // the frame ended before the message was whole: finish the burst
+        if (state == S_SCATTER && frame_done && taken != h_len && !wr_flush && !wr_stop) begin
+            wr_flush <= 1'b1;
+            walk_on  <= 1'b0;
+            walk_seg_ld <= 1'b0;
+        end
+        if (wr_flush && bu_cnt == 8'd0 && !wr_can_beat) wr_stop <= 1'b1;
+
+        // chunk queue count
+        cq_cnt <= cq_cnt + ((d_rs_fire && !lk_is_wb) ? 3'd1 : 3'd0) -
+                  ((!wr_act && !wr_stop && (cq_cnt != 3'd0) && state == S_SCATTER) ? 3'd1 : 3'd0);
+
+        // ---------------- W buffer, AW queue, B
+        if (wq_push) begin
+            wb_data[wq_wr] <= wq_pdata;
+            wb_strb[wq_wr] <= wq_pstrb;
+            wb_last[wq_wr] <= wq_plast;
+            wq_wr <= wq_wr + 1'b1;
+        end
+        if (w_fire) wq_rd <= wq_rd + 1'b1;
+        wq_cnt <= wq_cnt + {{WAW{1'b0}}, wq_push} - {{WAW{1'b0}}, w_fire};
+        if (aq_push) begin
+            aq_addr[aq_wr] <= aq_paddr;
+            aq_len[aq_wr]  <= aq_plen;
+            aq_wr <= aq_wr + 3'd1;
+        end
+        if (aw_fire) aq_rd <= aq_rd + 3'd1;
+        aq_cnt <= aq_cnt + (aq_push ? 4'd1 : 4'd0) - (aw_fire ? 4'd1 : 4'd0);
+        w_credit <= w_credit + (aw_fire ? 8'd1 : 8'd0) - ((w_fire && w_axi_wlast) ? 8'd1 : 8'd0);
+        b_out <= b_out + (aw_fire ? 9'd1 : 9'd0) - (b_fire ? 9'd1 : 9'd0);
+        if (b_fire && w_axi_bresp != 2'b00 && state != S_WB_WAIT) b_err <= 1'b1;
+
+        // ---------------- take / fetch handshakes
+        if (rxq_valid && rxq_ready) begin rxq_valid <= 1'b0; take_out <= 1'b1; end
+        if (rxq_rsp_valid) take_out <= 1'b0;
+        if (f_req_valid && f_req_ready) begin f_req_valid <= 1'b0; fetch_out <= 1'b1; end
+        if (f_res_valid && (f_res_ready || f_res_ready_r)) fetch_out <= 1'b0;
+        if (adv_valid && adv_ready) adv_valid <= 1'b0;
+
+        // ---------------- main FSM
+        case (state)
+            S_HDR: begin
+                if (hdr_cnt == 2'd0 && nothing_out && !f_res_valid && !fetch_out) epoch_hold <= 2'b00;
+            end
+            S_CTX1: state <= S_CTX2;
+            S_CTX2: begin
+                ptag <= ctx_rd_ptag;
+                max_transfer <= ctx_rd_max_transfer;
+                rdma_we <= ctx_rd_rdma_write;
+                rdma_re <= ctx_rd_rdma_read;
+                if (h_dst >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || h_src != ctx_rd_peer) begin
+                    cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
+                    state <= S_DROP;
+                end else begin
+                    rxq_valid <= 1'b1;
+                    state <= S_TAKE;
+                end
+            end
+            S_TAKE: begin
+                if (rxq_rsp_valid) begin
+                    if (!rxq_rsp_found) begin
+                        cnt_drop_no_recv <= cnt_drop_no_recv + 32'd1;
+                        state <= S_DROP;
+                    end else begin
+                        d_va <= rxq_rsp_va;
+                        d_handle <= rxq_rsp_handle;
+                        f_req_valid <= 1'b1;
+                        state <= S_FETCH;
+                    end
+                end
+            end
+            S_FETCH: begin
+                st_err <= 32'd0; b_err <= 1'b0;
+                if (f_res_valid) begin
+                    nx_va <= f_res_next;
+                    nx_handle <= f_res_next_handle;
+                    if (f_res_kind != RES_DESC) begin
+                        st_err <= f_res_status;
+                        f_res_ready_r <= 1'b1;
+                        state <= S_EDRAIN;
+                    end else if (h_len > f_res_length || h_len > max_transfer) begin
+                        st_err <= ST_LEN;
+                        f_res_ready_r <= 1'b1;
+                        state <= S_EDRAIN;
+                    end else begin
+                        // start the scatter
+                        f_seg_idx   <= 8'd0;
+                        walk_on     <= (h_len != 32'd0);
+                        walk_seg_ld <= (h_len != 32'd0);
+                        wk_msg_rem  <= h_len;
+                        wk_seg_rem  <= 32'd0;
+                        wr_act <= 1'b0; wr_stop <= 1'b0; wr_flush <= 1'b0;
+                        bu_cnt <= 8'd0; wr_done_b <= 32'd0;
+                        state <= S_SCATTER;
+                    end
+                end
+            end
+            S_SCATTER: begin
+                if (frame_done && wr_all_done && wr_idle && !walk_on && !walk_seg_ld && !d_lk_valid &&
+                    lk_out == 3'd0 && !wr_can_beat && bu_cnt == 8'd0 && !f_res_valid) begin
+                    if (wr_stop && !wr_flush) begin
+                        state <= S_WB_B;       // protection error: complete
+                    end else if (!frame_good) begin
+                        cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
+                        adv_keep <= 1'b1;
+                        state <= S_WB_B;       // wait for the data Bs, then give back
+                    end else begin
+                        state <= S_WB_B;
+                    end
+                    cq_cnt <= 3'd0; cq_rd <= 2'd0; cq_wr <= 2'd0;
+                    wr_act <= 1'b0;
+                end
+            end
+            S_DROP: begin
+                if (frame_done || (s_fire && s_axis_tlast)) state <= S_HDR;
+            end
+            S_EDRAIN: begin
+                if (frame_done || (s_fire && s_axis_tlast)) begin
+                    adv_keep <= 1'b0;
+                    state <= S_WB_B;
+                end
+            end
+            S_WB_B: begin
+                if (b_out == 9'd0 && wq_cnt == 0 && aq_cnt == 0 && !b_fire) begin
+                    if (adv_keep) begin
+                        adv_valid <= 1'b1;
+                        adv_next <= nx_va;
+                        adv_next_handle <= nx_handle;
+                        state <= S_ADV;
+                    end else begin
+                        if (b_err) st_err <= ST_TRANS;
+                        d_lk_valid  <= 1'b1;
+                        d_lk_handle <= d_handle;
+                        d_lk_va     <= {d_va[63:6], 6'd0};
+                        d_lk_len    <= 32'd32;
+                        lk_is_wb    <= 1'b1;
+                        state <= S_WB_LK;
+                    end
+                end
+            end
+            S_WB_LK: begin
+                if (d_rs_fire) begin
+                    if (d_rs_err != 3'd0) begin
+                        cnt_wb_lost <= cnt_wb_lost + 32'd1;
+                        adv_valid <= 1'b1;
+                        adv_next <= nx_va;
+                        adv_next_handle <= nx_handle;
+                        state <= S_ADV;
+                    end else begin
+                        wb_pa <= d_rs_pa;
+                        wb_beat <= 1'b0;
+                        state <= S_WB_W1;
+                    end
+                end
+            end
+            S_WB_W1: begin
+                if (wq_push) begin
+                    if (WB1_LEN == 8'd0 || wb_beat) state <= S_WB_W2;
+                    else wb_beat <= 1'b1;
+                end
+            end
+            S_WB_W2: begin
+                if (wq_push) state <= S_WB_WAIT;
+            end
+            S_WB_WAIT: begin
+                if (b_out == 9'd0 && wq_cnt == 0 && aq_cnt == 0 && !b_fire) begin
+                    adv_valid <= 1'b1;
+                    adv_next <= nx_va;
+                    adv_next_handle <= nx_handle;
+                    cnt_desc <= cnt_desc + 32'd1;
+                    if (st_err != 32'd0) cnt_err <= cnt_err + 32'd1;
+                    done_pulse <= 1'b1;
+                    state <= S_ADV;
+                end
+            end
+            S_ADV: begin
+                if (adv_valid && adv_ready) begin
+                    adv_keep <= 1'b0;
+                    state <= S_HDR;
+                end
+            end
+            default: ;
+        endcase
+
+        // ---------------- abort
+        if (abort && state != S_ABORT) begin
+            state <= S_ABORT;
+            walk_on <= 1'b0;
+            walk_seg_ld <= 1'b0;
+            wr_stop <= 1'b1;
+        end
+        if (state == S_ABORT) begin
+            if (f_req_valid && !fetch_out && !f_req_ready) f_req_valid <= 1'b0;
+            // a W buffer without credit is dropped (its AW never goes out)
+            if (w_credit == 8'd0) begin
+                aq_cnt <= 4'd0; aq_rd <= 3'd0; aq_wr <= 3'd0;
+                wq_cnt <= {(WAW+1){1'b0}}; wq_rd <= {WAW{1'b0}}; wq_wr <= {WAW{1'b0}};
+            end
+            if (!abort && !busy) state <= S_HDR;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire
