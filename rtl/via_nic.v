@@ -211,8 +211,8 @@ generate
     if (TPT_CACHE_ENTRIES < 64 || TPT_CACHE_ENTRIES > 16384 || (TPT_CACHE_ENTRIES & (TPT_CACHE_ENTRIES - 1)) != 0) begin : g_bad_tpt_cache_entries
         `VIA_PARAM_FAIL(("via_nic: TPT_CACHE_ENTRIES=%0d, must be a power of two, 64..16384", TPT_CACHE_ENTRIES))
     end
-    if (DMA_ID_WIDTH < 1 || DMA_ID_WIDTH > 32) begin : g_bad_dma_id_width
-        `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 1..32", DMA_ID_WIDTH))
+    if (DMA_ID_WIDTH < 3 || DMA_ID_WIDTH > 32) begin : g_bad_dma_id_width
+        `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 3..32 (six DMA requesters with IDs 0..5)", DMA_ID_WIDTH))
     end
     if (DMA_MAX_BURST < 2 || DMA_MAX_BURST > 256 || (DMA_MAX_BURST & (DMA_MAX_BURST - 1)) != 0) begin : g_bad_dma_max_burst
         `VIA_PARAM_FAIL(("via_nic: DMA_MAX_BURST=%0d, must be a power of two, 2..256", DMA_MAX_BURST))
@@ -255,6 +255,35 @@ localparam [DMA_ID_WIDTH-1:0] TXF_ID       = 2;
 localparam [DMA_ID_WIDTH-1:0] TXD_ID       = 3;
 localparam [DMA_ID_WIDTH-1:0] RXF_ID       = 4;
 localparam [DMA_ID_WIDTH-1:0] RXW_ID       = 5;
+
+// the multiplexers' per-port ID lists (constant functions: a concatenation
+// of parameters is not allowed at every width)
+/* verilator lint_off UNUSEDSIGNAL */
+function [5*DMA_ID_WIDTH-1:0] rd_ids;
+    input integer unused;
+    begin
+        rd_ids = {(5*DMA_ID_WIDTH){1'b0}};
+        rd_ids[0*DMA_ID_WIDTH +: DMA_ID_WIDTH] = DIAG_ID;
+        rd_ids[1*DMA_ID_WIDTH +: DMA_ID_WIDTH] = TPT_FETCH_ID;
+        rd_ids[2*DMA_ID_WIDTH +: DMA_ID_WIDTH] = TXF_ID;
+        rd_ids[3*DMA_ID_WIDTH +: DMA_ID_WIDTH] = TXD_ID;
+        rd_ids[4*DMA_ID_WIDTH +: DMA_ID_WIDTH] = RXF_ID;
+    end
+endfunction
+
+function [3*DMA_ID_WIDTH-1:0] wr_ids;
+    input integer unused;
+    begin
+        wr_ids = {(3*DMA_ID_WIDTH){1'b0}};
+        wr_ids[0*DMA_ID_WIDTH +: DMA_ID_WIDTH] = DIAG_ID;
+        wr_ids[1*DMA_ID_WIDTH +: DMA_ID_WIDTH] = TXD_ID;
+        wr_ids[2*DMA_ID_WIDTH +: DMA_ID_WIDTH] = RXW_ID;
+    end
+endfunction
+
+/* verilator lint_on UNUSEDSIGNAL */
+localparam [5*DMA_ID_WIDTH-1:0] RD_IDS = rd_ids(0);
+localparam [3*DMA_ID_WIDTH-1:0] WR_IDS = wr_ids(0);
 // TPT lookups: via_lk_arb shares the engine port of via_tpt_probe between
 // the diagnostic engine (port 0, its source/destination tag bit) and the
 // VI engines' four requesters (ports 1..4, tag unused); its tag is
@@ -1097,7 +1126,7 @@ via_axi_rd_mux #(
     .PORTS(5),
     .ADDR_WIDTH(DMA_ADDR_WIDTH),
     .ID_WIDTH(DMA_ID_WIDTH),
-    .IDS({RXF_ID, TXD_ID, TXF_ID, TPT_FETCH_ID, DIAG_ID})
+    .IDS(RD_IDS)
 ) rd_mux_inst (
     .clk(clk),
     .rst(blk_rst),
@@ -1140,7 +1169,7 @@ via_axi_wr_mux #(
     .ADDR_WIDTH(DMA_ADDR_WIDTH),
     .DATA_WIDTH(DATA_WIDTH),
     .ID_WIDTH(DMA_ID_WIDTH),
-    .IDS({RXW_ID, TXD_ID, DIAG_ID})
+    .IDS(WR_IDS)
 ) wr_mux_inst (
     .clk(clk),
     .rst(blk_rst),

@@ -169,6 +169,10 @@ generate
 endgenerate
 
 localparam [31:0] NUM_VI_U = NUM_VI;
+// the send engine's read buffer: 2 KiB (about 1 KiB in flight at 500 ns and
+// 2 GB/s, with room for the next bursts), at least one burst
+localparam TX_BUF_MIN   = MAX_BURST * (DATA_WIDTH / 8);
+localparam TX_BUF_BYTES = TX_BUF_MIN > 2048 ? TX_BUF_MIN : 2048;
 
 // ------------------------------------------------------------ wiring
 
@@ -381,6 +385,7 @@ via_vi_tx #(
     .VI_WIDTH(VI_WIDTH),
     .MAX_SEGS(MAX_SEGS),
     .MAX_BURST(MAX_BURST),
+    .RD_BUF_BYTES(TX_BUF_BYTES),
     .FETCH_ID(TX_FETCH_ID),
     .DATA_ID(TX_DATA_ID)
 ) tx_inst (

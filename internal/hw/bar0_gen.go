@@ -96,7 +96,7 @@ const (
 	DefaultAxilAddrWidth = 20
 	// DefaultDmaAddrWidth: Host physical address bits of the AXI4 DMA master.
 	DefaultDmaAddrWidth = 48
-	// DefaultDmaIdWidth: AXI4 ID bits of the DMA master.
+	// DefaultDmaIdWidth: AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..5).
 	DefaultDmaIdWidth = 4
 	// DefaultDmaMaxBurst: Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256).
 	DefaultDmaMaxBurst = 16

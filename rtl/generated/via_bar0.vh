@@ -29,7 +29,7 @@
 `define VIA_DEFAULT_NUM_VI 64 // Number of virtual interfaces, each with one doorbell page.
 `define VIA_DEFAULT_AXIL_ADDR_WIDTH 20 // BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes.
 `define VIA_DEFAULT_DMA_ADDR_WIDTH 48 // Host physical address bits of the AXI4 DMA master.
-`define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master.
+`define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..5).
 `define VIA_DEFAULT_DMA_MAX_BURST 16 // Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256).
 `define VIA_DEFAULT_DMA_MAX_OUTSTANDING 4 // Read bursts the DMA diagnostic engine keeps in flight at most (1..15).
 `define VIA_DEFAULT_NUM_IRQ 8 // Number of interrupt outputs; IRQ_STATUS bit i drives irq[i].
