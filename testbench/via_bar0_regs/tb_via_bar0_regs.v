@@ -26,7 +26,8 @@
 // started by the write to TPT_PROBE_GO stays BUSY and changes nothing else;
 // `diag` the real via_dma_diag with its AXI side silent (a START with the
 // length at its reset value, 0, completes at once and moves nothing), `net`
-// the real via_net_loopback with no traffic. No bench names a generated
+// the real via_net_loopback with no traffic, `vi` the real via_vi_engine
+// with nothing around it. No bench names a generated
 // register module's ports: adding a register touches its layout and its
 // block only.
 
@@ -138,12 +139,12 @@ via_axil_slave #(
     .reg_rd_resp(reg_rd_resp)
 );
 
-// the external blocks (0 nic, 1 diag, 2 net, 3 tpt)
+// the external blocks (0 nic, 1 diag, 2 net, 3 tpt, 4 vi)
 wire        blk_wr_en, blk_rd_en, blk_rd_fire;
-wire [3:0]  blk_wr_hit, blk_rd_hit;
+wire [4:0]  blk_wr_hit, blk_rd_hit;
 wire [15:0] blk_wr_addr, blk_rd_addr;
 wire [31:0] blk_wr_data;
-wire [127:0] blk_rd_data;
+wire [159:0] blk_rd_data;
 wire [3:0]  blk_wr_strb;
 
 via_nic_ctrl nic_ctrl (
@@ -257,7 +258,18 @@ via_net_loopback ext_net (
     .m_axis_tkeep(),
     .m_axis_tvalid(),
     .m_axis_tready(1'b1),
-    .m_axis_tlast()
+    .m_axis_tlast(),
+    .e_tx_tdata(64'd0),
+    .e_tx_tkeep(8'd0),
+    .e_tx_tvalid(1'b0),
+    .e_tx_tready(),
+    .e_tx_tlast(1'b0),
+    .e_rx_tdata(),
+    .e_rx_tkeep(),
+    .e_rx_tvalid(),
+    .e_rx_tready(1'b1),
+    .e_rx_tlast(),
+    .e_busy()
 );
 
 via_tpt_probe #(
@@ -324,8 +336,108 @@ always @(posedge clk) begin
     host_rvalid <= cpu_host_en && !cpu_host_we;
 end
 
+// `vi`: the real VI engine with nothing around it (no doorbell, no
+// context commit, no lookup or bus answer, no frame): its counters read 0
+via_vi_engine #(
+    .NUM_VI(`VIA_DEFAULT_NUM_VI),
+    .ADDR_WIDTH(`VIA_DEFAULT_DMA_ADDR_WIDTH)
+) vi_engine (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(blk_wr_en),
+    .wr_addr(blk_wr_addr),
+    .wr_data(blk_wr_data),
+    .wr_strb(blk_wr_strb),
+    .wr_hit(blk_wr_hit[4]),
+    .rd_en(blk_rd_en),
+    .rd_addr(blk_rd_addr),
+    .rd_fire(blk_rd_fire),
+    .rd_hit(blk_rd_hit[4]),
+    .rd_data(blk_rd_data[128 +: 32]),
+    .db_wr_valid(1'b0),
+    .db_wr_ready(),
+    .db_wr_vi(6'd0),
+    .db_wr_offset(12'd0),
+    .db_wr_data(32'd0),
+    .db_wr_strb(4'd0),
+    .ctx_valid(1'b0),
+    .ctx_ready(),
+    .ctx_vi(16'd0),
+    .ctx_enable(1'b0),
+    .ctx_state(2'd0),
+    .ctx_reset_q(1'b0),
+    .ctx_rdma_write(1'b0),
+    .ctx_rdma_read(1'b0),
+    .ctx_ptag(16'd0),
+    .ctx_max_transfer(32'd0),
+    .ctx_peer(16'd0),
+    .lk_valid(),
+    .lk_ready(4'd0),
+    .lk_handle(),
+    .lk_va(),
+    .lk_len(),
+    .lk_ptag(),
+    .lk_kind(),
+    .rs_valid(4'd0),
+    .rs_ready(),
+    .rs_err(12'd0),
+    .rs_pa({(4*`VIA_DEFAULT_DMA_ADDR_WIDTH){1'b0}}),
+    .rs_bytes(52'd0),
+    .rs_hit(4'd0),
+    .rs_epoch(4'd0),
+    .inflight_epoch(),
+    .m_axi_arid(),
+    .m_axi_araddr(),
+    .m_axi_arlen(),
+    .m_axi_arsize(),
+    .m_axi_arburst(),
+    .m_axi_arlock(),
+    .m_axi_arcache(),
+    .m_axi_arprot(),
+    .m_axi_arvalid(),
+    .m_axi_arready(3'd0),
+    .m_axi_rid(4'd0),
+    .m_axi_rdata(64'd0),
+    .m_axi_rresp(2'd0),
+    .m_axi_rlast(1'b0),
+    .m_axi_rvalid(3'd0),
+    .m_axi_rready(),
+    .m_axi_awid(),
+    .m_axi_awaddr(),
+    .m_axi_awlen(),
+    .m_axi_awsize(),
+    .m_axi_awburst(),
+    .m_axi_awlock(),
+    .m_axi_awcache(),
+    .m_axi_awprot(),
+    .m_axi_awvalid(),
+    .m_axi_awready(2'd0),
+    .m_axi_wdata(),
+    .m_axi_wstrb(),
+    .m_axi_wlast(),
+    .m_axi_wvalid(),
+    .m_axi_wready(2'd0),
+    .m_axi_bid(4'd0),
+    .m_axi_bresp(2'd0),
+    .m_axi_bvalid(2'd0),
+    .m_axi_bready(),
+    .m_axis_tdata(),
+    .m_axis_tkeep(),
+    .m_axis_tvalid(),
+    .m_axis_tready(1'b0),
+    .m_axis_tlast(),
+    .s_axis_tdata(64'd0),
+    .s_axis_tkeep(8'd0),
+    .s_axis_tvalid(1'b0),
+    .s_axis_tready(),
+    .s_axis_tlast(1'b0),
+    .abort(1'b0),
+    .busy(),
+    .done_pulse()
+);
+
 via_regfile #(
-    .EXT_BLOCKS(4)
+    .EXT_BLOCKS(5)
 ) dut (
     .clk(clk),
     .rst(rst),
