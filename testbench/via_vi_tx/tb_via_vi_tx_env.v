@@ -18,10 +18,19 @@
 // counters; the header beat before the first data AR. At the end the whole
 // memory is compared with the bench's shadow copy (nothing else changed).
 //
-// MODE 0: every case (gathers of 1..MAX_SEGS segments, zero-length with
-// immediate, fetch errors, VI states, lookup failure on the 3rd segment, R
-// SLVERR, write-back lookup failure and bad B, random back-pressure, abort
-// mid-message). MODE 1: the 32 KiB throughput figure (no back-pressure),
+// MODE 0: every case, in two passes (without, then with random
+// back-pressure on the memory and on m_axis): gathers of 1..MAX_SEGS
+// segments (odd offsets and lengths, page-straddling, zero-length
+// segments), zero-length messages with immediate, fetch results (RESERVED,
+// OP, LEN_SUM, LEN_MAX, SEG_LIMIT, XLAT_SEGS, XLAT_CTL, BUS, RDMA write,
+// RDMA read not enabled), VI states ERROR / IDLE / CONNECT_PENDING, lookup
+// failure on the 3rd segment (stale handle, and bounds), R SLVERR, bad B
+// on the write-back, random sends; then once: write-back lookup failure
+// (the descriptor's region invalidated while the sink holds the frame,
+// which also checks the fence, white box: no translation or burst of the
+// old epoch is left in the unit when the INVALIDATE finishes), abort
+// mid-message, an abort sweep over 24 moments of a send (each followed by
+// a reset of the unit), and a send after the reset. MODE 1: the 32 KiB throughput figure (no back-pressure),
 // required >= 90 % of one beat per cycle from the first to the last payload
 // beat.
 
@@ -1089,6 +1098,19 @@ initial begin
             dva = r_va[K_D] + 64'h100;
             case_name = "RDMA write (later issue)";
             desc_gather(2, 100); b_ctrl = (b_ctrl & ~16'h3) | 16'h1; b_segc = 3;
+            s_addr[2] = s_addr[1]; s_hnd[2] = s_hnd[1]; s_len[2] = s_len[1];
+            s_addr[1] = s_addr[0]; s_hnd[1] = s_hnd[0]; s_len[1] = s_len[0];
+            s_addr[0] = 64'h1000; s_hnd[0] = 32'h1; s_len[0] = 0;
+            desc_write(dva);
+            expect_nofr(ST_FORMAT); run_desc(dva, dh);
+            case_name = "fetch: OP 3";
+            desc_gather(2, 100); b_ctrl = b_ctrl | 16'h3; desc_write(dva);
+            expect_nofr(ST_FORMAT); run_desc(dva, dh);
+            case_name = "fetch: LEN_MAX";
+            desc_gather(1, 100); s_len[0] = 32'h0010_0001; b_len = s_len[0]; desc_write(dva);
+            expect_nofr(ST_LENGTH); run_desc(dva, dh);
+            case_name = "fetch: RDMA_EN (read, not enabled)";
+            desc_gather(2, 100); b_ctrl = (b_ctrl & ~16'h3) | 16'h2; b_segc = 3;
             s_addr[2] = s_addr[1]; s_hnd[2] = s_hnd[1]; s_len[2] = s_len[1];
             s_addr[1] = s_addr[0]; s_hnd[1] = s_hnd[0]; s_len[1] = s_len[0];
             s_addr[0] = 64'h1000; s_hnd[0] = 32'h1; s_len[0] = 0;
