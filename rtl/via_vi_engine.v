@@ -214,7 +214,7 @@ wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 
-wire       tx_busy, rx_busy, tx_done, rx_done;
+wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
 wire [1:0] tx_epoch, rx_epoch;
 
 // ------------------------------------------------------------ context commits
@@ -351,7 +351,8 @@ via_vi_queues #(
     .cnt_db_dropped(q_cnt_db_dropped),
     .cnt_overflow(q_cnt_overflow),
     .cnt_bad_write(q_cnt_bad_write),
-    .cnt_adv_stale(q_cnt_adv_stale)
+    .cnt_adv_stale(q_cnt_adv_stale),
+    .busy(q_busy)
 );
 
 // the advance port: the engines take turns when both ask
@@ -658,9 +659,9 @@ via_bar0_vi_regs regs_inst (
 );
 
 assign inflight_epoch = tx_epoch | rx_epoch;
-// the queue block's work register and pending operations count as busy
-// through the engines: a held work item is the send engine's to take
-assign busy       = tx_busy || rx_busy || work_valid || ctx_valid;
+// busy: an engine works, the queue block has an operation in progress or
+// send work to hand out, a work item waits, or a context commit is pending
+assign busy       = tx_busy || rx_busy || q_busy || work_valid || ctx_valid;
 assign done_pulse = tx_done || rx_done;
 
 endmodule

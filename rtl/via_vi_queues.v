@@ -114,7 +114,11 @@ module via_vi_queues #(
     output reg  [31:0]         cnt_db_dropped,
     output reg  [31:0]         cnt_overflow,
     output reg  [31:0]         cnt_bad_write,
-    output reg  [31:0]         cnt_adv_stale
+    output reg  [31:0]         cnt_adv_stale,
+
+    // an operation is in progress or a send queue has work to hand out
+    // (via_nic's idle detection: the NIC is not idle while work waits)
+    output wire                busy
 );
 
 generate
@@ -241,6 +245,7 @@ always @* begin
 end
 
 wire idle       = !busy_reg;
+assign busy     = busy_reg || pick_found;
 wire sched_want = pick_found && !work_valid;
 wire grant_ctx  = idle && ctx_valid;
 wire free1      = idle && !ctx_valid;
