@@ -441,6 +441,9 @@ task db_write(input [VW-1:0] vi, input [11:0] off, input [31:0] data);
 endtask
 // as vipl: the previous descriptor of the queue is linked (Next,
 // NextHandle) before the doorbell
+integer    n_posted [0:NUM_VI-1];
+integer    n_adv [0:NUM_VI-1];
+always @(posedge clk) if (adv_valid && adv_ready && !adv_keep) n_adv[adv_vi] = n_adv[adv_vi] + 1;
 integer    last_r [0:NUM_VI-1];
 reg [63:0] last_va [0:NUM_VI-1];
 task post(input integer vi, input integer r, input [63:0] va);
@@ -450,6 +453,9 @@ task post(input integer vi, input integer r, input [63:0] va);
             wr32(last_r[vi], last_va[vi] + 8, r);
         end
         last_r[vi] = r; last_va[vi] = va;
+        // at most 6 outstanding (MAX_DESC 8)
+        while (n_posted[vi] - n_adv[vi] >= 6) @(posedge clk);
+        n_posted[vi] = n_posted[vi] + 1;
         db_write(vi, 12'h018, r);
         db_write(vi, 12'h010, va[31:0]);
         db_write(vi, 12'h014, va[63:32]);
@@ -488,6 +494,8 @@ task check(input [8*40-1:0] what);
             $fatal(1, "tb: %0s: counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d, expected %0d %0d %0d %0d %0d %0d",
                    what, cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost,
                    x_desc, x_err, x_norecv, x_badvi, x_abort, x_wblost);
+        if (q_cnt_overflow != 0 || q_cnt_bad_write != 0 || q_cnt_adv_stale != 0)
+            $fatal(1, "tb: %0s: queue counters overflow %0d bad %0d stale %0d", what, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale);
         if (n_done != x_desc) $fatal(1, "tb: %0s: %0d done pulses, expected %0d", what, n_done, x_desc);
         if (inflight_epoch != 2'b00) $fatal(1, "tb: %0s: inflight_epoch %b while idle", what, inflight_epoch);
         mem_check(what);
@@ -609,7 +617,7 @@ initial begin
     rs_err[0] = 0; rs_err[1] = 0; rs_pa[0] = 0; rs_pa[1] = 0; rs_bytes[0] = 0; rs_bytes[1] = 0;
     // VIs: 0 connected (peer 5), 1 connected (peer 7, MaxTransferSize 1000),
     // 2 enabled but IDLE, 3 disabled
-    for (i = 0; i < NUM_VI; i = i + 1) begin last_r[i] = 0; last_va[i] = 0; end
+    for (i = 0; i < NUM_VI; i = i + 1) begin last_r[i] = 0; last_va[i] = 0; n_posted[i] = 0; n_adv[i] = 0; end
     c_en[0] = 1; c_st[0] = 1; c_ptag[0] = 16'h11; c_max[0] = 65536; c_peer[0] = 5;
     c_en[1] = 1; c_st[1] = 1; c_ptag[1] = 16'h11; c_max[1] = 1000; c_peer[1] = 7;
     c_en[2] = 1; c_st[2] = 0; c_ptag[2] = 16'h11; c_max[2] = 65536; c_peer[2] = 9;
