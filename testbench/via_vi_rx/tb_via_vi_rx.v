@@ -284,6 +284,24 @@ always @(posedge clk) if ($test$plusargs("debug") && lk_valid[1] && lk_ready[1] 
     $display("%0d wb lookup h %0d va %h len %0d ptag %h kind %0d", cyc, lk_handle[1], lk_va[1], lk_len[1], lk_ptag[1], lk_kind[1]);
 always @(posedge clk) if ($test$plusargs("debug") && rs_valid[1] && dut.state == 11)
     $display("%0d wb answer err %0d pa %h", cyc, rs_err[1], rs_pa[1]);
+// write master monitors: AW only when the burst's W beats are all in the
+// engine's buffer (beats owed to earlier AWs included); bursts of at most
+// 16 full-width beats, AWID 5; the fence bit is up while a write is out
+integer w_owed = 0, aw_n = 0, aw_beats = 0;
+always @(posedge clk) if (!rst) begin
+    if (awvalid && awready) begin
+        if (dut.wq_cnt < w_owed + awlen + 1)
+            $fatal(1, "tb: AW of %0d beats with %0d beats buffered, %0d owed to earlier bursts", awlen + 1, dut.wq_cnt, w_owed);
+        if (awlen > 15 || awsize != 3 || awid != 5 || awburst != 2'b01)
+            $fatal(1, "tb: bad AW len %0d size %0d id %0d", awlen, awsize, awid);
+        aw_n = aw_n + 1;
+        aw_beats = aw_beats + awlen + 1;
+    end
+    if (wvalid && wready) w_owed = w_owed - 1;
+    if (awvalid && awready) w_owed = w_owed + awlen + 1;
+    if (ram.wr_outstanding != 0 && inflight_epoch[0] !== 1'b1 && !abort)
+        $fatal(1, "tb: a write is outstanding and inflight_epoch[0] is 0");
+end
 function dut_rs_ready(input integer pp);
     dut_rs_ready = rs_ready[pp];
 endfunction
@@ -859,6 +877,7 @@ initial begin
         $fatal(1, "tb: abort: transfers still outstanding (writes %0d)", ram.wr_outstanding);
     $display("tb_via_vi_rx: abort: busy fell with nothing outstanding; counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d",
              cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost);
+    $display("tb_via_vi_rx: %0d write bursts, %0d beats (%0d.%01d beats per burst)", aw_n, aw_beats, aw_beats / aw_n, (aw_beats * 10 / aw_n) % 10);
     $display("PASS");
     $finish;
 end
