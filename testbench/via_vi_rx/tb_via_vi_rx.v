@@ -724,6 +724,16 @@ initial begin
         send_frame(0, 5, 8, 0, 0, 8, 0);
         x_wblost = x_wblost + 1;
         check("fetch xlat, wb lost");
+        // fetch: the segments lie beyond the descriptor's region
+        // (XLAT_SEGS): protection error, written back
+        make_segs(3, 90);
+        dva = r_base[RD] + r_len[RD] - 64;
+        desc_write(RD, dva, 0, 90, 3, 0);
+        post(0, RD, dva);
+        fill_msg(90);
+        send_frame(0, 5, 90, 0, 0, 90, 0);
+        expect_wb(RD, dva, 0, 0, 0, S_PROT);
+        check("fetch xlat segs");
         // fetch: bus error reading the descriptor: TRANSPORT_ERROR
         dva = next_slot(0);
         make_segs(1, 50);
