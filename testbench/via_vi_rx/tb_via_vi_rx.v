@@ -1,4 +1,6 @@
-// tb_via_vi_rx: self-checking bench for rtl/via_vi_rx.v (DATA_WIDTH 64).
+// tb_via_vi_rx: self-checking bench for rtl/via_vi_rx.v: two environments
+// side by side, DATA_WIDTH 64 (two header beats) and 128 (one header beat),
+// each as below.
 //
 // The engine with the real via_vi_queues (NUM_VI 4, receives posted by
 // doorbell writes as vipl rings them, successors linked in memory first),
@@ -19,10 +21,16 @@
 
 `timescale 1ns / 1ps
 
-module tb_via_vi_rx;
+module tb_via_vi_rx_env #(
+    parameter DW = 64,
+    parameter SALT = 0
+) (
+    output reg finished = 1'b0
+);
 
-localparam DW = 64;
-localparam BYTES = 8;
+localparam BYTES = DW / 8;
+localparam HB = (BYTES >= 16) ? 1 : 2;   // header beats
+localparam [BYTES-1:0] ALL = {BYTES{1'b1}};
 localparam AW = 48;
 localparam IDW = 4;
 localparam NUM_VI = 4;
@@ -53,11 +61,11 @@ endfunction
 reg [8*256-1:0] vcd_file;
 initial begin
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
-    rng_state = seed * 32'h9E3779B1 + 32'h1234567;
+    rng_state = (seed + SALT * 7919) * 32'h9E3779B1 + 32'h1234567;
     if (rng_state == 0) rng_state = 1;
-    if ($value$plusargs("vcd=%s", vcd_file)) begin
+    if (SALT == 0 && $value$plusargs("vcd=%s", vcd_file)) begin
         $dumpfile(vcd_file);
-        $dumpvars(0, tb_via_vi_rx);
+        $dumpvars(0, tb_via_vi_rx_env);
     end
 end
 initial begin
@@ -65,12 +73,12 @@ initial begin
     $display("watchdog: state %0d fb %0d/%0d busy %0d lk_out %0d b_out %0d wq %0d aq %0d credit %0d cq %0d wr_act %0d stop %0d flush %0d walk %0d acc_n %0d taken %0d rcvd %0d done %0d wrdone %0d",
              dut.state, fb_rd, fb_wr, busy, dut.lk_out, dut.b_out, dut.wq_cnt, dut.aq_cnt, dut.w_credit, dut.cq_cnt,
              dut.wr_act, dut.wr_stop, dut.wr_flush, dut.walk_on, dut.acc_n, dut.taken, dut.rcvd, dut.frame_done, dut.wr_done_b);
-    $fatal(1, "tb_via_vi_rx: watchdog timeout");
+    $fatal(1, "tb_via_vi_rx[%0d]: watchdog timeout", DW);
 end
 
 // ---------------------------------------------------------------- wires
 reg  [DW-1:0] s_tdata = 0;
-reg  [7:0]    s_tkeep = 0;
+reg  [BYTES-1:0] s_tkeep = 0;
 reg           s_tlast = 0;
 reg           s_tvalid = 0;
 wire          s_tready;
@@ -113,7 +121,7 @@ wire [3:0]     arcache, awcache;
 wire           arvalid, arready, rlast, rvalid, rready;
 wire           awvalid, awready, wlast, wvalid, wready, bvalid, bready;
 wire [DW-1:0]  rdata, wdata;
-wire [7:0]     wstrb;
+wire [BYTES-1:0] wstrb;
 wire [1:0]     inflight_epoch;
 reg            abort = 0;
 wire           busy, done_pulse;
@@ -292,7 +300,7 @@ always @(posedge clk) if (!rst) begin
     if (awvalid && awready) begin
         if (dut.wq_cnt < w_owed + awlen + 1)
             $fatal(1, "tb: AW of %0d beats with %0d beats buffered, %0d owed to earlier bursts", awlen + 1, dut.wq_cnt, w_owed);
-        if (awlen > 15 || awsize != 3 || awid != 5 || awburst != 2'b01)
+        if (awlen > 15 || (1 << awsize) != BYTES || awid != 5 || awburst != 2'b01)
             $fatal(1, "tb: bad AW len %0d size %0d id %0d", awlen, awsize, awid);
         aw_n = aw_n + 1;
         aw_beats = aw_beats + awlen + 1;
@@ -308,7 +316,7 @@ endfunction
 
 // ---------------------------------------------------------------- frame source
 reg [DW-1:0] fb_data [0:8191];
-reg [7:0]    fb_keep [0:8191];
+reg [BYTES-1:0] fb_keep [0:8191];
 reg          fb_last [0:8191];
 integer fb_wr = 0, fb_rd = 0;
 integer gap_prob = 30;
@@ -331,7 +339,7 @@ always @(posedge clk) begin
     end
 end
 
-task push_beat(input [DW-1:0] d, input [7:0] k, input l);
+task push_beat(input [DW-1:0] d, input [BYTES-1:0] k, input l);
     begin
         while (fb_wr - fb_rd >= 8000) @(posedge clk);
         fb_data[fb_wr % 8192] = d; fb_keep[fb_wr % 8192] = k; fb_last[fb_wr % 8192] = l;
@@ -347,17 +355,23 @@ task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:
                 input has_imm, input integer npay, input [31:0] st);
     integer i, j;
     reg [DW-1:0] d;
-    reg [7:0] k;
+    reg [BYTES-1:0] k;
+    reg [127:0] h;
     begin
-        push_beat({imm, len, src, dst}, 8'hFF, 0);
-        push_beat({32'd0, 8'd0, 7'd0, has_imm, imm}, 8'hFF, 0);
+        h = {16'd0, 8'd0, 7'd0, has_imm, imm, len, src, dst};
+        if (HB == 2) begin
+            push_beat(h[63:0], ALL, 0);
+            push_beat(h[127:64], ALL, 0);
+        end else begin
+            push_beat(h, ALL, 0);
+        end
         for (i = 0; i < npay; i = i + BYTES) begin
             d = 0; k = 0;
             for (j = 0; j < BYTES; j = j + 1)
                 if (i + j < npay) begin d[8*j +: 8] = msg[(i + j) % 65536]; k[j] = 1; end
             push_beat(d, k, 0);
         end
-        push_beat({32'hDEAD0000, st}, 8'hFF, 1);
+        push_beat({32'hDEAD0000, st}, ALL, 1);
     end
 endtask
 
@@ -491,7 +505,7 @@ endtask
 
 // expected counters
 integer x_desc = 0, x_err = 0, x_norecv = 0, x_badvi = 0, x_abort = 0, x_wblost = 0, n_done = 0;
-always @(posedge clk) if (done_pulse) n_done = n_done + 1;
+always @(posedge clk) if (!rst && done_pulse) n_done = n_done + 1;
 
 task wait_idle;
     integer quiet;
@@ -805,9 +819,9 @@ initial begin
         send_frame(0, 5, len, 0, 0, len, 32'h40);
         send_frame(0, 5, len, 0, 0, len - 17, 0);
         send_frame(0, 5, len, 0, 0, len + 9, 0);
-        push_beat({32'd0, 32'd8, 16'd5, 16'd0}, 8'hFF, 1);          // tlast in the header
-        push_beat({32'd0, 32'd8, 16'd5, 16'd0}, 8'hFF, 0);
-        push_beat(64'd0, 8'hFF, 1);                                  // 16 header bytes, no trailer
+        push_beat({32'd0, 32'd8, 16'd5, 16'd0}, ALL, 1);            // tlast in the (first) header beat
+        push_beat({32'd0, 32'd8, 16'd5, 16'd0}, ALL, 0);
+        push_beat(0, ALL, 1);     // 64-bit: 16 header bytes, no trailer; wider: no payload (aborted too)
         x_abort = x_abort + 5;
         wait_idle;
         dontcare_segs;
@@ -841,7 +855,7 @@ initial begin
             if (urand(3) == 0) check("random");
         end
         check("random");
-        $display("tb_via_vi_rx: phase %0d done at cycle %0d, %0d lookups", k, cyc, lk_count);
+        $display("tb_via_vi_rx[%0d]: phase %0d done at cycle %0d, %0d lookups", DW, k, cyc, lk_count);
     end
 
     // ---- 32 KiB throughput, no back-pressure, no gaps
@@ -853,13 +867,13 @@ initial begin
     desc_write(RD, dva, 0, len, 1, 0);
     post(0, RD, dva);
     fill_msg(len);
-    tp_first = fb_wr + 2;        // first payload beat index
-    tp_last = fb_wr + 2 + len / BYTES - 1;
+    tp_first = fb_wr + HB;       // first payload beat index
+    tp_last = fb_wr + HB + len / BYTES - 1;
     send_frame(0, 5, len, 0, 0, len, 0);
     expect_data(len);
     expect_wb(RD, dva, len, 0, 0, 0);
     check("32 KiB");
-    $display("tb_via_vi_rx: 32 KiB message: %0d payload beats in %0d cycles: 0.%02d beats per cycle (first payload beat to last)",
+    $display("tb_via_vi_rx[%0d]: 32 KiB message: %0d payload beats in %0d cycles: 0.%02d beats per cycle (first payload beat to last)", DW,
              len / BYTES, tp_c1 - tp_c0 + 1, (len / BYTES) * 100 / (tp_c1 - tp_c0 + 1));
     if (rs_stall != 0) $fatal(1, "tb: a data lookup answer waited %0d cycles", rs_stall);
 
@@ -885,11 +899,21 @@ initial begin
     end
     if (ram.wr_outstanding != 0 || tq_wr[1] != tq_rd[1] || tq_wr[0] != tq_rd[0])
         $fatal(1, "tb: abort: transfers still outstanding (writes %0d)", ram.wr_outstanding);
-    $display("tb_via_vi_rx: abort: busy fell with nothing outstanding; counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d",
+    $display("tb_via_vi_rx[%0d]: abort: busy fell with nothing outstanding; counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d", DW,
              cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost);
-    $display("tb_via_vi_rx: %0d write bursts, %0d beats (%0d.%01d beats per burst)", aw_n, aw_beats, aw_beats / aw_n, (aw_beats * 10 / aw_n) % 10);
+    $display("tb_via_vi_rx[%0d]: %0d write bursts, %0d beats (%0d.%01d beats per burst)", DW, aw_n, aw_beats, aw_beats / aw_n, (aw_beats * 10 / aw_n) % 10);
+    finished = 1'b1;
+end
+
+endmodule
+
+module tb_via_vi_rx;
+wire f64, f128;
+tb_via_vi_rx_env #(.DW(64), .SALT(0)) e64 (.finished(f64));
+tb_via_vi_rx_env #(.DW(128), .SALT(1)) e128 (.finished(f128));
+initial begin
+    wait (f64 && f128);
     $display("PASS");
     $finish;
 end
-
 endmodule
