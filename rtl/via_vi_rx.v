@@ -39,6 +39,13 @@
 //      done_pulse). After every B, advance (adv_keep 0, the fetched Next)
 //      and, if Status was written, done_pulse, cnt_desc (cnt_err if error).
 //
+// Decisions (open to review): a fetch, length or protection error
+// completes the receive whatever the trailer says; ImmediateData is written
+// only on a good completion; a fetch that failed before the control segment
+// was read advances with Next 0 / NextHandle 0 (nothing better is known);
+// one frame at a time (no receive prefetch, the fetch latency is paid per
+// message); the W buffer (2 * MAX_BURST beats) is in flip-flops.
+//
 // Fence: inflight_epoch = the fetch unit's bits | bit e held from the
 // accepted successful lookup answer of epoch e until the engine is back
 // in its idle state with no write outstanding (conservative: per frame).
