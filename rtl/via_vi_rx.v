@@ -39,6 +39,13 @@
 //      done_pulse). After every B, advance (adv_keep 0, the fetched Next)
 //      and, if Status was written, done_pulse, cnt_desc (cnt_err if error).
 //
+// Decisions (open to review): a fetch, length or protection error
+// completes the receive whatever the trailer says; ImmediateData is written
+// only on a good completion; a fetch that failed before the control segment
+// was read advances with Next 0 / NextHandle 0 (nothing better is known);
+// one frame at a time (no receive prefetch, the fetch latency is paid per
+// message); the W buffer (2 * MAX_BURST beats) is in flip-flops.
+//
 // Fence: inflight_epoch = the fetch unit's bits | bit e held from the
 // accepted successful lookup answer of epoch e until the engine is back
 // in its idle state with no write outstanding (conservative: per frame).
@@ -217,6 +224,12 @@ generate
     end
     if (NUM_VI < 1 || NUM_VI > 1024) begin : g_bad_num_vi
         `VIA_PARAM_FAIL(("via_vi_rx: NUM_VI=%0d, must be 1..1024", NUM_VI))
+    end
+    if (VI_WIDTH < 1 || VI_WIDTH > 16 || (1 << VI_WIDTH) < NUM_VI) begin : g_bad_vi_width
+        `VIA_PARAM_FAIL(("via_vi_rx: VI_WIDTH=%0d cannot index NUM_VI=%0d VIs", VI_WIDTH, NUM_VI))
+    end
+    if (MAX_SEGS < 1 || MAX_SEGS > 124) begin : g_bad_max_segs
+        `VIA_PARAM_FAIL(("via_vi_rx: MAX_SEGS=%0d, must be 1..124", MAX_SEGS))
     end
 endgenerate
 
@@ -483,7 +496,7 @@ assign w_axi_awsize  = LB[2:0];
 assign w_axi_awburst = 2'b01;
 assign w_axi_awlock  = 1'b0;
 assign w_axi_awcache = 4'b0011;
-assign w_axi_awprot  = 3'b000;
+assign w_axi_awprot  = 3'b010;   // as via_desc_fetch and via_dma_diag: unprivileged, non-secure, data
 assign w_axi_awvalid = (aq_cnt != 0) && !abort;
 assign w_axi_wdata   = wb_data[wq_rd];
 assign w_axi_wstrb   = wb_strb[wq_rd];
@@ -732,7 +745,7 @@ always @(posedge clk) begin
                 max_transfer <= ctx_rd_max_transfer;
                 rdma_we <= ctx_rd_rdma_write;
                 rdma_re <= ctx_rd_rdma_read;
-                if (h_dst >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || h_src != ctx_rd_peer) begin
+                if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || h_src != ctx_rd_peer) begin
                     cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
                     state <= S_DROP;
                 end else begin
@@ -775,6 +788,7 @@ always @(posedge clk) begin
                         wk_seg_rem  <= 32'd0;
                         wr_act <= 1'b0; wr_stop <= 1'b0; wr_flush <= 1'b0;
                         bu_cnt <= 8'd0; wr_done_b <= 32'd0;
+                        acc_n <= {CB{1'b0}};   // bytes left by a receive that stopped
                         state <= S_SCATTER;
                     end
                 end
