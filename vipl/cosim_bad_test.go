@@ -607,6 +607,19 @@ func (e *badEnv) badRegions(t *testing.T) (hOther, small, stale vipl.MemHandle) 
 // send DONE (unreliable), nothing written outside the segments, and both
 // pairs carry the next message. One simulator per case, so that a case
 // that stops the receive engine does not hide the others.
+//
+// On dp-int (e520079) every case fails after its receive has completed
+// correctly (DONE|LOCAL_PROTECTION_ERROR|op=RECEIVE, Length 0, nothing
+// written outside the segments): the next message, to any VI, is not
+// received. The likely cause (a reading of via_vi_rx, not confirmed in a
+// waveform): the bytes it took into its accumulator before the
+// failed chunk stopped the writer (wr_stop) are neither written nor
+// dropped, and acc/acc_n are not cleared when the next scatter starts:
+// they are written at the head of the next message (the stale-handle case
+// shows 16 bytes of the failed message at the start of the second pair's
+// buffer, the message shifted by 16), and the accumulator then has no
+// room for the rest of the stream, so the receive engine stalls for good
+// (its fence bit stays set: DEREGISTER_MEM times out afterwards).
 func TestCosimBadProtectionRecv(t *testing.T) {
 	names := []string{"handle never issued", "region of another ptag", "out of bounds", "stale handle", "good first segment, bad second"}
 	for i, name := range names {
