@@ -833,7 +833,7 @@ func TestCosimBadBurst(t *testing.T) {
 	}
 	cycles := e.n.Cycle() - start
 	t.Logf("64 bad descriptors and %d good messages: %d cycles", nGood, cycles)
-	assert.Less(t, cycles, uint64(500_000), "no stall: all done within 2 ms")
+	assert.Less(t, cycles, uint64(100_000), "no stall: all done within 400 us (about 19,000 cycles on dp-int)")
 	for i, b := range bads {
 		assertStatus(t, b.want, b.d, fmt.Sprintf("bad descriptor %d", i))
 	}
