@@ -788,7 +788,11 @@ always @(posedge clk) begin
                         wk_seg_rem  <= 32'd0;
                         wr_act <= 1'b0; wr_stop <= 1'b0; wr_flush <= 1'b0;
                         bu_cnt <= 8'd0; wr_done_b <= 32'd0;
-                        acc_n <= {CB{1'b0}};   // bytes left by a receive that stopped
+                        // bytes left by a receive that stopped: the count
+                        // and the bytes themselves (the accumulator ORs new
+                        // bytes in above the count, so it must be zero there)
+                        acc_n <= {CB{1'b0}};
+                        acc   <= {2*DATA_WIDTH{1'b0}};
                         state <= S_SCATTER;
                     end
                 end
