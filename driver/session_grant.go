@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"runtime"
 	"sort"
 	"sync"
+	"weak"
 )
 
 // Doorbell grants (docs/vi.md, "Doorbell pages and grants"). Each session
@@ -30,14 +32,15 @@ type Granter interface {
 }
 
 // grantState is a session's token and the VIs granted to it on the bus.
-// (Kept beside Session, keyed by it, so that the session's struct in mem.go
-// stays as it is; guarded by the session's mu.)
+// (Kept beside Session, keyed by a weak pointer to it and dropped when the
+// session is collected, so that the session's struct in mem.go stays as it
+// is; granted is guarded by the session's mu.)
 type grantState struct {
 	token   uint64
 	granted map[VI]struct{}
 }
 
-var grants sync.Map // *Session -> *grantState
+var grants sync.Map // weak.Pointer[Session] -> *grantState
 
 func newToken() uint64 {
 	var b [8]byte
@@ -52,10 +55,14 @@ func newToken() uint64 {
 }
 
 func (s *Session) grantState() *grantState {
-	if v, ok := grants.Load(s); ok {
+	k := weak.Make(s)
+	if v, ok := grants.Load(k); ok {
 		return v.(*grantState)
 	}
-	v, _ := grants.LoadOrStore(s, &grantState{token: newToken(), granted: map[VI]struct{}{}})
+	v, loaded := grants.LoadOrStore(k, &grantState{token: newToken(), granted: map[VI]struct{}{}})
+	if !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[Session]) { grants.Delete(k) }, k)
+	}
 	return v.(*grantState)
 }
 
