@@ -113,6 +113,14 @@ func (s *Session) CreateVI(ctx context.Context, attrs VIAttrs) (VI, error) {
 	a.Unmarshal(resp)
 	vi := VI(a.Vi)
 	s.vis[vi] = struct{}{}
+	// The VI's doorbell page goes to the session's token (session_grant.go);
+	// without it the process could not ring, so a failed grant undoes the VI.
+	if err := s.grantVI(ctx, vi); err != nil {
+		if derr := s.destroyVIOnce(ctx, vi); derr != nil {
+			s.n.log.Warn("CreateVI: destroying the VI whose doorbell could not be granted", "vi", uint32(vi), "err", derr)
+		}
+		return 0, vipErr(op, hw.VipReturnErrorResource, err, "granting the doorbell page of VI %d", uint32(vi))
+	}
 	return vi, nil
 }
 
@@ -169,11 +177,27 @@ func (s *Session) destroyVIOnce(ctx context.Context, vi VI) error {
 			// The NIC no longer knows the VI (it was reset): forget it
 			// here too, and report it.
 			delete(s.vis, vi)
+			s.revokeVI(ctx, vi)
 		}
 		return err
 	}
 	delete(s.vis, vi)
+	s.revokeVI(ctx, vi)
 	return nil
+}
+
+// revokeVI takes vi's doorbell page back from the session's token (the
+// bridge revokes per token: the other VIs are granted again). The VI is
+// gone from the NIC whatever happens here, so a failure (the bridge is
+// going away) is only logged: a disabled VI's doorbells are dropped by the
+// NIC anyway.
+func (s *Session) revokeVI(ctx context.Context, vi VI) {
+	if _, ok := s.grantState().granted[vi]; !ok && len(s.grantState().granted) == len(s.vis) {
+		return
+	}
+	if err := s.regrant(ctx); err != nil {
+		s.n.log.Warn("revoking a destroyed VI's doorbell page", "session", s.name, "vi", uint32(vi), "err", err)
+	}
 }
 
 // QueryVI returns the state, attributes and queue flags of one of the

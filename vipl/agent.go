@@ -7,6 +7,7 @@ import (
 
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/driver/hostvm"
+	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
 )
 
@@ -132,7 +133,8 @@ type LocalAgent struct {
 	s       *driver.Session
 	onClose func() error // releases what OpenNic opened underneath
 
-	ev *localEvents
+	ev   *localEvents
+	user *simbus.User // the process's doorbell connection (userconn.go); nil: doorbells on the driver's
 
 	mu   sync.Mutex
 	bufs map[uint64]*hostvm.Buffer // by VA
@@ -143,7 +145,9 @@ var _ KernelAgent = (*LocalAgent)(nil)
 // NewLocalAgent returns the kernel agent of session s of nic. Close closes
 // the session; nic stays the caller's.
 func NewLocalAgent(nic *driver.NIC, s *driver.Session) *LocalAgent {
-	return &LocalAgent{nic: nic, s: s, ev: &localEvents{nic: nic, c: nic.Completions()}, bufs: map[uint64]*hostvm.Buffer{}}
+	a := &LocalAgent{nic: nic, s: s, bufs: map[uint64]*hostvm.Buffer{}}
+	a.ev = &localEvents{a: a, nic: nic, c: nic.Completions()}
+	return a
 }
 
 // agentErr turns a driver error into an *Error of call op: a
@@ -162,6 +166,9 @@ func agentErr(op string, err error) error {
 
 // QueryNic implements KernelAgent.
 func (a *LocalAgent) QueryNic(ctx context.Context) (NicAttributes, error) {
+	if err := a.fence(ctx); err != nil {
+		return NicAttributes{}, agentErr("QueryNic", err)
+	}
 	d, err := a.nic.QueryNIC(ctx)
 	if err != nil {
 		return NicAttributes{}, agentErr("QueryNic", err)
@@ -191,12 +198,18 @@ func (a *LocalAgent) QueryNic(ctx context.Context) (NicAttributes, error) {
 
 // CreatePtag implements KernelAgent.
 func (a *LocalAgent) CreatePtag(ctx context.Context) (Ptag, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("CreatePtag", err)
+	}
 	p, err := a.s.CreatePtag(ctx)
 	return Ptag(p), agentErr("CreatePtag", err)
 }
 
 // DestroyPtag implements KernelAgent.
 func (a *LocalAgent) DestroyPtag(ctx context.Context, p Ptag) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("DestroyPtag", err)
+	}
 	return agentErr("DestroyPtag", a.s.DestroyPtag(ctx, driver.Ptag(p)))
 }
 
@@ -206,17 +219,26 @@ func driverAttrs(m MemAttributes) driver.MemAttrs {
 
 // RegisterMem implements KernelAgent.
 func (a *LocalAgent) RegisterMem(ctx context.Context, va uint64, length int, attrs MemAttributes) (MemHandle, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("RegisterMem", err)
+	}
 	h, err := a.s.RegisterMem(ctx, va, length, driverAttrs(attrs))
 	return MemHandle(h), agentErr("RegisterMem", err)
 }
 
 // DeregisterMem implements KernelAgent.
 func (a *LocalAgent) DeregisterMem(ctx context.Context, va uint64, h MemHandle) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("DeregisterMem", err)
+	}
 	return agentErr("DeregisterMem", a.s.DeregisterMem(ctx, va, driver.MemHandle(h)))
 }
 
 // QueryMem implements KernelAgent.
 func (a *LocalAgent) QueryMem(ctx context.Context, va uint64, h MemHandle) (MemAttributes, error) {
+	if err := a.fence(ctx); err != nil {
+		return MemAttributes{}, agentErr("QueryMem", err)
+	}
 	r, err := a.s.QueryMem(ctx, va, driver.MemHandle(h))
 	if err != nil {
 		return MemAttributes{}, agentErr("QueryMem", err)
@@ -226,6 +248,9 @@ func (a *LocalAgent) QueryMem(ctx context.Context, va uint64, h MemHandle) (MemA
 
 // SetMemAttributes implements KernelAgent.
 func (a *LocalAgent) SetMemAttributes(ctx context.Context, va uint64, h MemHandle, attrs MemAttributes) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("SetMemAttributes", err)
+	}
 	return agentErr("SetMemAttributes", a.s.SetMemAttributes(ctx, va, driver.MemHandle(h), driverAttrs(attrs)))
 }
 
@@ -259,10 +284,14 @@ func (a *LocalAgent) Free(ctx context.Context, va uint64) error {
 // Close implements KernelAgent: it closes the session, then what OpenNic
 // opened underneath, if anything.
 func (a *LocalAgent) Close(ctx context.Context) error {
-	err := a.s.Close(ctx)
+	err := a.fence(ctx)
+	err = errors.Join(err, a.s.Close(ctx))
 	a.mu.Lock()
 	clear(a.bufs)
 	a.mu.Unlock()
+	// The user connection goes before the driver's (whose close detaches
+	// the node and would leave it holding lockstep time).
+	err = errors.Join(err, a.closeUser())
 	if a.onClose != nil {
 		err = errors.Join(err, a.onClose())
 	}
@@ -271,11 +300,17 @@ func (a *LocalAgent) Close(ctx context.Context) error {
 
 // ConnectLoopback implements KernelAgent: driver.Session.ConnectLoopback.
 func (a *LocalAgent) ConnectLoopback(ctx context.Context, x, y ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectLoopback", err)
+	}
 	return agentErr("ConnectLoopback", a.s.ConnectLoopback(ctx, driver.VI(x), driver.VI(y)))
 }
 
 // Disconnect implements KernelAgent: driver.Session.Disconnect.
 func (a *LocalAgent) Disconnect(ctx context.Context, id ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("Disconnect", err)
+	}
 	return agentErr("Disconnect", a.s.Disconnect(ctx, driver.VI(id)))
 }
 
@@ -284,6 +319,9 @@ func (a *LocalAgent) MapDoorbell(ctx context.Context, id ViID) (Doorbell, error)
 	d, err := a.s.Doorbell(driver.VI(id))
 	if err != nil {
 		return nil, agentErr("MapDoorbell", err)
+	}
+	if a.user != nil {
+		return userDoorbell{u: a.user, base: d.Offset()}, nil
 	}
 	return localDoorbell{d}, nil
 }
@@ -302,6 +340,7 @@ func (l localDoorbell) Ring(ctx context.Context, q Queue, va uint64) error {
 }
 
 type localEvents struct {
+	a   *LocalAgent
 	nic *driver.NIC
 	c   *driver.Completions
 }
@@ -309,6 +348,9 @@ type localEvents struct {
 func (e *localEvents) Gen() uint64 { return e.c.Gen() }
 
 func (e *localEvents) Wait(ctx context.Context, gen uint64, timeoutCycles uint64) (uint64, error) {
+	if err := e.a.fence(ctx); err != nil {
+		return gen, agentErr("Wait", err)
+	}
 	g, err := e.c.Wait(ctx, gen, timeoutCycles)
 	if errors.Is(err, driver.ErrBusTimeout) {
 		return g, &Error{Op: "Wait", Code: Timeout, Cause: err}
@@ -317,6 +359,9 @@ func (e *localEvents) Wait(ctx context.Context, gen uint64, timeoutCycles uint64
 }
 
 func (e *localEvents) Idle(ctx context.Context, cycles uint64) error {
+	if err := e.a.fence(ctx); err != nil {
+		return agentErr("Idle", err)
+	}
 	_, err := e.nic.Idle(ctx, cycles)
 	return agentErr("Idle", err)
 }

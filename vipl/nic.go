@@ -88,6 +88,11 @@ func OpenNic(ctx context.Context, address string, node int, opts Options) (*Nic,
 	}
 	a := NewLocalAgent(n.NIC, s)
 	a.onClose = n.Close
+	// Doorbells ring on the process's own connection (userconn.go).
+	if err := a.DialUser(ctx, address, node, name+" doorbells"); err != nil {
+		a.Close(context.Background())
+		return nil, err
+	}
 	nic, err := NewNic(ctx, a)
 	if err != nil {
 		a.Close(context.Background())

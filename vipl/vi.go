@@ -138,17 +138,26 @@ func driverViAttrs(a ViAttributes) driver.VIAttrs {
 
 // CreateVi implements KernelAgent.
 func (a *LocalAgent) CreateVi(ctx context.Context, attrs ViAttributes) (ViID, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("CreateVi", err)
+	}
 	id, err := a.s.CreateVI(ctx, driverViAttrs(attrs))
 	return ViID(id), agentErr("CreateVi", err)
 }
 
 // DestroyVi implements KernelAgent.
 func (a *LocalAgent) DestroyVi(ctx context.Context, id ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("DestroyVi", err)
+	}
 	return agentErr("DestroyVi", a.s.DestroyVI(ctx, driver.VI(id)))
 }
 
 // QueryVi implements KernelAgent.
 func (a *LocalAgent) QueryVi(ctx context.Context, id ViID) (ViInfo, error) {
+	if err := a.fence(ctx); err != nil {
+		return ViInfo{}, agentErr("QueryVi", err)
+	}
 	d, err := a.s.QueryVI(ctx, driver.VI(id))
 	if err != nil {
 		return ViInfo{}, agentErr("QueryVi", err)
@@ -164,5 +173,8 @@ func (a *LocalAgent) QueryVi(ctx context.Context, id ViID) (ViInfo, error) {
 
 // SetViAttributes implements KernelAgent.
 func (a *LocalAgent) SetViAttributes(ctx context.Context, id ViID, attrs ViAttributes) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("SetViAttributes", err)
+	}
 	return agentErr("SetViAttributes", a.s.SetVIAttributes(ctx, driver.VI(id), driverViAttrs(attrs)))
 }
