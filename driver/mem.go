@@ -279,6 +279,10 @@ type Session struct {
 	ptags   map[Ptag]struct{}
 	regions map[MemHandle]*region
 	vis     map[VI]struct{}
+
+	// doorbell grants (session_grant.go)
+	grantOnce sync.Once
+	grant     *grantState
 }
 
 // sync drops the ptags, regions and VIs a firmware reload (Recover,

@@ -5,10 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"runtime"
 	"sort"
-	"sync"
-	"weak"
 )
 
 // Doorbell grants (docs/vi.md, "Doorbell pages and grants"). Each session
@@ -31,16 +28,12 @@ type Granter interface {
 	Revoke(ctx context.Context, token uint64) error
 }
 
-// grantState is a session's token and the VIs granted to it on the bus.
-// (Kept beside Session, keyed by a weak pointer to it and dropped when the
-// session is collected, so that the session's struct in mem.go stays as it
-// is; granted is guarded by the session's mu.)
+// grantState is a session's token and the VIs granted to it on the bus
+// (granted is guarded by the session's mu).
 type grantState struct {
 	token   uint64
 	granted map[VI]struct{}
 }
-
-var grants sync.Map // weak.Pointer[Session] -> *grantState
 
 func newToken() uint64 {
 	var b [8]byte
@@ -55,15 +48,10 @@ func newToken() uint64 {
 }
 
 func (s *Session) grantState() *grantState {
-	k := weak.Make(s)
-	if v, ok := grants.Load(k); ok {
-		return v.(*grantState)
-	}
-	v, loaded := grants.LoadOrStore(k, &grantState{token: newToken(), granted: map[VI]struct{}{}})
-	if !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[Session]) { grants.Delete(k) }, k)
-	}
-	return v.(*grantState)
+	s.grantOnce.Do(func() {
+		s.grant = &grantState{token: newToken(), granted: map[VI]struct{}{}}
+	})
+	return s.grant
 }
 
 // Token returns the session's doorbell token: random, nonzero, the same
