@@ -395,11 +395,14 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		})
 	}
 	wg.Wait()
-	for _, n := range nodes {
-		if n != nil {
-			defer n.nic.Close(context.Background())
+	defer func() { // on an error: close both at once, or stop the simulator first
+		s.Stop()
+		for _, n := range nodes {
+			if n != nil {
+				n.nic.Close(context.Background())
+			}
 		}
-	}
+	}()
 	if err := errors.Join(errs...); err != nil {
 		return f, err
 	}
@@ -433,9 +436,11 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	f.TrafficWallSec = wall.Seconds()
 	f.CyclesPerSec = float64(f.TrafficCycles) / wall.Seconds()
 	progress("traffic: %d cycles in %.2f s: %.3g cycles/s", f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec)
+	// Closing takes admin commands, hence simulated time: both at once.
 	for _, n := range nodes {
-		n.nic.Close(context.Background())
+		wg.Go(func() { n.nic.Close(ctx) })
 	}
+	wg.Wait()
 	s.Stop()
 
 	if err := bridge(); err != nil {
