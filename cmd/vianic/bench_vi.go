@@ -15,11 +15,13 @@ import (
 // through vipl, on the reference profile, in lockstep.
 func runBenchVI(ctx context.Context, fs *flag.FlagSet, args []string, asJSON, quick *bool, stdout, stderr io.Writer) error {
 	noBridge := fs.Bool("nobridge", false, "vi: skip the bridge benchmark's busy figure (the cycle-rate baseline)")
+	txlog := fs.String("txlog", "", "vi: write the simulator's transaction log (every MMIO and DMA transaction with its cycle) to this file")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	o := bench.ViOptions{Progress: stderr, NoBridge: *noBridge}
 	o.Sim.Stderr = io.Discard
+	o.Sim.TxLog = *txlog
 	if *quick {
 		o.LatencyRounds, o.BWMessages, o.RateMessages, o.TrafficRounds = 2, 4, 16, 1
 		o.BusyCopies, o.BusyBytes = 2, 64<<10

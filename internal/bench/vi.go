@@ -338,6 +338,7 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		o.Sim.Root = root
 	}
 	bo := BenchOptions{Sim: o.Sim, BusyCopies: o.BusyCopies, BusyBytes: o.BusyBytes, IdleCycles: 1000}
+	bo.Sim.TxLog = "" // the data path's simulator only
 	tmp, err := os.MkdirTemp("", "vianic-bench-vi-")
 	if err != nil {
 		return f, err
