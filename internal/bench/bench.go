@@ -8,8 +8,8 @@
 // Layer: internal tooling at the top of the host stack. It imports cosim,
 // internal/simulator (to start simulators and the echo server), driver and
 // driver/simbus (the diagnostic copy), internal/hw (the registers it times),
-// vipl (the data path)
-// and the standard library; only cmd/vianic and tests import it.
+// vipl (the data path) and the standard library; only cmd/vianic and tests
+// import it.
 package bench
 
 import (
