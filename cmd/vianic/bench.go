@@ -12,19 +12,22 @@ import (
 )
 
 func init() {
-	register(command{"bench", "measure the bridge (`vianic bench bridge`) or memory registration (`vianic bench mem`)", runBench})
+	register(command{"bench", "measure the bridge (`vianic bench bridge`), memory registration (`vianic bench mem`) or the data path (`vianic bench vi`)", runBench})
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", stderr, "bridge|mem [-json] [-quick]")
+	fs := newFlags("bench", stderr, "bridge|mem|vi [-json] [-quick]")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	quick := fs.Bool("quick", false, "fewer iterations (a smoke run; figures are noisier)")
-	if len(args) == 0 || args[0] != "bridge" && args[0] != "mem" {
+	if len(args) == 0 || args[0] != "bridge" && args[0] != "mem" && args[0] != "vi" {
 		fs.Usage()
 		return errUsage
 	}
 	if args[0] == "mem" {
 		return runBenchMem(ctx, fs, args[1:], asJSON, quick, stdout, stderr)
+	}
+	if args[0] == "vi" {
+		return runBenchVI(ctx, fs, args[1:], asJSON, quick, stdout, stderr)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err

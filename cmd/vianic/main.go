@@ -6,6 +6,7 @@
 //	vianic regs [options]         dump a node's registers by name
 //	vianic wave FILE              open a waveform in GTKWave with the project's save file
 //	vianic bench bridge [--json]  measure the co-simulation bridge
+//	vianic bench mem|vi [--json]  memory registration; the data path through vipl
 //	vianic fw build|disasm|log|bench  the control processor's firmware
 //	vianic map                    print the BAR0 register map
 //

@@ -2,11 +2,14 @@
 // posted-write rate, MMIO read round trip against a raw C++ echo baseline,
 // the host-memory DMA model (through the driver's diagnostic copy), and
 // simulated cycles per second busy and idle with and without tracing.
+// BenchMemory (`vianic bench mem`) times memory registration, and BenchVI
+// (`vianic bench vi`) the data path through vipl.
 //
 // Layer: internal tooling at the top of the host stack. It imports cosim,
 // internal/simulator (to start simulators and the echo server), driver and
-// driver/simbus (the diagnostic copy), internal/hw (the registers it times)
-// and the standard library; only cmd/vianic and tests import it.
+// driver/simbus (the diagnostic copy), internal/hw (the registers it times),
+// vipl (the data path) and the standard library; only cmd/vianic and tests
+// import it.
 package bench
 
 import (

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/vianic/vianic/internal/bench"
+)
+
+// runBenchVI is `vianic bench vi`: the data path's figures (issue 9)
+// through vipl, on the reference profile, in lockstep.
+func runBenchVI(ctx context.Context, fs *flag.FlagSet, args []string, asJSON, quick *bool, stdout, stderr io.Writer) error {
+	noBridge := fs.Bool("nobridge", false, "vi: skip the bridge benchmark's busy figure (the cycle-rate baseline)")
+	txlog := fs.String("txlog", "", "vi: write the simulator's transaction log (every MMIO and DMA transaction with its cycle) to this file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	o := bench.ViOptions{Progress: stderr, NoBridge: *noBridge}
+	o.Sim.Stderr = io.Discard
+	o.Sim.TxLog = *txlog
+	if *quick {
+		o.LatencyRounds, o.BWMessages, o.RateMessages, o.TrafficRounds = 2, 4, 16, 1
+		o.BusyCopies, o.BusyBytes = 2, 64<<10
+	}
+	f, err := bench.BenchVI(ctx, o)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(f)
+	}
+	printViFigures(stdout, f)
+	return nil
+}
+
+func printViFigures(w io.Writer, f bench.ViFigures) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "figure\tvalue\ttarget\n")
+	for _, l := range f.Latency {
+		target := ""
+		if l.Bytes == 8 {
+			target = "<= 2.0 us (500 cycles)"
+		}
+		fmt.Fprintf(tw, "loopback latency %s, doorbell to receive DONE\t%d cycles = %.2f us (first round %d)\t%s\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles, target)
+	}
+	fmt.Fprintf(tw, "bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction)
+	fmt.Fprintf(tw, "bandwidth without the first message's latency\t%.3f B/cycle = %.1f %%\t\n", f.BWSteady, 100*f.BWSteadyFrac)
+	fmt.Fprintf(tw, "message rate, %d x 8 B posted at once\t%d cycles, %.1f cycles/message (%.1f after the first)\t<= 32\n", f.RateMessages, f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
+	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
+	if len(f.BridgeBusyPerSec) > 0 {
+		fmt.Fprintf(tw, "bench bridge busy, same run (before, after)\t%.3g cycles/s\t\n", f.BridgeBusyPerSec)
+		fmt.Fprintf(tw, "data path / bridge busy\t%.2f\t\n", f.Ratio)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,642 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/vipl"
+)
+
+// ViOptions configure BenchVI. Zero fields take the defaults shown.
+type ViOptions struct {
+	// Sim is the base of the simulators started (Root, Binary, NoBuild,
+	// Stderr); the benchmark sets nodes, mode, clock and DMA itself (the
+	// reference profile: 250 MHz, 500 ns read, 150 ns write, 8 GB/s).
+	Sim simulator.SimOptions
+
+	LatencySizes  []int // message sizes of the latency figure (8 B, 1 KiB, 32 KiB)
+	LatencyRounds int   // rounds per size; the figure is the last (warm) one (3)
+	BWBytes       int   // message size of the bandwidth figure (32 KiB)
+	BWMessages    int   // messages back to back for it (16)
+	RateMessages  int   // 8-byte messages posted at once for the rate figure (64)
+	// TrafficRounds is how many times each node repeats the bandwidth and
+	// rate traffic (with interrupt-driven waits) for the cycles-per-second
+	// figure (4).
+	TrafficRounds int
+	// NoBridge skips the bridge benchmark's busy figure (`vianic bench
+	// bridge`'s 2-node DMA copies) that the cycle rate is compared with.
+	NoBridge   bool
+	BusyCopies int // for the bridge busy figure (8)
+	BusyBytes  int // (256 KiB)
+
+	// Progress receives one line per step; nil is silent.
+	Progress io.Writer
+}
+
+// ViLatency is the loopback latency of one message size.
+type ViLatency struct {
+	Bytes      int     `json:"bytes"`
+	Cycles     uint64  `json:"cycles"`      // doorbell write to receive DONE in host memory, warm
+	NS         float64 `json:"ns"`          // the same in ns
+	ColdCycles uint64  `json:"cold_cycles"` // the first round (TPT and descriptor caches cold)
+}
+
+// ViFigures are the data path's figures (issue 9).
+type ViFigures struct {
+	ClockPS   uint32      `json:"clock_ps"`
+	LineBytes float64     `json:"line_bytes_per_cycle"` // 8 (64-bit data path)
+	Latency   []ViLatency `json:"latency"`
+
+	// Bandwidth: BWMessages receives of BWBytes pre-posted, then as many
+	// sends posted at once.
+	BWBytes    int    `json:"bw_bytes"`
+	BWMessages int    `json:"bw_messages"`
+	BWCycles   uint64 `json:"bw_cycles"`       // first doorbell to the last receive DONE
+	BWFirst    uint64 `json:"bw_first_cycles"` // first doorbell to the first receive DONE
+	// BWBytesPerCycle is all bytes over BWCycles; BWSteady is the bytes of
+	// messages 2..N over the cycles from the first receive DONE to the
+	// last (the first message's latency left out).
+	BWBytesPerCycle float64 `json:"bw_bytes_per_cycle"`
+	BWFraction      float64 `json:"bw_line_fraction"`
+	BWSteady        float64 `json:"bw_steady_bytes_per_cycle"`
+	BWSteadyFrac    float64 `json:"bw_steady_line_fraction"`
+
+	// Message rate: RateMessages 8-byte receives pre-posted, then as many
+	// sends posted at once (their doorbells all written in one cycle).
+	RateMessages  int     `json:"rate_messages"`
+	RateCycles    uint64  `json:"rate_cycles"` // first doorbell to the last receive DONE
+	RatePerMsg    float64 `json:"rate_cycles_per_message"`
+	RateFirst     uint64  `json:"rate_first_cycles"` // first doorbell to the first receive DONE
+	RateSteadyMsg float64 `json:"rate_steady_cycles_per_message"`
+	// RateSendCycles is the first doorbell to the last send DONE.
+	RateSendCycles uint64 `json:"rate_send_cycles"`
+
+	// Simulation speed: 2 nodes, both running the bandwidth and rate
+	// traffic (interrupt-driven waits), no trace.
+	TrafficMessages int     `json:"traffic_messages"` // messages per node
+	TrafficBytes    int64   `json:"traffic_bytes"`    // bytes per node
+	TrafficCycles   uint64  `json:"traffic_cycles"`
+	TrafficWallSec  float64 `json:"traffic_wall_sec"`
+	CyclesPerSec    float64 `json:"cycles_per_sec"`
+	// BridgeBusyPerSec are `vianic bench bridge`'s busy figures (2 nodes,
+	// DMA copies, no trace) measured before and after, in the same run;
+	// Ratio is CyclesPerSec over their mean.
+	BridgeBusyPerSec []float64 `json:"bridge_busy_cycles_per_sec,omitempty"`
+	Ratio            float64   `json:"ratio_to_bridge_busy,omitempty"`
+}
+
+// viNode is one node's NIC, memory and pair of loopback-joined VIs.
+type viNode struct {
+	nic    *vipl.Nic
+	buf    *vipl.Buffer
+	h      vipl.MemHandle
+	a, b   *vipl.Vi // a sends to b
+	slots  int      // descriptor slots at the start of buf
+	sbuf   int      // offset of the send data
+	rbuf   int      // offset of the receive buffers
+	rsize  int      // bytes per receive buffer
+	nrbufs int
+}
+
+const viSlot = 64 // bytes per descriptor slot
+
+func (n *viNode) seg(off, size int) vipl.DataSegment {
+	return vipl.DataSegment{Addr: n.buf.VA + uint64(off), Handle: n.h, Length: uint32(size)}
+}
+
+// desc writes a one-segment descriptor into slot i.
+func (n *viNode) desc(i, off, size int) (*vipl.Desc, error) {
+	if i >= n.slots {
+		return nil, fmt.Errorf("bench vi: descriptor slot %d of %d", i, n.slots)
+	}
+	return n.nic.NewDesc(n.buf.VA+uint64(i*viSlot), n.h, &vipl.Descriptor{Segments: []vipl.DataSegment{n.seg(off, size)}})
+}
+
+func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNode, error) {
+	nic, err := vipl.OpenNic(ctx, addr, node, vipl.Options{Name: fmt.Sprintf("bench vi %d", node), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	n := &viNode{nic: nic}
+	fail := func(err error) (*viNode, error) {
+		nic.Close(context.Background())
+		return nil, err
+	}
+	maxSize := max(o.BWBytes, 8)
+	for _, s := range o.LatencySizes {
+		maxSize = max(maxSize, s)
+	}
+	n.rsize = (maxSize + 4095) &^ 4095
+	n.nrbufs = max(o.BWMessages, 1)
+	n.slots = 2 * (max(o.BWMessages, 1) + o.RateMessages)
+	n.sbuf = (n.slots*viSlot + 4095) &^ 4095
+	n.rbuf = n.sbuf + n.rsize
+	size := n.rbuf + n.nrbufs*n.rsize
+	p, err := nic.CreatePtag(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if n.buf, err = nic.Alloc(ctx, size); err != nil {
+		return fail(err)
+	}
+	for i := range n.rsize {
+		n.buf.Bytes[n.sbuf+i] = byte(i*7 + 1)
+	}
+	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p}); err != nil {
+		return fail(err)
+	}
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: uint32(maxSize), Ptag: p}
+	if n.a, err = nic.CreateVi(ctx, attrs); err != nil {
+		return fail(err)
+	}
+	if n.b, err = nic.CreateVi(ctx, attrs); err != nil {
+		return fail(err)
+	}
+	if err := n.a.ConnectLoopback(ctx, n.b); err != nil {
+		return fail(err)
+	}
+	// One message to map both doorbells and write both HANDLE registers.
+	s, err := n.desc(0, n.sbuf, 8)
+	if err != nil {
+		return fail(err)
+	}
+	r, err := n.desc(1, n.rbuf, 8)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := n.exchangeWait(ctx, []*vipl.Desc{s}, []*vipl.Desc{r}); err != nil {
+		return fail(err)
+	}
+	return n, nil
+}
+
+// checkDone fails unless d completed without error with want bytes (a
+// receive).
+func checkDone(d *vipl.Desc, recv bool, want int) error {
+	st := d.Status()
+	if !st.Done() || st.Failed() {
+		return fmt.Errorf("bench vi: descriptor completed with %v", st)
+	}
+	if recv && d.Length() != uint32(want) {
+		return fmt.Errorf("bench vi: received %d bytes, sent %d", d.Length(), want)
+	}
+	return nil
+}
+
+// exchangeWait posts the receives, then the sends, and waits for all of
+// them (interrupt-driven); it returns the messages' bytes.
+func (n *viNode) exchangeWait(ctx context.Context, sends, recvs []*vipl.Desc) (int64, error) {
+	for _, r := range recvs {
+		if err := n.b.PostRecv(ctx, r); err != nil {
+			return 0, err
+		}
+	}
+	for _, s := range sends {
+		if err := n.a.PostSend(ctx, s); err != nil {
+			return 0, err
+		}
+	}
+	var bytes int64
+	for _, r := range recvs {
+		d, err := n.b.RecvWait(ctx, 100)
+		if err != nil {
+			return 0, err
+		}
+		if d != r {
+			return 0, errors.New("bench vi: receives completed out of order")
+		}
+		if err := checkDone(d, false, 0); err != nil {
+			return 0, err
+		}
+		bytes += int64(d.Length())
+	}
+	for range sends {
+		d, err := n.a.SendWait(ctx, 100)
+		if err != nil {
+			return 0, err
+		}
+		if err := checkDone(d, false, 0); err != nil {
+			return 0, err
+		}
+	}
+	return bytes, nil
+}
+
+// pass lets cycles pass through a vipl call: a SendDone on the empty
+// send queue idles one poll interval.
+func (n *viNode) pass(ctx context.Context, cycles int64) error {
+	n.nic.SetPollInterval(cycles)
+	defer n.nic.SetPollInterval(1)
+	if _, err := n.a.SendDone(ctx); !errors.Is(err, vipl.ErrNotDone) {
+		return fmt.Errorf("bench vi: SendDone on an empty queue: %v", err)
+	}
+	return nil
+}
+
+// timed posts the receives, lets the receive queue settle, then posts
+// the sends at one cycle c0 and polls with a poll interval of one cycle:
+// it returns c0 and the cycle at which each receive, and the last send,
+// was first seen DONE in host memory.
+func (n *viNode) timed(ctx context.Context, sends, recvs []*vipl.Desc, sizes []int) (uint64, []uint64, uint64, error) {
+	n.nic.SetPollInterval(1)
+	for _, r := range recvs {
+		if err := n.b.PostRecv(ctx, r); err != nil {
+			return 0, nil, 0, err
+		}
+	}
+	if err := n.pass(ctx, 2000); err != nil {
+		return 0, nil, 0, err
+	}
+	c0 := n.nic.Cycle()
+	for _, s := range sends {
+		if err := n.a.PostSend(ctx, s); err != nil {
+			return 0, nil, 0, err
+		}
+	}
+	if c := n.nic.Cycle(); c != c0 {
+		return 0, nil, 0, fmt.Errorf("bench vi: posting took simulated time (cycle %d to %d)", c0, c)
+	}
+	var at []uint64
+	var sendAt uint64
+	sent := 0
+	for len(at) < len(recvs) || sent < len(sends) {
+		for len(at) < len(recvs) {
+			d, err := n.b.RecvDone(ctx)
+			if errors.Is(err, vipl.ErrNotDone) {
+				break
+			}
+			if err != nil {
+				return 0, nil, 0, err
+			}
+			if err := checkDone(d, true, sizes[len(at)]); err != nil {
+				return 0, nil, 0, err
+			}
+			at = append(at, n.nic.Cycle())
+		}
+		for sent < len(sends) {
+			d, err := n.a.SendDone(ctx)
+			if errors.Is(err, vipl.ErrNotDone) {
+				break
+			}
+			if err != nil {
+				return 0, nil, 0, err
+			}
+			if err := checkDone(d, false, 0); err != nil {
+				return 0, nil, 0, err
+			}
+			sent++
+			sendAt = n.nic.Cycle()
+		}
+		if n.nic.Cycle()-c0 > 50_000_000 {
+			return 0, nil, 0, errors.New("bench vi: no completion within 50,000,000 cycles")
+		}
+	}
+	return c0, at, sendAt, nil
+}
+
+// BenchVI measures the data path through vipl on the reference profile
+// in lockstep: loopback latency, bandwidth, message rate (node 0, polling
+// with a poll interval of one cycle, so the cycle counts are exact), and
+// the simulator's cycles per second with both nodes running the traffic,
+// against the bridge benchmark's busy figure measured in the same run.
+func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
+	if o.LatencySizes == nil {
+		o.LatencySizes = []int{8, 1 << 10, 32 << 10}
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.LatencyRounds, 3)
+	def(&o.BWBytes, 32<<10)
+	def(&o.BWMessages, 16)
+	def(&o.RateMessages, 64)
+	def(&o.TrafficRounds, 4)
+	def(&o.BusyCopies, 8)
+	def(&o.BusyBytes, 256<<10)
+	progress := func(format string, a ...any) {
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bench vi: "+format+"\n", a...)
+		}
+	}
+	f := ViFigures{LineBytes: 8}
+	if o.Sim.Root == "" {
+		root, err := simulator.FindRoot()
+		if err != nil {
+			return f, err
+		}
+		o.Sim.Root = root
+	}
+	bo := BenchOptions{Sim: o.Sim, BusyCopies: o.BusyCopies, BusyBytes: o.BusyBytes, IdleCycles: 1000}
+	bo.Sim.TxLog = "" // the data path's simulator only
+	tmp, err := os.MkdirTemp("", "vianic-bench-vi-")
+	if err != nil {
+		return f, err
+	}
+	defer os.RemoveAll(tmp)
+	bridge := func() error {
+		if o.NoBridge {
+			return nil
+		}
+		r, err := benchCycles(ctx, bo, "", tmp, func(string, ...any) {})
+		if err != nil {
+			return err
+		}
+		f.BridgeBusyPerSec = append(f.BridgeBusyPerSec, r.BusyPerSec)
+		progress("bridge busy (2 nodes, DMA copies, no trace): %.3g cycles/s", r.BusyPerSec)
+		// the same binary from now on
+		bo.Sim.NoBuild = true
+		o.Sim.NoBuild = true
+		return nil
+	}
+	if err := bridge(); err != nil {
+		return f, err
+	}
+
+	so := o.Sim
+	so.Nodes, so.Mode, so.ClockMHz, so.Trace = 2, cosim.ModeLockstep, 250, ""
+	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
+	s, err := simulator.StartSimulator(ctx, so)
+	if err != nil {
+		return f, err
+	}
+	defer s.Stop()
+	addr := s.Addr()
+	if s.Network() == "tcp" {
+		addr = "tcp:" + addr
+	}
+	progress("2 nodes started; opening both NICs (firmware boot, memory, VIs)")
+	var nodes [2]*viNode
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	var opened atomic.Int32
+	ready := make(chan struct{})
+	for i := range nodes {
+		wg.Go(func() {
+			nodes[i], errs[i] = openViNode(ctx, addr, i, o)
+			if opened.Add(1) == 2 {
+				close(ready)
+			}
+			if errs[i] == nil {
+				// blocked on the simulator until the other node is open
+				// too (lockstep: a client that neither waits nor is gone
+				// freezes time)
+				blockUntil(ctx, nodes[i], ready)
+			}
+		})
+	}
+	wg.Wait()
+	defer func() { // on an error: close both at once, or stop the simulator first
+		s.Stop()
+		for _, n := range nodes {
+			if n != nil {
+				n.nic.Close(context.Background())
+			}
+		}
+	}()
+	if err := errors.Join(errs...); err != nil {
+		return f, err
+	}
+	f.ClockPS = 4000 // 250 MHz, set above
+	if err := viTogether(ctx, nodes[:], func(i int) error {
+		if i != 0 {
+			return nil
+		}
+		return viModeled(ctx, nodes[0], o, &f, progress)
+	}); err != nil {
+		return f, err
+	}
+
+	progress("traffic on both nodes: %d rounds of %d x %d B and %d x 8 B, interrupt-driven waits",
+		o.TrafficRounds, o.BWMessages, o.BWBytes, o.RateMessages)
+	var bytes [2]int64
+	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
+	start := time.Now()
+	if err := viTogether(ctx, nodes[:], func(i int) error {
+		b, err := viTraffic(ctx, nodes[i], o)
+		bytes[i] = b
+		return err
+	}); err != nil {
+		return f, err
+	}
+	wall := time.Since(start)
+	c1 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
+	f.TrafficMessages = o.TrafficRounds * (o.BWMessages + o.RateMessages)
+	f.TrafficBytes = bytes[0]
+	f.TrafficCycles = c1 - c0
+	f.TrafficWallSec = wall.Seconds()
+	f.CyclesPerSec = float64(f.TrafficCycles) / wall.Seconds()
+	progress("traffic: %d cycles in %.2f s: %.3g cycles/s", f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec)
+	// Closing takes admin commands, hence simulated time: both at once.
+	for _, n := range nodes {
+		wg.Go(func() { n.nic.Close(ctx) })
+	}
+	wg.Wait()
+	s.Stop()
+
+	if err := bridge(); err != nil {
+		return f, err
+	}
+	if len(f.BridgeBusyPerSec) > 0 {
+		var sum float64
+		for _, b := range f.BridgeBusyPerSec {
+			sum += b
+		}
+		f.Ratio = f.CyclesPerSec / (sum / float64(len(f.BridgeBusyPerSec)))
+	}
+	return f, nil
+}
+
+// blockUntil keeps n's process waiting on the simulator (an
+// interrupt-driven RecvWait on b's empty receive queue) until done is
+// closed.
+func blockUntil(ctx context.Context, n *viNode, done <-chan struct{}) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-done:
+		case <-wctx.Done():
+		}
+		cancel()
+	}()
+	for wctx.Err() == nil {
+		n.b.RecvWait(wctx, vipl.Infinite) //nolint:errcheck // ends canceled
+	}
+}
+
+// viTogether runs fn(i) for both nodes at once, as simulator.Together
+// does for connections: a node whose fn is done waits on the simulator
+// until the other's is done too.
+func viTogether(ctx context.Context, nodes []*viNode, fn func(i int) error) error {
+	errs := make([]error, len(nodes))
+	done := make(chan struct{})
+	var left atomic.Int32
+	left.Store(int32(len(nodes)))
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() {
+			errs[i] = fn(i)
+			if left.Add(-1) == 0 {
+				close(done)
+				return
+			}
+			blockUntil(ctx, nodes[i], done)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// viModeled measures latency, bandwidth and message rate on node n.
+func viModeled(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress func(string, ...any)) error {
+	for _, size := range o.LatencySizes {
+		s, err := n.desc(0, n.sbuf, size)
+		if err != nil {
+			return err
+		}
+		r, err := n.desc(1, n.rbuf, size)
+		if err != nil {
+			return err
+		}
+		l := ViLatency{Bytes: size}
+		for round := range o.LatencyRounds {
+			clear(n.buf.Bytes[n.rbuf : n.rbuf+size])
+			c0, at, _, err := n.timed(ctx, []*vipl.Desc{s}, []*vipl.Desc{r}, []int{size})
+			if err != nil {
+				return err
+			}
+			for i := range size {
+				if n.buf.Bytes[n.rbuf+i] != n.buf.Bytes[n.sbuf+i] {
+					return fmt.Errorf("bench vi: %d-byte message differs at byte %d", size, i)
+				}
+			}
+			l.Cycles = at[0] - c0
+			if round == 0 {
+				l.ColdCycles = l.Cycles
+			}
+		}
+		l.NS = float64(l.Cycles) * 4
+		f.Latency = append(f.Latency, l)
+		progress("latency %s: %d cycles (%.0f ns); first round %d cycles", viSizeName(size), l.Cycles, l.NS, l.ColdCycles)
+	}
+
+	// bandwidth
+	var sends, recvs []*vipl.Desc
+	var sizes []int
+	for i := range o.BWMessages {
+		s, err := n.desc(2*i, n.sbuf, o.BWBytes)
+		if err != nil {
+			return err
+		}
+		r, err := n.desc(2*i+1, n.rbuf+i*n.rsize, o.BWBytes)
+		if err != nil {
+			return err
+		}
+		sends, recvs, sizes = append(sends, s), append(recvs, r), append(sizes, o.BWBytes)
+	}
+	progress("bandwidth: %d x %s back to back (polling every cycle)", o.BWMessages, viSizeName(o.BWBytes))
+	c0, at, _, err := n.timed(ctx, sends, recvs, sizes)
+	if err != nil {
+		return err
+	}
+	last := at[len(at)-1]
+	f.BWBytes, f.BWMessages = o.BWBytes, o.BWMessages
+	f.BWCycles, f.BWFirst = last-c0, at[0]-c0
+	f.BWBytesPerCycle = float64(o.BWBytes*o.BWMessages) / float64(f.BWCycles)
+	f.BWFraction = f.BWBytesPerCycle / f.LineBytes
+	if len(at) > 1 {
+		f.BWSteady = float64(o.BWBytes*(o.BWMessages-1)) / float64(last-at[0])
+		f.BWSteadyFrac = f.BWSteady / f.LineBytes
+	}
+	progress("bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate); after the first: %.3f B/cycle (%.1f %%)",
+		f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction, f.BWSteady, 100*f.BWSteadyFrac)
+
+	// message rate
+	sends, recvs, sizes = nil, nil, nil
+	for i := range o.RateMessages {
+		s, err := n.desc(2*i, n.sbuf, 8)
+		if err != nil {
+			return err
+		}
+		r, err := n.desc(2*i+1, n.rbuf+i*64, 8)
+		if err != nil {
+			return err
+		}
+		sends, recvs, sizes = append(sends, s), append(recvs, r), append(sizes, 8)
+	}
+	progress("message rate: %d x 8 B posted at once", o.RateMessages)
+	c0, at, sendAt, err := n.timed(ctx, sends, recvs, sizes)
+	if err != nil {
+		return err
+	}
+	last = at[len(at)-1]
+	f.RateMessages = o.RateMessages
+	f.RateCycles, f.RateFirst, f.RateSendCycles = last-c0, at[0]-c0, sendAt-c0
+	f.RatePerMsg = float64(f.RateCycles) / float64(o.RateMessages)
+	if len(at) > 1 {
+		f.RateSteadyMsg = float64(last-at[0]) / float64(len(at)-1)
+	}
+	progress("message rate: %d cycles, %.1f cycles/message; after the first: %.1f cycles/message", f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
+	return nil
+}
+
+// viTraffic runs the bandwidth and rate traffic TrafficRounds times on n
+// with interrupt-driven waits and returns the bytes received.
+func viTraffic(ctx context.Context, n *viNode, o ViOptions) (int64, error) {
+	var bw, bwr, rate, rater []*vipl.Desc
+	for i := range o.BWMessages {
+		s, err := n.desc(2*i, n.sbuf, o.BWBytes)
+		if err != nil {
+			return 0, err
+		}
+		r, err := n.desc(2*i+1, n.rbuf+i*n.rsize, o.BWBytes)
+		if err != nil {
+			return 0, err
+		}
+		bw, bwr = append(bw, s), append(bwr, r)
+	}
+	base := 2 * o.BWMessages
+	var bytes int64
+	for range o.TrafficRounds {
+		b, err := n.exchangeWait(ctx, bw, bwr)
+		if err != nil {
+			return 0, err
+		}
+		bytes += b
+		rate, rater = rate[:0], rater[:0]
+		for i := range o.RateMessages {
+			s, err := n.desc(base+2*i, n.sbuf, 8)
+			if err != nil {
+				return 0, err
+			}
+			r, err := n.desc(base+2*i+1, n.rbuf+i*64, 8)
+			if err != nil {
+				return 0, err
+			}
+			rate, rater = append(rate, s), append(rater, r)
+		}
+		if b, err = n.exchangeWait(ctx, rate, rater); err != nil {
+			return 0, err
+		}
+		bytes += b
+	}
+	return bytes, nil
+}
+
+func viSizeName(n int) string {
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,50 @@
+package bench_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vianic/vianic/internal/bench"
+	"github.com/vianic/vianic/internal/simulator/simtest"
+)
+
+// TestBenchVISmoke runs BenchVI small (what `vianic bench vi -quick`
+// does, without the bridge baseline) and checks that the figures are
+// sane, not how fast anything is: the modeled figures are exact cycle
+// counts, but the wall-clock one depends on the machine.
+func TestBenchVISmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	simtest.RequireHDL(t)
+	ctx := ctxT(t, simtest.BuildTimeout)
+	f, err := bench.BenchVI(ctx, bench.ViOptions{
+		LatencySizes: []int{8, 1 << 10, 4 << 10}, LatencyRounds: 2,
+		BWBytes: 4 << 10, BWMessages: 3, RateMessages: 8, TrafficRounds: 1, NoBridge: true,
+	})
+	require.NoError(t, err)
+	b, _ := json.MarshalIndent(f, "", "  ")
+	t.Logf("%s", b)
+	require.Len(t, f.Latency, 3)
+	for i, l := range f.Latency {
+		assert.Greater(t, l.Cycles, uint64(100), "%d B: a DMA read alone is 125 cycles", l.Bytes)
+		assert.Less(t, l.Cycles, uint64(100_000), "%d B", l.Bytes)
+		assert.GreaterOrEqual(t, l.ColdCycles, l.Cycles, "%d B: the first round is no faster", l.Bytes)
+		if i > 0 {
+			assert.Greater(t, l.Cycles, f.Latency[i-1].Cycles, "more bytes take longer")
+		}
+	}
+	assert.Greater(t, f.BWFraction, 0.05)
+	assert.LessOrEqual(t, f.BWFraction, 1.0, "not above line rate")
+	assert.LessOrEqual(t, f.BWSteadyFrac, 1.0, "not above line rate")
+	// 8 B messages: at least a header, a payload and a trailer beat each
+	assert.GreaterOrEqual(t, f.RatePerMsg, 3.0)
+	assert.Less(t, f.RatePerMsg, 10_000.0)
+	assert.Equal(t, int64(3*(4<<10)+8*8), f.TrafficBytes)
+	assert.Greater(t, f.TrafficCycles, uint64(0))
+	assert.Greater(t, f.CyclesPerSec, 0.0)
+	assert.Empty(t, f.BridgeBusyPerSec)
+}
