@@ -68,8 +68,9 @@ const maxFlagsValues = 4096
 // Status carries one error bit); a field with an enum takes each of the
 // enum's values, named field=VALUE in lower case (op=RECEIVE). Names list
 // the fields from the lowest bit up, joined by |, as
-// DONE|LOCAL_LENGTH_ERROR|op=RECEIVE; the value 0 is named 0. Other fields
-// (several bits, no enum) are not supported.
+// DONE|LOCAL_LENGTH_ERROR|op=RECEIVE. In a word with an error mask (a
+// status: zero means nothing is reported yet) the value 0 is named 0. Other
+// fields (several bits, no enum) are not supported.
 func (l *Layout) FlagsFilter(s *Struct, m *Member) ([]byte, error) {
 	if len(m.Fields) == 0 || !m.IsInt() || m.Size > 4 {
 		return nil, fmt.Errorf("%s.%s.%s: a flags filter needs an integer member of at most 4 bytes with bit fields", l.Name, s.Name, m.Name)
@@ -145,7 +146,7 @@ func (l *Layout) FlagsFilter(s *Struct, m *Member) ([]byte, error) {
 	digits := m.Size * 2
 	for _, c := range combos {
 		name := c.name
-		if c.value == 0 {
+		if c.value == 0 && (mask != 0 || name == "") {
 			name = "0"
 		}
 		fmt.Fprintf(&b, "%0*X %s\n", digits, c.value, name)

@@ -71,7 +71,7 @@ enum K 2 "kinds"
   value A 0 "a"
   value B 1 "b"
   value C 2 "c"
-struct S 4 "s"
+struct S 8 "s"
   member ST 0 2 "status"
     field DONE 0:0 "d"
     field E1 1:1 "e1"
@@ -80,6 +80,9 @@ struct S 4 "s"
     field IMM 12:12 "i"
   member BAD 2 2 "bad"
     field WIDE 3:0 "w"
+  member C 4 2 "control"
+    field K 1:0 enum=K "k"
+    field F 2:2 "f"
 `))
 	require.NoError(t, err)
 	s := l.Structs[0]
@@ -98,6 +101,9 @@ struct S 4 "s"
 	assert.NotContains(t, f, "E1|E2", "error bits are exclusive")
 	_, err = l.FlagsFilter(s, s.Members[1])
 	assert.ErrorContains(t, err, "4 bits without an enum")
+	b, err = l.FlagsFilter(s, s.Members[2])
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "\n0000 k=A\n0001 k=B\n0002 k=C\n0004 k=A|F\n", "without an error mask, 0 has its name")
 
 	// A save file attaches it as filter=LAYOUT.STRUCT.MEMBER.
 	enums := map[string]*Enum{"y.S.ST": {Name: "S.ST", Bits: 16}}
