@@ -102,6 +102,7 @@ var saveFiles = []struct {
 }{
 	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut"},
 	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut"},
+	{"via_nic", "via_vi.gtkw", "tb_via_nic.dut"},
 }
 
 // gtkwRange is the bit range of v as GTKWave names it ([n:n] is [n]).
@@ -194,7 +195,7 @@ func checkSaveFileAgainstDump(t *testing.T, file string, r *vcd.Reader) {
 func TestSaveFilesMatchDumps(t *testing.T) {
 	t.Parallel()
 	for _, sf := range saveFiles {
-		t.Run(sf.bench, func(t *testing.T) {
+		t.Run(strings.TrimSuffix(sf.file, ".gtkw"), func(t *testing.T) {
 			path := benchVCD(t, sf.bench, "verilator")
 			f, err := os.Open(path)
 			if err != nil {
