@@ -199,24 +199,39 @@ endgenerate
 
 // ------------------------------------------------------------ constants
 
-// result kinds
-localparam [1:0] RES_DESC   = 2'd0;
-localparam [1:0] RES_STATUS = 2'd1;
-localparam [1:0] RES_BUS    = 2'd2;
+// result kinds (desc.layout enum FETCH_RESULT)
+localparam [31:0] RES_DESC_32 = `VIA_DESC_FETCH_RESULT_DESC;
+localparam [31:0] RES_STATUS_32 = `VIA_DESC_FETCH_RESULT_STATUS;
+localparam [31:0] RES_BUS_32 = `VIA_DESC_FETCH_RESULT_BUS;
+localparam [1:0] RES_DESC = RES_DESC_32[1:0];
+localparam [1:0] RES_STATUS = RES_STATUS_32[1:0];
+localparam [1:0] RES_BUS = RES_BUS_32[1:0];
 
-// the check that decided a result
-localparam [3:0] CHK_OK            = 4'd0;
-localparam [3:0] CHK_XLAT_CTL      = 4'd1;
-localparam [3:0] CHK_XLAT_SEGS     = 4'd2;
-localparam [3:0] CHK_RESERVED      = 4'd3;
-localparam [3:0] CHK_OP            = 4'd4;
-localparam [3:0] CHK_RDMA_EN       = 4'd5;
-localparam [3:0] CHK_NO_ADDR_SEG   = 4'd6;
-localparam [3:0] CHK_SEG_LIMIT     = 4'd7;
-localparam [3:0] CHK_ADDR_RESERVED = 4'd8;
-localparam [3:0] CHK_LEN_SUM       = 4'd9;
-localparam [3:0] CHK_LEN_MAX       = 4'd10;
-localparam [3:0] CHK_BUS           = 4'd11;
+// the check that decided a result (desc.layout enum FETCH_CHECK)
+localparam [31:0] CHK_OK_32 = `VIA_DESC_FETCH_CHECK_OK;
+localparam [31:0] CHK_XLAT_CTL_32 = `VIA_DESC_FETCH_CHECK_XLAT_CTL;
+localparam [31:0] CHK_XLAT_SEGS_32 = `VIA_DESC_FETCH_CHECK_XLAT_SEGS;
+localparam [31:0] CHK_RESERVED_32 = `VIA_DESC_FETCH_CHECK_RESERVED;
+localparam [31:0] CHK_OP_32 = `VIA_DESC_FETCH_CHECK_OP;
+localparam [31:0] CHK_RDMA_EN_32 = `VIA_DESC_FETCH_CHECK_RDMA_EN;
+localparam [31:0] CHK_NO_ADDR_SEG_32 = `VIA_DESC_FETCH_CHECK_NO_ADDR_SEG;
+localparam [31:0] CHK_SEG_LIMIT_32 = `VIA_DESC_FETCH_CHECK_SEG_LIMIT;
+localparam [31:0] CHK_ADDR_RESERVED_32 = `VIA_DESC_FETCH_CHECK_ADDR_RESERVED;
+localparam [31:0] CHK_LEN_SUM_32 = `VIA_DESC_FETCH_CHECK_LEN_SUM;
+localparam [31:0] CHK_LEN_MAX_32 = `VIA_DESC_FETCH_CHECK_LEN_MAX;
+localparam [31:0] CHK_BUS_32 = `VIA_DESC_FETCH_CHECK_BUS;
+localparam [3:0] CHK_OK = CHK_OK_32[3:0];
+localparam [3:0] CHK_XLAT_CTL = CHK_XLAT_CTL_32[3:0];
+localparam [3:0] CHK_XLAT_SEGS = CHK_XLAT_SEGS_32[3:0];
+localparam [3:0] CHK_RESERVED = CHK_RESERVED_32[3:0];
+localparam [3:0] CHK_OP = CHK_OP_32[3:0];
+localparam [3:0] CHK_RDMA_EN = CHK_RDMA_EN_32[3:0];
+localparam [3:0] CHK_NO_ADDR_SEG = CHK_NO_ADDR_SEG_32[3:0];
+localparam [3:0] CHK_SEG_LIMIT = CHK_SEG_LIMIT_32[3:0];
+localparam [3:0] CHK_ADDR_RESERVED = CHK_ADDR_RESERVED_32[3:0];
+localparam [3:0] CHK_LEN_SUM = CHK_LEN_SUM_32[3:0];
+localparam [3:0] CHK_LEN_MAX = CHK_LEN_MAX_32[3:0];
+localparam [3:0] CHK_BUS = CHK_BUS_32[3:0];
 
 // status bits (desc.layout CTL.STATUS)
 localparam [31:0] ST_FORMAT     = 32'd1 << `VIA_DESC_CTL_STATUS_LOCAL_FORMAT_ERROR_LSB;
@@ -253,14 +268,25 @@ localparam SEGS = MS + 1;
 localparam SIW = $clog2(SEGS);
 
 // states
-localparam [2:0] S_IDLE   = 3'd0;
-localparam [2:0] S_LK     = 3'd1;  // lookup presented
-localparam [2:0] S_LKW    = 3'd2;  // awaiting its response
-localparam [2:0] S_AR     = 3'd3;  // burst presented
-localparam [2:0] S_R      = 3'd4;  // receiving its beats
-localparam [2:0] S_CHECK  = 3'd5;  // the control segment's checks
-localparam [2:0] S_FINAL  = 3'd6;  // the segments' checks
-localparam [2:0] S_RES    = 3'd7;  // result held
+// (desc.layout enum FETCH_STATE): S_LK a lookup presented, S_LKW awaiting its
+// response, S_AR a burst presented, S_R receiving its beats, S_CHECK the
+// control segment's checks, S_FINAL the segments' checks, S_RES result held
+localparam [31:0] S_IDLE_32 = `VIA_DESC_FETCH_STATE_IDLE;
+localparam [31:0] S_LK_32 = `VIA_DESC_FETCH_STATE_LK;
+localparam [31:0] S_LKW_32 = `VIA_DESC_FETCH_STATE_LKW;
+localparam [31:0] S_AR_32 = `VIA_DESC_FETCH_STATE_AR;
+localparam [31:0] S_R_32 = `VIA_DESC_FETCH_STATE_R;
+localparam [31:0] S_CHECK_32 = `VIA_DESC_FETCH_STATE_CHECK;
+localparam [31:0] S_FINAL_32 = `VIA_DESC_FETCH_STATE_FINAL;
+localparam [31:0] S_RES_32 = `VIA_DESC_FETCH_STATE_RES;
+localparam [2:0] S_IDLE = S_IDLE_32[2:0];
+localparam [2:0] S_LK = S_LK_32[2:0];
+localparam [2:0] S_LKW = S_LKW_32[2:0];
+localparam [2:0] S_AR = S_AR_32[2:0];
+localparam [2:0] S_R = S_R_32[2:0];
+localparam [2:0] S_CHECK = S_CHECK_32[2:0];
+localparam [2:0] S_FINAL = S_FINAL_32[2:0];
+localparam [2:0] S_RES = S_RES_32[2:0];
 
 // phases of a fetch
 localparam [1:0] P_CTL  = 2'd0;  // the control segment

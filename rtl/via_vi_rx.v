@@ -243,22 +243,39 @@ localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
 localparam [1:0]  KIND_LW  = KIND_LW32[1:0];
 
 // ---------------------------------------------------------------- states
-localparam [4:0]
-    S_HDR      = 5'd0,
-    S_CTX1     = 5'd1,
-    S_CTX2     = 5'd2,
-    S_TAKE     = 5'd3,
-    S_FETCH    = 5'd5,
-    S_SCATTER  = 5'd7,
-    S_DROP     = 5'd8,   // drain, then S_HDR
-    S_EDRAIN   = 5'd9,   // drain, then complete with an error
-    S_WB_B     = 5'd10,  // wait for every data B
-    S_WB_LK    = 5'd11,
-    S_WB_W1    = 5'd13,
-    S_WB_W2    = 5'd14,
-    S_WB_WAIT  = 5'd15,
-    S_ADV      = 5'd16,
-    S_ABORT    = 5'd17;
+// values from desc.layout's enum RX_STATE (the waveform filters show its names):
+// S_DROP drains, then S_HDR; S_EDRAIN drains, then completes with an error;
+// S_WB_B waits for every data B
+localparam [31:0] S_HDR_32 = `VIA_DESC_RX_STATE_HDR;
+localparam [31:0] S_CTX1_32 = `VIA_DESC_RX_STATE_CTX1;
+localparam [31:0] S_CTX2_32 = `VIA_DESC_RX_STATE_CTX2;
+localparam [31:0] S_TAKE_32 = `VIA_DESC_RX_STATE_TAKE;
+localparam [31:0] S_FETCH_32 = `VIA_DESC_RX_STATE_FETCH;
+localparam [31:0] S_SCATTER_32 = `VIA_DESC_RX_STATE_SCATTER;
+localparam [31:0] S_DROP_32 = `VIA_DESC_RX_STATE_DROP;
+localparam [31:0] S_EDRAIN_32 = `VIA_DESC_RX_STATE_EDRAIN;
+localparam [31:0] S_WB_B_32 = `VIA_DESC_RX_STATE_WB_B;
+localparam [31:0] S_WB_LK_32 = `VIA_DESC_RX_STATE_WB_LK;
+localparam [31:0] S_WB_W1_32 = `VIA_DESC_RX_STATE_WB_W1;
+localparam [31:0] S_WB_W2_32 = `VIA_DESC_RX_STATE_WB_W2;
+localparam [31:0] S_WB_WAIT_32 = `VIA_DESC_RX_STATE_WB_WAIT;
+localparam [31:0] S_ADV_32 = `VIA_DESC_RX_STATE_ADV;
+localparam [31:0] S_ABORT_32 = `VIA_DESC_RX_STATE_ABORT;
+localparam [4:0] S_HDR = S_HDR_32[4:0];
+localparam [4:0] S_CTX1 = S_CTX1_32[4:0];
+localparam [4:0] S_CTX2 = S_CTX2_32[4:0];
+localparam [4:0] S_TAKE = S_TAKE_32[4:0];
+localparam [4:0] S_FETCH = S_FETCH_32[4:0];
+localparam [4:0] S_SCATTER = S_SCATTER_32[4:0];
+localparam [4:0] S_DROP = S_DROP_32[4:0];
+localparam [4:0] S_EDRAIN = S_EDRAIN_32[4:0];
+localparam [4:0] S_WB_B = S_WB_B_32[4:0];
+localparam [4:0] S_WB_LK = S_WB_LK_32[4:0];
+localparam [4:0] S_WB_W1 = S_WB_W1_32[4:0];
+localparam [4:0] S_WB_W2 = S_WB_W2_32[4:0];
+localparam [4:0] S_WB_WAIT = S_WB_WAIT_32[4:0];
+localparam [4:0] S_ADV = S_ADV_32[4:0];
+localparam [4:0] S_ABORT = S_ABORT_32[4:0];
 
 reg [4:0] state;
 
@@ -356,7 +373,8 @@ via_desc_fetch #(
     .m_axi_rready(f_axi_rready)
 );
 
-localparam [1:0] RES_DESC = 2'd0;
+localparam [31:0] RES_DESC32 = `VIA_DESC_FETCH_RESULT_DESC;
+localparam [1:0] RES_DESC = RES_DESC32[1:0];
 
 // ---------------------------------------------------------------- walker
 // looks up the data segments page by page; one entry per lookup answer in

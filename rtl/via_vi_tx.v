@@ -270,15 +270,34 @@ localparam [31:0] BYTES32 = BYTES;
 localparam [31:0] MB32 = MAX_BURST;
 localparam [31:0] BB32 = BUF_BEATS;
 localparam [1:0]  VI_CONNECTED = 2'd1, VI_ERROR = 2'd3;
-localparam [1:0]  RES_DESC = 2'd0, RES_STATUS = 2'd1;
+localparam [31:0] RES_DESC32 = `VIA_DESC_FETCH_RESULT_DESC, RES_STATUS32 = `VIA_DESC_FETCH_RESULT_STATUS;
+localparam [1:0]  RES_DESC = RES_DESC32[1:0], RES_STATUS = RES_STATUS32[1:0];
 localparam [3:0]  AXI_CACHE = 4'b0011;
 localparam [2:0]  AXI_PROT = 3'b010;
 localparam [2:0]  AXI_SIZE = LB32[2:0];
 
 // main states
-localparam [3:0] S_IDLE = 4'd0, S_CTX = 4'd1, S_REQ = 4'd2, S_RES = 4'd3,
-    S_DATA = 4'd4, S_WB_LK = 4'd5, S_WB_RS = 4'd6, S_WB_W = 4'd7,
-    S_ADV = 4'd8, S_FIN = 4'd9;
+// (values from desc.layout's enum TX_STATE, which the waveform filters show)
+localparam [31:0] S_IDLE_32 = `VIA_DESC_TX_STATE_IDLE;
+localparam [31:0] S_CTX_32 = `VIA_DESC_TX_STATE_CTX;
+localparam [31:0] S_REQ_32 = `VIA_DESC_TX_STATE_REQ;
+localparam [31:0] S_RES_32 = `VIA_DESC_TX_STATE_RES;
+localparam [31:0] S_DATA_32 = `VIA_DESC_TX_STATE_DATA;
+localparam [31:0] S_WB_LK_32 = `VIA_DESC_TX_STATE_WB_LK;
+localparam [31:0] S_WB_RS_32 = `VIA_DESC_TX_STATE_WB_RS;
+localparam [31:0] S_WB_W_32 = `VIA_DESC_TX_STATE_WB_W;
+localparam [31:0] S_ADV_32 = `VIA_DESC_TX_STATE_ADV;
+localparam [31:0] S_FIN_32 = `VIA_DESC_TX_STATE_FIN;
+localparam [3:0] S_IDLE = S_IDLE_32[3:0];
+localparam [3:0] S_CTX = S_CTX_32[3:0];
+localparam [3:0] S_REQ = S_REQ_32[3:0];
+localparam [3:0] S_RES = S_RES_32[3:0];
+localparam [3:0] S_DATA = S_DATA_32[3:0];
+localparam [3:0] S_WB_LK = S_WB_LK_32[3:0];
+localparam [3:0] S_WB_RS = S_WB_RS_32[3:0];
+localparam [3:0] S_WB_W = S_WB_W_32[3:0];
+localparam [3:0] S_ADV = S_ADV_32[3:0];
+localparam [3:0] S_FIN = S_FIN_32[3:0];
 // output phases of a frame
 localparam [2:0] P_HDR0 = 3'd0, P_HDR1 = 3'd1, P_PAY = 3'd2, P_TRL = 3'd3, P_DONE = 3'd4;
 

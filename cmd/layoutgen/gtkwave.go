@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -49,6 +50,108 @@ func (l *Layout) Filter(e *Enum) []byte {
 		fmt.Fprintf(&b, "%0*X %s\n", digits, c.Value, e.valueName(c))
 	}
 	return b.Bytes()
+}
+
+// flagsPath is where the flags filter of member m of struct s goes.
+func flagsPath(l *Layout, s *Struct, m *Member) string {
+	return filterDir + "/" + l.Name + "_" + strings.ToLower(s.Name) + "_" + strings.ToLower(m.Name) + ".txt"
+}
+
+// maxFlagsValues bounds a flags filter (GTKWave reads the whole file).
+const maxFlagsValues = 4096
+
+// FlagsFilter writes member m of struct s, a word of bit fields, as a
+// GTKWave translate filter that names every value the word can take under
+// these rules: a one-bit field is a flag, named when set; the one-bit
+// fields inside the layout's constant MEMBER_ERROR_MASK (STATUS_ERROR_MASK
+// for a member STATUS) are exclusive, at most one is set (a descriptor's
+// Status carries one error bit); a field with an enum takes each of the
+// enum's values, named field=VALUE in lower case (op=RECEIVE). Names list
+// the fields from the lowest bit up, joined by |, as
+// DONE|LOCAL_LENGTH_ERROR|op=RECEIVE. In a word with an error mask (a
+// status: zero means nothing is reported yet) the value 0 is named 0. Other
+// fields (several bits, no enum) are not supported.
+func (l *Layout) FlagsFilter(s *Struct, m *Member) ([]byte, error) {
+	if len(m.Fields) == 0 || !m.IsInt() || m.Size > 4 {
+		return nil, fmt.Errorf("%s.%s.%s: a flags filter needs an integer member of at most 4 bytes with bit fields", l.Name, s.Name, m.Name)
+	}
+	var mask uint64
+	for _, c := range l.Consts {
+		if c.Name == m.Name+"_ERROR_MASK" {
+			mask = c.Value
+		}
+	}
+	fields := append([]*Field(nil), m.Fields...)
+	sort.Slice(fields, func(i, j int) bool { return fields[i].LSB < fields[j].LSB })
+	// Each choice is one way to fill the fields it covers: a value and a
+	// name per alternative.
+	type alt struct {
+		value uint64
+		name  string
+	}
+	var choices [][]alt
+	var exclusive []alt
+	for _, f := range fields {
+		switch {
+		case f.Enum != "":
+			e := l.enumByName(f.Enum)
+			if e == nil {
+				return nil, fmt.Errorf("%s.%s.%s.%s: no enum %s", l.Name, s.Name, m.Name, f.Name, f.Enum)
+			}
+			var c []alt
+			for _, v := range e.Values {
+				c = append(c, alt{v.Value << f.LSB, strings.ToLower(f.Name) + "=" + e.valueName(v)})
+			}
+			choices = append(choices, c)
+		case f.Width() == 1 && mask>>f.LSB&1 == 1:
+			if len(exclusive) == 0 {
+				exclusive = append(exclusive, alt{})
+				choices = append(choices, nil) // filled below: the exclusive set's place
+			}
+			exclusive = append(exclusive, alt{1 << f.LSB, f.Name})
+		case f.Width() == 1:
+			choices = append(choices, []alt{{}, {1 << f.LSB, f.Name}})
+		default:
+			return nil, fmt.Errorf("%s.%s.%s.%s: %d bits without an enum: a flags filter cannot name its values", l.Name, s.Name, m.Name, f.Name, f.Width())
+		}
+	}
+	for i := range choices {
+		if choices[i] == nil {
+			choices[i] = exclusive
+		}
+	}
+	combos := []alt{{}}
+	for _, c := range choices {
+		var next []alt
+		for _, a := range combos {
+			for _, b := range c {
+				n := a.name
+				if b.name != "" {
+					if n != "" {
+						n += "|"
+					}
+					n += b.name
+				}
+				next = append(next, alt{a.value | b.value, n})
+			}
+		}
+		combos = next
+		if len(combos) > maxFlagsValues {
+			return nil, fmt.Errorf("%s.%s.%s: more than %d values: too many for a flags filter", l.Name, s.Name, m.Name, maxFlagsValues)
+		}
+	}
+	sort.Slice(combos, func(i, j int) bool { return combos[i].value < combos[j].value })
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# "+banner+"\n# GTKWave translate filter of %s.%s (%d bits, hex format, flags): %s\n", l.File, s.Name, m.Name, m.Size*8, m.Doc)
+	digits := m.Size * 2
+	for _, c := range combos {
+		name := c.name
+		if c.value == 0 && (mask != 0 || name == "") {
+			name = "0"
+		}
+		fmt.Fprintf(&b, "%0*X %s\n", digits, c.value, name)
+	}
+	return b.Bytes(), nil
 }
 
 // waveSignal is one signal of a save file.
@@ -137,7 +240,7 @@ func parseWaves(file string, r io.Reader, enums map[string]*Enum, filters map[st
 			cur.Groups = append(cur.Groups, waveGroup{Title: toks[1]})
 		case "signal":
 			if len(toks) < 2 || len(toks) > 3 || quoted[1] {
-				return nil, fail(lineNo, "signal takes NAME[MSB:LSB] [filter=LAYOUT.ENUM]")
+				return nil, fail(lineNo, "signal takes NAME[MSB:LSB] [filter=LAYOUT.ENUM or filter=LAYOUT.STRUCT.MEMBER]")
 			}
 			if len(cur.Groups) == 0 {
 				return nil, fail(lineNo, "signal outside a group")
@@ -161,7 +264,7 @@ func parseWaves(file string, r io.Reader, enums map[string]*Enum, filters map[st
 				ref, ok := strings.CutPrefix(toks[2], "filter=")
 				e := enums[ref]
 				if !ok || e == nil {
-					return nil, fail(lineNo, "%q: want filter=LAYOUT.ENUM naming an enum of rtl/layouts", toks[2])
+					return nil, fail(lineNo, "%q: want filter=LAYOUT.ENUM naming an enum of rtl/layouts, or filter=LAYOUT.STRUCT.MEMBER naming a struct member of bit fields (a flags filter)", toks[2])
 				}
 				if e.Bits != width {
 					return nil, fail(lineNo, "signal %s is %d bits, enum %s %d", toks[1], width, ref, e.Bits)
@@ -250,6 +353,27 @@ func generateWaves(root string, layouts []*Layout) ([]Output, error) {
 			filters[l.Name+"."+e.Name] = p
 		}
 	}
+	// Flags filters (LAYOUT.STRUCT.MEMBER): written only for the members a
+	// save file uses.
+	type flagsOf struct {
+		l *Layout
+		s *Struct
+		m *Member
+	}
+	flags := map[string]flagsOf{}
+	for _, l := range layouts {
+		for _, s := range l.Structs {
+			for _, m := range s.Members {
+				if len(m.Fields) == 0 || !m.IsInt() || m.Size > 4 {
+					continue
+				}
+				ref := l.Name + "." + s.Name + "." + m.Name
+				enums[ref] = &Enum{Name: s.Name + "." + m.Name, Bits: m.Size * 8}
+				filters[ref] = flagsPath(l, s, m)
+				flags[filters[ref]] = flagsOf{l, s, m}
+			}
+		}
+	}
 	f, err := os.Open(filepath.Join(root, waveDesc))
 	if os.IsNotExist(err) {
 		return outs, nil
@@ -262,7 +386,22 @@ func generateWaves(root string, layouts []*Layout) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	written := map[string]bool{}
 	for _, s := range saves {
+		for _, g := range s.Groups {
+			for _, sig := range g.Signals {
+				fl, ok := flags[sig.Filter]
+				if !ok || written[sig.Filter] {
+					continue
+				}
+				b, err := fl.l.FlagsFilter(fl.s, fl.m)
+				if err != nil {
+					return nil, &ParseError{File: waveDesc, Line: sig.Line, Reason: err.Error()}
+				}
+				outs = append(outs, Output{sig.Filter, b})
+				written[sig.Filter] = true
+			}
+		}
 		outs = append(outs, Output{waveDir + "/" + s.File, s.GTKWaveSave()})
 	}
 	return outs, nil

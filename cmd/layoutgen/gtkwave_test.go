@@ -61,3 +61,54 @@ include a.gtkw node0.nic. "n0 "
 		}
 	}
 }
+
+// A flags filter names every value of a word of bit fields: independent
+// flags, exclusive error bits (MEMBER_ERROR_MASK) and enum fields.
+func TestFlagsFilter(t *testing.T) {
+	l, err := Parse("rtl/layouts/y.layout", strings.NewReader(`layout y struct "y"
+const ST_ERROR_MASK 0x6 "errors"
+enum K 2 "kinds"
+  value A 0 "a"
+  value B 1 "b"
+  value C 2 "c"
+struct S 8 "s"
+  member ST 0 2 "status"
+    field DONE 0:0 "d"
+    field E1 1:1 "e1"
+    field E2 2:2 "e2"
+    field K 9:8 enum=K "k"
+    field IMM 12:12 "i"
+  member BAD 2 2 "bad"
+    field WIDE 3:0 "w"
+  member C 4 2 "control"
+    field K 1:0 enum=K "k"
+    field F 2:2 "f"
+`))
+	require.NoError(t, err)
+	s := l.Structs[0]
+	assert.Equal(t, "sim-scripts/gtkwave/filters/y_s_st.txt", flagsPath(l, s, s.Members[0]))
+	b, err := l.FlagsFilter(s, s.Members[0])
+	require.NoError(t, err)
+	f := string(b)
+	lines := strings.Split(strings.TrimSpace(f), "\n")
+	assert.Len(t, lines, 2+2*3*3*2, "comment lines, then DONE x {none,E1,E2} x K x IMM")
+	for _, want := range []string{
+		"\n0000 0\n", "\n0001 DONE|k=A\n", "\n0003 DONE|E1|k=A\n", "\n0005 DONE|E2|k=A\n",
+		"\n0201 DONE|k=C\n", "\n1105 DONE|E2|k=B|IMM\n", "\n0004 E2|k=A\n",
+	} {
+		assert.Contains(t, f, want)
+	}
+	assert.NotContains(t, f, "E1|E2", "error bits are exclusive")
+	_, err = l.FlagsFilter(s, s.Members[1])
+	assert.ErrorContains(t, err, "4 bits without an enum")
+	b, err = l.FlagsFilter(s, s.Members[2])
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "\n0000 k=A\n0001 k=B\n0002 k=C\n0004 k=A|F\n", "without an error mask, 0 has its name")
+
+	// A save file attaches it as filter=LAYOUT.STRUCT.MEMBER.
+	enums := map[string]*Enum{"y.S.ST": {Name: "S.ST", Bits: 16}}
+	filters := map[string]string{"y.S.ST": flagsPath(l, s, s.Members[0])}
+	saves, err := parseWaves("waves.txt", strings.NewReader("save a.gtkw - \"a\"\ngroup \"g\"\nsignal st[15:0] filter=y.S.ST\n"), enums, filters)
+	require.NoError(t, err)
+	assert.Contains(t, string(saves[0].GTKWaveSave()), "^1 /vianic-gtkwave/filters/y_s_st.txt\n@2022\nst[15:0]\n")
+}

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_DESC_HASH VIA_ULL(0x8b8d1bd0336be16b)
+#define VIA_DESC_HASH VIA_ULL(0xa0f923e5a89d787f)
 
 #define VIA_DESC_ALIGN VIA_U(0x40) /* Alignment of a descriptor (its control segment) in bytes. */
 #define VIA_DESC_SEG_BYTES VIA_U(0x10) /* Size of an address or data segment in bytes. */
@@ -28,6 +28,54 @@
 #define VIA_DESC_COMPLETED_RDMA_WRITE VIA_U(0x2) /* An RDMA write. */
 #define VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE VIA_U(0x3) /* A receive consumed by a remote RDMA write with immediate data. */
 #define VIA_DESC_COMPLETED_RDMA_READ VIA_U(0x4) /* An RDMA read. */
+#define VIA_DESC_TX_STATE_IDLE VIA_U(0x0) /* Waits for send work from the scheduler. */
+#define VIA_DESC_TX_STATE_CTX VIA_U(0x1) /* Reads the VI's context. */
+#define VIA_DESC_TX_STATE_REQ VIA_U(0x2) /* Asks the descriptor fetch for the descriptor. */
+#define VIA_DESC_TX_STATE_RES VIA_U(0x3) /* Waits for the fetch result and decides. */
+#define VIA_DESC_TX_STATE_DATA VIA_U(0x4) /* Gathers the data segments into the frame. */
+#define VIA_DESC_TX_STATE_WB_LK VIA_U(0x5) /* Translates the descriptor's control segment for the write-back. */
+#define VIA_DESC_TX_STATE_WB_RS VIA_U(0x6) /* Waits for that translation. */
+#define VIA_DESC_TX_STATE_WB_W VIA_U(0x7) /* Writes Status back and waits for its response. */
+#define VIA_DESC_TX_STATE_ADV VIA_U(0x8) /* Advances the queue to the next descriptor. */
+#define VIA_DESC_TX_STATE_FIN VIA_U(0x9) /* Finishes the work item. */
+#define VIA_DESC_RX_STATE_HDR VIA_U(0x0) /* Waits for a frame header. */
+#define VIA_DESC_RX_STATE_CTX1 VIA_U(0x1) /* Reads the destination VI's context. */
+#define VIA_DESC_RX_STATE_CTX2 VIA_U(0x2) /* Checks that context. */
+#define VIA_DESC_RX_STATE_TAKE VIA_U(0x3) /* Takes the head of the VI's receive queue. */
+#define VIA_DESC_RX_STATE_FETCH VIA_U(0x5) /* Fetches the receive descriptor. */
+#define VIA_DESC_RX_STATE_SCATTER VIA_U(0x7) /* Scatters the payload into the data segments. */
+#define VIA_DESC_RX_STATE_DROP VIA_U(0x8) /* Drains the frame and drops it. */
+#define VIA_DESC_RX_STATE_EDRAIN VIA_U(0x9) /* Drains the frame, then completes with an error. */
+#define VIA_DESC_RX_STATE_WB_B VIA_U(0xa) /* Waits for every data write response. */
+#define VIA_DESC_RX_STATE_WB_LK VIA_U(0xb) /* Translates the control segment for the write-back. */
+#define VIA_DESC_RX_STATE_WB_W1 VIA_U(0xd) /* Writes Length and ImmediateData back. */
+#define VIA_DESC_RX_STATE_WB_W2 VIA_U(0xe) /* Writes Status back. */
+#define VIA_DESC_RX_STATE_WB_WAIT VIA_U(0xf) /* Waits for the write-back responses. */
+#define VIA_DESC_RX_STATE_ADV VIA_U(0x10) /* Advances the receive queue. */
+#define VIA_DESC_RX_STATE_ABORT VIA_U(0x11) /* Drains after an abort. */
+#define VIA_DESC_FETCH_STATE_IDLE VIA_U(0x0) /* Waits for a request. */
+#define VIA_DESC_FETCH_STATE_LK VIA_U(0x1) /* A TPT lookup is presented. */
+#define VIA_DESC_FETCH_STATE_LKW VIA_U(0x2) /* Awaits the lookup's response. */
+#define VIA_DESC_FETCH_STATE_AR VIA_U(0x3) /* A read burst is presented. */
+#define VIA_DESC_FETCH_STATE_R VIA_U(0x4) /* Receives the burst's beats. */
+#define VIA_DESC_FETCH_STATE_CHECK VIA_U(0x5) /* Checks the control segment. */
+#define VIA_DESC_FETCH_STATE_FINAL VIA_U(0x6) /* Checks the segments. */
+#define VIA_DESC_FETCH_STATE_RES VIA_U(0x7) /* Holds the result. */
+#define VIA_DESC_FETCH_RESULT_DESC VIA_U(0x0) /* The descriptor is good. */
+#define VIA_DESC_FETCH_RESULT_STATUS VIA_U(0x1) /* It fails a check: res_status holds the Status error bit. */
+#define VIA_DESC_FETCH_RESULT_BUS VIA_U(0x2) /* A bus error on the read: a transport error. */
+#define VIA_DESC_FETCH_CHECK_OK VIA_U(0x0) /* Every check passed. */
+#define VIA_DESC_FETCH_CHECK_XLAT_CTL VIA_U(0x1) /* The control segment's translation failed. */
+#define VIA_DESC_FETCH_CHECK_XLAT_SEGS VIA_U(0x2) /* The segments' translation failed. */
+#define VIA_DESC_FETCH_CHECK_RESERVED VIA_U(0x3) /* Reserved CONTROL bits or the reserved word are set. */
+#define VIA_DESC_FETCH_CHECK_OP VIA_U(0x4) /* The operation is reserved. */
+#define VIA_DESC_FETCH_CHECK_RDMA_EN VIA_U(0x5) /* An RDMA the VI does not enable. */
+#define VIA_DESC_FETCH_CHECK_NO_ADDR_SEG VIA_U(0x6) /* An RDMA without an address segment. */
+#define VIA_DESC_FETCH_CHECK_SEG_LIMIT VIA_U(0x7) /* More segments than the NIC takes. */
+#define VIA_DESC_FETCH_CHECK_ADDR_RESERVED VIA_U(0x8) /* The address segment's reserved word is set. */
+#define VIA_DESC_FETCH_CHECK_LEN_SUM VIA_U(0x9) /* Length differs from the sum of the data segments. */
+#define VIA_DESC_FETCH_CHECK_LEN_MAX VIA_U(0xa) /* Length exceeds the VI's MaxTransferSize. */
+#define VIA_DESC_FETCH_CHECK_BUS VIA_U(0xb) /* A bus error on the read. */
 
 /* CTL: The control segment, first in every descriptor. */
 #define VIA_DESC_CTL_BYTES VIA_U(32)

@@ -9,7 +9,7 @@ import (
 )
 
 // DescHash is the hash of the desc layout.
-const DescHash uint64 = 0x8b8d1bd0336be16b
+const DescHash uint64 = 0xa0f923e5a89d787f
 
 // Constants of the layout.
 const (
@@ -37,6 +37,102 @@ const (
 	DescCompletedRemoteRdmaWrite = 0x3
 	// DescCompletedRdmaRead: An RDMA read.
 	DescCompletedRdmaRead = 0x4
+	// DescTxStateIdle: Waits for send work from the scheduler.
+	DescTxStateIdle = 0x0
+	// DescTxStateCtx: Reads the VI's context.
+	DescTxStateCtx = 0x1
+	// DescTxStateReq: Asks the descriptor fetch for the descriptor.
+	DescTxStateReq = 0x2
+	// DescTxStateRes: Waits for the fetch result and decides.
+	DescTxStateRes = 0x3
+	// DescTxStateData: Gathers the data segments into the frame.
+	DescTxStateData = 0x4
+	// DescTxStateWbLk: Translates the descriptor's control segment for the write-back.
+	DescTxStateWbLk = 0x5
+	// DescTxStateWbRs: Waits for that translation.
+	DescTxStateWbRs = 0x6
+	// DescTxStateWbW: Writes Status back and waits for its response.
+	DescTxStateWbW = 0x7
+	// DescTxStateAdv: Advances the queue to the next descriptor.
+	DescTxStateAdv = 0x8
+	// DescTxStateFin: Finishes the work item.
+	DescTxStateFin = 0x9
+	// DescRxStateHdr: Waits for a frame header.
+	DescRxStateHdr = 0x0
+	// DescRxStateCtx1: Reads the destination VI's context.
+	DescRxStateCtx1 = 0x1
+	// DescRxStateCtx2: Checks that context.
+	DescRxStateCtx2 = 0x2
+	// DescRxStateTake: Takes the head of the VI's receive queue.
+	DescRxStateTake = 0x3
+	// DescRxStateFetch: Fetches the receive descriptor.
+	DescRxStateFetch = 0x5
+	// DescRxStateScatter: Scatters the payload into the data segments.
+	DescRxStateScatter = 0x7
+	// DescRxStateDrop: Drains the frame and drops it.
+	DescRxStateDrop = 0x8
+	// DescRxStateEdrain: Drains the frame, then completes with an error.
+	DescRxStateEdrain = 0x9
+	// DescRxStateWbB: Waits for every data write response.
+	DescRxStateWbB = 0xa
+	// DescRxStateWbLk: Translates the control segment for the write-back.
+	DescRxStateWbLk = 0xb
+	// DescRxStateWbW1: Writes Length and ImmediateData back.
+	DescRxStateWbW1 = 0xd
+	// DescRxStateWbW2: Writes Status back.
+	DescRxStateWbW2 = 0xe
+	// DescRxStateWbWait: Waits for the write-back responses.
+	DescRxStateWbWait = 0xf
+	// DescRxStateAdv: Advances the receive queue.
+	DescRxStateAdv = 0x10
+	// DescRxStateAbort: Drains after an abort.
+	DescRxStateAbort = 0x11
+	// DescFetchStateIdle: Waits for a request.
+	DescFetchStateIdle = 0x0
+	// DescFetchStateLk: A TPT lookup is presented.
+	DescFetchStateLk = 0x1
+	// DescFetchStateLkw: Awaits the lookup's response.
+	DescFetchStateLkw = 0x2
+	// DescFetchStateAr: A read burst is presented.
+	DescFetchStateAr = 0x3
+	// DescFetchStateR: Receives the burst's beats.
+	DescFetchStateR = 0x4
+	// DescFetchStateCheck: Checks the control segment.
+	DescFetchStateCheck = 0x5
+	// DescFetchStateFinal: Checks the segments.
+	DescFetchStateFinal = 0x6
+	// DescFetchStateRes: Holds the result.
+	DescFetchStateRes = 0x7
+	// DescFetchResultDesc: The descriptor is good.
+	DescFetchResultDesc = 0x0
+	// DescFetchResultStatus: It fails a check: res_status holds the Status error bit.
+	DescFetchResultStatus = 0x1
+	// DescFetchResultBus: A bus error on the read: a transport error.
+	DescFetchResultBus = 0x2
+	// DescFetchCheckOk: Every check passed.
+	DescFetchCheckOk = 0x0
+	// DescFetchCheckXlatCtl: The control segment's translation failed.
+	DescFetchCheckXlatCtl = 0x1
+	// DescFetchCheckXlatSegs: The segments' translation failed.
+	DescFetchCheckXlatSegs = 0x2
+	// DescFetchCheckReserved: Reserved CONTROL bits or the reserved word are set.
+	DescFetchCheckReserved = 0x3
+	// DescFetchCheckOp: The operation is reserved.
+	DescFetchCheckOp = 0x4
+	// DescFetchCheckRdmaEn: An RDMA the VI does not enable.
+	DescFetchCheckRdmaEn = 0x5
+	// DescFetchCheckNoAddrSeg: An RDMA without an address segment.
+	DescFetchCheckNoAddrSeg = 0x6
+	// DescFetchCheckSegLimit: More segments than the NIC takes.
+	DescFetchCheckSegLimit = 0x7
+	// DescFetchCheckAddrReserved: The address segment's reserved word is set.
+	DescFetchCheckAddrReserved = 0x8
+	// DescFetchCheckLenSum: Length differs from the sum of the data segments.
+	DescFetchCheckLenSum = 0x9
+	// DescFetchCheckLenMax: Length exceeds the VI's MaxTransferSize.
+	DescFetchCheckLenMax = 0xa
+	// DescFetchCheckBus: A bus error on the read.
+	DescFetchCheckBus = 0xb
 )
 
 // DescOp is a value of enum OP: The operation a descriptor asks for (CTL.CONTROL.OP); 3 is reserved.
@@ -77,6 +173,134 @@ func (v DescCompleted) String() string {
 		return s
 	}
 	return "COMPLETED(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescTxState is a value of enum TX_STATE: States of the send engine (via_vi_tx's state register).
+// The constants DescTxState* are untyped so that they fit integer fields; DescTxState(v).String() names a value.
+type DescTxState uint8
+
+// DescTxStateNames maps every value of TX_STATE to its name in the layout.
+var DescTxStateNames = map[DescTxState]string{
+	DescTxStateIdle: "IDLE",
+	DescTxStateCtx:  "CTX",
+	DescTxStateReq:  "REQ",
+	DescTxStateRes:  "RES",
+	DescTxStateData: "DATA",
+	DescTxStateWbLk: "WB_LK",
+	DescTxStateWbRs: "WB_RS",
+	DescTxStateWbW:  "WB_W",
+	DescTxStateAdv:  "ADV",
+	DescTxStateFin:  "FIN",
+}
+
+// String returns the value's name in the layout ("IDLE"), or TX_STATE(N) for a value the layout does not name.
+func (v DescTxState) String() string {
+	if s, ok := DescTxStateNames[v]; ok {
+		return s
+	}
+	return "TX_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescRxState is a value of enum RX_STATE: States of the receive engine (via_vi_rx's state register).
+// The constants DescRxState* are untyped so that they fit integer fields; DescRxState(v).String() names a value.
+type DescRxState uint8
+
+// DescRxStateNames maps every value of RX_STATE to its name in the layout.
+var DescRxStateNames = map[DescRxState]string{
+	DescRxStateHdr:     "HDR",
+	DescRxStateCtx1:    "CTX1",
+	DescRxStateCtx2:    "CTX2",
+	DescRxStateTake:    "TAKE",
+	DescRxStateFetch:   "FETCH",
+	DescRxStateScatter: "SCATTER",
+	DescRxStateDrop:    "DROP",
+	DescRxStateEdrain:  "EDRAIN",
+	DescRxStateWbB:     "WB_B",
+	DescRxStateWbLk:    "WB_LK",
+	DescRxStateWbW1:    "WB_W1",
+	DescRxStateWbW2:    "WB_W2",
+	DescRxStateWbWait:  "WB_WAIT",
+	DescRxStateAdv:     "ADV",
+	DescRxStateAbort:   "ABORT",
+}
+
+// String returns the value's name in the layout ("HDR"), or RX_STATE(N) for a value the layout does not name.
+func (v DescRxState) String() string {
+	if s, ok := DescRxStateNames[v]; ok {
+		return s
+	}
+	return "RX_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescFetchState is a value of enum FETCH_STATE: States of the descriptor fetch unit (via_desc_fetch's state register).
+// The constants DescFetchState* are untyped so that they fit integer fields; DescFetchState(v).String() names a value.
+type DescFetchState uint8
+
+// DescFetchStateNames maps every value of FETCH_STATE to its name in the layout.
+var DescFetchStateNames = map[DescFetchState]string{
+	DescFetchStateIdle:  "IDLE",
+	DescFetchStateLk:    "LK",
+	DescFetchStateLkw:   "LKW",
+	DescFetchStateAr:    "AR",
+	DescFetchStateR:     "R",
+	DescFetchStateCheck: "CHECK",
+	DescFetchStateFinal: "FINAL",
+	DescFetchStateRes:   "RES",
+}
+
+// String returns the value's name in the layout ("IDLE"), or FETCH_STATE(N) for a value the layout does not name.
+func (v DescFetchState) String() string {
+	if s, ok := DescFetchStateNames[v]; ok {
+		return s
+	}
+	return "FETCH_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescFetchResult is a value of enum FETCH_RESULT: Kinds of a descriptor fetch result (via_desc_fetch res_kind).
+// The constants DescFetchResult* are untyped so that they fit integer fields; DescFetchResult(v).String() names a value.
+type DescFetchResult uint8
+
+// DescFetchResultNames maps every value of FETCH_RESULT to its name in the layout.
+var DescFetchResultNames = map[DescFetchResult]string{
+	DescFetchResultDesc:   "DESC",
+	DescFetchResultStatus: "STATUS",
+	DescFetchResultBus:    "BUS",
+}
+
+// String returns the value's name in the layout ("DESC"), or FETCH_RESULT(N) for a value the layout does not name.
+func (v DescFetchResult) String() string {
+	if s, ok := DescFetchResultNames[v]; ok {
+		return s
+	}
+	return "FETCH_RESULT(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescFetchCheck is a value of enum FETCH_CHECK: The check that decided a descriptor fetch result (via_desc_fetch res_check).
+// The constants DescFetchCheck* are untyped so that they fit integer fields; DescFetchCheck(v).String() names a value.
+type DescFetchCheck uint8
+
+// DescFetchCheckNames maps every value of FETCH_CHECK to its name in the layout.
+var DescFetchCheckNames = map[DescFetchCheck]string{
+	DescFetchCheckOk:           "OK",
+	DescFetchCheckXlatCtl:      "XLAT_CTL",
+	DescFetchCheckXlatSegs:     "XLAT_SEGS",
+	DescFetchCheckReserved:     "RESERVED",
+	DescFetchCheckOp:           "OP",
+	DescFetchCheckRdmaEn:       "RDMA_EN",
+	DescFetchCheckNoAddrSeg:    "NO_ADDR_SEG",
+	DescFetchCheckSegLimit:     "SEG_LIMIT",
+	DescFetchCheckAddrReserved: "ADDR_RESERVED",
+	DescFetchCheckLenSum:       "LEN_SUM",
+	DescFetchCheckLenMax:       "LEN_MAX",
+	DescFetchCheckBus:          "BUS",
+}
+
+// String returns the value's name in the layout ("OK"), or FETCH_CHECK(N) for a value the layout does not name.
+func (v DescFetchCheck) String() string {
+	if s, ok := DescFetchCheckNames[v]; ok {
+		return s
+	}
+	return "FETCH_CHECK(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // Struct members' bit fields in place, as constants.

@@ -102,6 +102,7 @@ var saveFiles = []struct {
 }{
 	{"via_nic", "via_nic.gtkw", "tb_via_nic.dut"},
 	{"via_dma_diag", "via_dma_diag.gtkw", "tb_via_dma_diag.env_a.dut"},
+	{"via_nic", "via_vi.gtkw", "tb_via_nic.dut"},
 }
 
 // gtkwRange is the bit range of v as GTKWave names it ([n:n] is [n]).
@@ -194,7 +195,7 @@ func checkSaveFileAgainstDump(t *testing.T, file string, r *vcd.Reader) {
 func TestSaveFilesMatchDumps(t *testing.T) {
 	t.Parallel()
 	for _, sf := range saveFiles {
-		t.Run(sf.bench, func(t *testing.T) {
+		t.Run(strings.TrimSuffix(sf.file, ".gtkw"), func(t *testing.T) {
 			path := benchVCD(t, sf.bench, "verilator")
 			f, err := os.Open(path)
 			if err != nil {
@@ -224,6 +225,22 @@ func TestFilterFilesMapValues(t *testing.T) {
 	}
 	if op := readFilter(t, filepath.Join(dir, "admin_op.txt")); op["0001"] != "QUERY_NIC" {
 		t.Errorf("admin_op.txt = %v: want 0001 QUERY_NIC", op)
+	}
+	if st := readFilter(t, filepath.Join(dir, "desc_tx_state.txt")); st["0"] != "IDLE" || st["2"] != "REQ" || st["9"] != "FIN" {
+		t.Errorf("desc_tx_state.txt = %v: want 0 IDLE, 2 REQ, 9 FIN", st)
+	}
+	// The Status word's flags filter: every value an engine writes.
+	st := readFilter(t, filepath.Join(dir, "desc_ctl_status.txt"))
+	for v, name := range map[string]string{
+		"00000000": "0", "00000001": "DONE|op=SEND", "00010009": "DONE|LOCAL_LENGTH_ERROR|op=RECEIVE",
+		"00090001": "DONE|op=RECEIVE|IMMEDIATE", "00000041": "DONE|TRANSPORT_ERROR|op=SEND", "00000002": "LOCAL_FORMAT_ERROR|op=SEND",
+	} {
+		if st[v] != name {
+			t.Errorf("desc_ctl_status.txt: %s is %q, want %q", v, st[v], name)
+		}
+	}
+	if _, ok := st["00000007"]; ok {
+		t.Error("desc_ctl_status.txt names two error bits at once")
 	}
 }
 

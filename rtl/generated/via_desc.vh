@@ -5,7 +5,7 @@
 `define VIA_DESC_VH
 
 // hash of the layout
-`define VIA_DESC_HASH 64'h8b8d1bd0336be16b
+`define VIA_DESC_HASH 64'ha0f923e5a89d787f
 
 // constants
 `define VIA_DESC_ALIGN 32'h00000040 // Alignment of a descriptor (its control segment) in bytes.
@@ -20,6 +20,54 @@
 `define VIA_DESC_COMPLETED_RDMA_WRITE 32'h00000002 // An RDMA write.
 `define VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE 32'h00000003 // A receive consumed by a remote RDMA write with immediate data.
 `define VIA_DESC_COMPLETED_RDMA_READ 32'h00000004 // An RDMA read.
+`define VIA_DESC_TX_STATE_IDLE 32'h00000000 // Waits for send work from the scheduler.
+`define VIA_DESC_TX_STATE_CTX 32'h00000001 // Reads the VI's context.
+`define VIA_DESC_TX_STATE_REQ 32'h00000002 // Asks the descriptor fetch for the descriptor.
+`define VIA_DESC_TX_STATE_RES 32'h00000003 // Waits for the fetch result and decides.
+`define VIA_DESC_TX_STATE_DATA 32'h00000004 // Gathers the data segments into the frame.
+`define VIA_DESC_TX_STATE_WB_LK 32'h00000005 // Translates the descriptor's control segment for the write-back.
+`define VIA_DESC_TX_STATE_WB_RS 32'h00000006 // Waits for that translation.
+`define VIA_DESC_TX_STATE_WB_W 32'h00000007 // Writes Status back and waits for its response.
+`define VIA_DESC_TX_STATE_ADV 32'h00000008 // Advances the queue to the next descriptor.
+`define VIA_DESC_TX_STATE_FIN 32'h00000009 // Finishes the work item.
+`define VIA_DESC_RX_STATE_HDR 32'h00000000 // Waits for a frame header.
+`define VIA_DESC_RX_STATE_CTX1 32'h00000001 // Reads the destination VI's context.
+`define VIA_DESC_RX_STATE_CTX2 32'h00000002 // Checks that context.
+`define VIA_DESC_RX_STATE_TAKE 32'h00000003 // Takes the head of the VI's receive queue.
+`define VIA_DESC_RX_STATE_FETCH 32'h00000005 // Fetches the receive descriptor.
+`define VIA_DESC_RX_STATE_SCATTER 32'h00000007 // Scatters the payload into the data segments.
+`define VIA_DESC_RX_STATE_DROP 32'h00000008 // Drains the frame and drops it.
+`define VIA_DESC_RX_STATE_EDRAIN 32'h00000009 // Drains the frame, then completes with an error.
+`define VIA_DESC_RX_STATE_WB_B 32'h0000000a // Waits for every data write response.
+`define VIA_DESC_RX_STATE_WB_LK 32'h0000000b // Translates the control segment for the write-back.
+`define VIA_DESC_RX_STATE_WB_W1 32'h0000000d // Writes Length and ImmediateData back.
+`define VIA_DESC_RX_STATE_WB_W2 32'h0000000e // Writes Status back.
+`define VIA_DESC_RX_STATE_WB_WAIT 32'h0000000f // Waits for the write-back responses.
+`define VIA_DESC_RX_STATE_ADV 32'h00000010 // Advances the receive queue.
+`define VIA_DESC_RX_STATE_ABORT 32'h00000011 // Drains after an abort.
+`define VIA_DESC_FETCH_STATE_IDLE 32'h00000000 // Waits for a request.
+`define VIA_DESC_FETCH_STATE_LK 32'h00000001 // A TPT lookup is presented.
+`define VIA_DESC_FETCH_STATE_LKW 32'h00000002 // Awaits the lookup's response.
+`define VIA_DESC_FETCH_STATE_AR 32'h00000003 // A read burst is presented.
+`define VIA_DESC_FETCH_STATE_R 32'h00000004 // Receives the burst's beats.
+`define VIA_DESC_FETCH_STATE_CHECK 32'h00000005 // Checks the control segment.
+`define VIA_DESC_FETCH_STATE_FINAL 32'h00000006 // Checks the segments.
+`define VIA_DESC_FETCH_STATE_RES 32'h00000007 // Holds the result.
+`define VIA_DESC_FETCH_RESULT_DESC 32'h00000000 // The descriptor is good.
+`define VIA_DESC_FETCH_RESULT_STATUS 32'h00000001 // It fails a check: res_status holds the Status error bit.
+`define VIA_DESC_FETCH_RESULT_BUS 32'h00000002 // A bus error on the read: a transport error.
+`define VIA_DESC_FETCH_CHECK_OK 32'h00000000 // Every check passed.
+`define VIA_DESC_FETCH_CHECK_XLAT_CTL 32'h00000001 // The control segment's translation failed.
+`define VIA_DESC_FETCH_CHECK_XLAT_SEGS 32'h00000002 // The segments' translation failed.
+`define VIA_DESC_FETCH_CHECK_RESERVED 32'h00000003 // Reserved CONTROL bits or the reserved word are set.
+`define VIA_DESC_FETCH_CHECK_OP 32'h00000004 // The operation is reserved.
+`define VIA_DESC_FETCH_CHECK_RDMA_EN 32'h00000005 // An RDMA the VI does not enable.
+`define VIA_DESC_FETCH_CHECK_NO_ADDR_SEG 32'h00000006 // An RDMA without an address segment.
+`define VIA_DESC_FETCH_CHECK_SEG_LIMIT 32'h00000007 // More segments than the NIC takes.
+`define VIA_DESC_FETCH_CHECK_ADDR_RESERVED 32'h00000008 // The address segment's reserved word is set.
+`define VIA_DESC_FETCH_CHECK_LEN_SUM 32'h00000009 // Length differs from the sum of the data segments.
+`define VIA_DESC_FETCH_CHECK_LEN_MAX 32'h0000000a // Length exceeds the VI's MaxTransferSize.
+`define VIA_DESC_FETCH_CHECK_BUS 32'h0000000b // A bus error on the read.
 
 // CTL: The control segment, first in every descriptor.
 `define VIA_DESC_CTL_BYTES 32
