@@ -60,11 +60,11 @@ case $sim in
     # optimization: Verilator's --timing makes a bench's initial blocks one
     # huge coroutine function (3 MB of C++ for via_cpu_periph) that takes a
     # minute to optimize, while every bench runs in seconds either way. The
-    # Verilator runtime library keeps its -Os and goes through ccache when
-    # there is one (build/ccache): it is the same for every bench.
+    # Verilator runtime library keeps its -Os. Everything goes through ccache
+    # when there is one (sim-scripts/ccache.sh: the user's ccache directory,
+    # paths relative to the clone, so another clone of the same sources hits).
     objcache=()
-    if command -v ccache >/dev/null 2>&1; then
-      export CCACHE_DIR=${CCACHE_DIR:-$root/build/ccache}
+    if . "$root/sim-scripts/ccache.sh"; then
       objcache=(OBJCACHE=ccache)
     fi
     verilator --binary --timing --trace -j "$jobs" -Wno-fatal -Wno-lint -Wno-style \

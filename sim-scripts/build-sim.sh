@@ -100,6 +100,12 @@ with_lock() {
   fi
 }
 
+# the C++ compiles go through ccache when there is one (sim-scripts/ccache.sh)
+objcache=
+if . "$root/sim-scripts/ccache.sh"; then
+  objcache=" OBJCACHE=ccache"
+fi
+
 build_sim() {
   local fmt=$1
   local out=$out_root/$fmt
@@ -127,7 +133,7 @@ build_sim() {
       --top-module via_nic --prefix Vvia_nic
       -I"$rtl_dir" -I"$root/rtl/generated"
       -CFLAGS "-std=c++17 -O3 -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -DVIANIC_TRACE_FST=$fst_def"
-      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3"
+      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3${objcache}"
       -Mdir "$out/obj" -o vianic-sim)
   # make rebuilds objects whose sources changed, not those whose flags did:
   # start from scratch when the command line differs from the last build's
