@@ -35,12 +35,22 @@
 //      ends with the TRAILER status 0.
 //   4. write-back: lookup (descriptor handle, VA, 32 bytes, LOCAL_WRITE);
 //      on success one single-beat write of the Status word (offset 28, four
-//      strobes) = DONE | error bits | OP COMPLETED_SEND (0); its B is
-//      awaited (SLVERR/DECERR: counted in cnt_wb_lost). Lookup failure:
-//      nothing written, cnt_wb_lost. Length and ImmediateData are not
-//      written for a send.
+//      strobes) = DONE | error bits | OP COMPLETED_SEND (0). Once its AW
+//      and W are taken the main sequence goes on (step 5 and the next work
+//      item); a write-back tail (wb_bwait) awaits the B (SLVERR/DECERR:
+//      counted in cnt_wb_lost) and then pulses done_pulse and counts the
+//      descriptor. One Status write at most is in flight: the next
+//      descriptor's write-back lookup waits for the B, so completions
+//      (Status writes, done_pulse) stay in order. Lookup failure: nothing
+//      written, cnt_wb_lost, the descriptor completes at its advance.
+//      Length and ImmediateData are not written for a send.
 //   5. advance (adv_next = res_next, 0 if res_ctl_valid is 0; adv_keep 0),
-//      done_pulse, then the fetch result is released.
+//      then the fetch result is released. The advance comes after the
+//      Status write is issued, not after its B: the queue block needs only
+//      the fetched descriptor's Next (an advance means "cur was fetched",
+//      docs/vi.md), the Status write cannot be passed by a later one (same
+//      AWID, issued after this B, host memory applies them in order), and
+//      the host learns of the completion only from the Status word.
 //
 // Abort (level): no new work, lookup, AR, AW or fetch request is started;
 // a request or lookup not yet taken is withdrawn; what is in flight is
@@ -48,8 +58,11 @@
 // result taken). A frame being sent is cut without trailer: m_axis_tvalid
 // drops at once (a reset follows; this is the one place the stream's
 // valid/hold rule is not kept). No write-back is started, no advance and
-// no done_pulse. busy = a work item is held (state not idle); it covers
-// everything in flight.
+// no done_pulse; a B still awaited by the write-back tail is taken, and if
+// its descriptor's queue had advanced it completes it (done_pulse): every
+// advance gets its done_pulse. busy = a work item is held (state not idle) or a Status
+// write awaits its B or its done_pulse is out; it covers everything in
+// flight.
 //
 // Fence: inflight_epoch = the fetch unit's OR this unit's: bit e is 1 from
 // the cycle a successful data or write-back lookup of epoch e is accepted
@@ -59,7 +72,8 @@
 //
 // Timing: work_ready, adv_valid, req_valid, d_lk_valid depend on state
 // registers and abort only; m_axis_* and the AXI AR/AW/W outputs are
-// registers; d_axi_rready and d_rs_ready are constant 1 (space is reserved
+// registers; w_axi_bready is a register (wb_bwait); d_axi_rready and
+// d_rs_ready are constant 1 (space is reserved
 // before a lookup or an AR is issued); inflight_epoch has a combinational
 // term from d_rs_*.
 
@@ -470,13 +484,19 @@ reg [1:0] wb_ep;
 // write-back
 reg [ADDR_WIDTH-1:0] wb_pa;
 reg                  awv_r, wv_r;
+// write-back tail: the Status write is issued (AW and W taken), its B not
+// yet come; the main sequence has moved on (advance, next work item)
+reg                  wb_bwait;
+reg                  wb_berr;      // that descriptor's status has an error bit
+reg                  wb_adv;       // and its queue has advanced
+wire                 wb_b_now = wb_bwait && w_axi_bvalid;
 
 // ------------------------------------------------------------ lookups
 
 wire [12:0] li_pg_left = 13'h1000 - {1'b0, li_va[11:0]};
 wire        li_last = li_rem <= {19'd0, li_pg_left};
 wire        li_can = in_data && li_loaded && !stop && ({1'b0, lk_out} + {1'b0, xq_cnt} < XQ_DEPTH);
-wire        wb_lk = (state == S_WB_LK) && !abort;
+wire        wb_lk = (state == S_WB_LK) && !abort && !wb_bwait;
 
 assign d_lk_valid  = li_can || wb_lk;
 assign d_lk_handle = wb_lk ? dh_r : li_h;
@@ -610,7 +630,7 @@ assign adv_q = 1'b0;
 assign adv_next = fe_res_ctl_valid ? fe_res_next : 64'd0;
 assign adv_next_handle = fe_res_ctl_valid ? fe_res_next_handle : 32'd0;
 assign adv_keep = 1'b0;
-assign busy = (state != S_IDLE);
+assign busy = (state != S_IDLE) || wb_bwait || done_pulse;
 
 // write-back
 wire [ADDR_WIDTH-1:0] wb_a = wb_pa + 28;
@@ -629,7 +649,7 @@ assign w_axi_wdata   = {{(DATA_WIDTH-32){1'b0}}, wb_word} << {wb_off, 3'b000};
 assign w_axi_wstrb   = {{(BYTES-4){1'b0}}, 4'hf} << wb_off;
 assign w_axi_wlast   = 1'b1;
 assign w_axi_wvalid  = wv_r;
-assign w_axi_bready  = (state == S_WB_W) && !awv_r && !wv_r;
+assign w_axi_bready  = wb_bwait;
 
 // fence
 wire rs_ok = d_rs_valid && (d_rs_err == 3'd0) && (in_data || state == S_WB_RS);
@@ -702,6 +722,9 @@ always @(posedge clk) begin
         wb_pa <= {ADDR_WIDTH{1'b0}};
         awv_r <= 1'b0;
         wv_r <= 1'b0;
+        wb_bwait <= 1'b0;
+        wb_berr <= 1'b0;
+        wb_adv <= 1'b0;
         done_pulse <= 1'b0;
         cnt_desc <= 32'd0;
         cnt_err <= 32'd0;
@@ -783,7 +806,7 @@ always @(posedge clk) begin
         S_WB_LK: begin
             if (abort) begin
                 state <= S_FIN;
-            end else if (d_lk_ready) begin
+            end else if (wb_lk && d_lk_ready) begin
                 state <= S_WB_RS;
             end
         end
@@ -804,11 +827,14 @@ always @(posedge clk) begin
             end
         end
         S_WB_W: begin
+            // AW and W issued: the B is awaited by the write-back tail
+            // (wb_bwait) while the queue advances and the next work item
+            // is taken; done_pulse comes with that B
             if (awv_r && w_axi_awready) awv_r <= 1'b0;
             if (wv_r && w_axi_wready) wv_r <= 1'b0;
-            if (w_axi_bready && w_axi_bvalid) begin
-                if (w_axi_bresp[1]) cnt_wb_lost <= cnt_wb_lost + 32'd1;
-                wb_ep <= 2'b00;
+            if ((!awv_r || w_axi_awready) && (!wv_r || w_axi_wready)) begin
+                wb_bwait <= 1'b1;
+                wb_berr <= (st_r & ST_ERR_MASK) != 32'd0;
                 state <= abort ? S_FIN : S_ADV;
             end
         end
@@ -816,9 +842,14 @@ always @(posedge clk) begin
             if (abort) begin
                 state <= S_FIN;
             end else if (adv_ready) begin
-                done_pulse <= 1'b1;
-                cnt_desc <= cnt_desc + 32'd1;
-                if ((st_r & ST_ERR_MASK) != 32'd0) cnt_err <= cnt_err + 32'd1;
+                // a descriptor completes when both its advance and its
+                // Status write's B (if written) have come: here if the B
+                // came (or nothing was written), else with the B (below)
+                if (!wb_bwait || wb_b_now) begin
+                    done_pulse <= 1'b1;
+                    cnt_desc <= cnt_desc + 32'd1;
+                    if ((st_r & ST_ERR_MASK) != 32'd0) cnt_err <= cnt_err + 32'd1;
+                end
                 state <= S_FIN;
             end
         end
@@ -827,6 +858,22 @@ always @(posedge clk) begin
         end
         default: state <= S_IDLE;
         endcase
+
+        // ---------------- write-back tail: the Status write's B
+        if (wb_b_now) begin
+            if (w_axi_bresp[1]) cnt_wb_lost <= cnt_wb_lost + 32'd1;
+            wb_ep <= 2'b00;
+            wb_bwait <= 1'b0;
+            wb_adv <= 1'b0;
+            // its advance already made (also under abort): it completes
+            if (wb_adv) begin
+                done_pulse <= 1'b1;
+                cnt_desc <= cnt_desc + 32'd1;
+                if (wb_berr) cnt_err <= cnt_err + 32'd1;
+            end
+        end else if (wb_bwait && state == S_ADV && !abort && adv_ready) begin
+            wb_adv <= 1'b1;
+        end
 
         // ---------------- lookup issuer
         if (in_data && !li_loaded && !li_done) begin

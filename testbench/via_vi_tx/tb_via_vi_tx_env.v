@@ -770,6 +770,11 @@ end
 reg [63:0] got_next;
 reg [31:0] got_nh;
 integer n_adv = 0, n_done = 0, n_errst = 0, n_lost = 0;
+integer wb_open = 0;  // Status writes whose AW was taken and B not yet
+always @(posedge clk) begin
+    if (dut_rst) wb_open <= 0;
+    else wb_open <= wb_open + (awvalid && awready) - (bvalid && bready);
+end
 integer n_dar = 0, n_drl = 0;
 integer ab_wb = 0, ab_adv = 0, ab_fr = 0;
 reg [31:0] ab_st;   // data bursts issued / completed
@@ -785,6 +790,11 @@ always @(posedge clk) begin
         if (adv_q !== 1'b0 || adv_keep !== 1'b0) `XFAIL("adv_q / adv_keep not 0")
     end
     if (!dut_rst && done_pulse) n_done <= n_done + 1;
+    // a descriptor completes only after its Status write's B: no done_pulse
+    // while a Status write awaits its B
+    if (!dut_rst && done_pulse && wb_open != 0) `XFAIL("done_pulse before the Status write's B")
+    // one Status write at most in flight (completions in order)
+    if (!dut_rst && wb_open > 1) `XFAIL("two Status writes in flight")
     // the fence bits are 0 while the unit is idle
     if (!dut_rst && !busy && inflight_epoch != 2'b00) `XFAIL("inflight_epoch set while idle")
 end
