@@ -67,10 +67,14 @@ case $sim in
     if . "$root/sim-scripts/ccache.sh"; then
       objcache=(OBJCACHE=ccache)
     fi
-    verilator --binary --timing --trace -j "$jobs" -Wno-fatal -Wno-lint -Wno-style \
+    # Verilated from the clone's root with relative paths: the source paths
+    # Verilator writes into the C++ ($display of a failed check, ...) are
+    # then the same in every clone, so ccache hits across clones.
+    (cd "$root" && verilator --binary --timing --trace -j "$jobs" -Wno-fatal -Wno-lint -Wno-style \
       -Wno-TIMESCALEMOD --x-assign unique --x-initial unique \
       -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 ${objcache[*]}" \
-      --top-module "$top" -Mdir "$out/obj" -o sim "${incs[@]}" "${srcs[@]}" \
+      --top-module "$top" -Mdir "${out#"$root"/}/obj" -o sim -Irtl -Irtl/generated -Itestbench/common \
+      "${srcs[@]#"$root"/}") \
       >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; echo "bench $name [$sim]: BUILD FAILED" >&2; exit 1; }
     run=("$out/obj/sim" "${args[@]}" +verilator+seed+"$seed" +verilator+rand+reset+2)
     ;;
