@@ -19,13 +19,17 @@
 // Context commits (the firmware's VI_CTX_CMD, through via_cpu_periph): one
 // commit writes one VI's context here and its enable/state (and, with
 // reset_q, empties its queues) in via_vi_queues, in the same cycle. A
-// commit waits (ctx_ready 0) while an engine holds work of that VI: the
-// send engine from taking a work item to its advance (and while the queue
-// block's work register holds an item of that VI), the receive engine from a
-// receive taken to its advance. So a VI's queues are never reset under an
-// engine that still works on one of its descriptors, and the context an
-// engine read stays the VI's for as long as it works for it. A commit for
-// a VI index >= NUM_VI is taken and ignored.
+// commit waits (ctx_ready 0) while some item of that VI is held: handed
+// out or taken and not yet consumed, or in the queue block's work register
+// (via_vi_queues' vi_held). While it waits, the queue block hands out and
+// lends no new item of that VI (blk_*: a receive take finds none, so a
+// message arriving for it meanwhile is dropped and counted as VI_RX_NO_RECV)
+// and the receive engine gives back the receives it took ahead of their
+// frames (rel_*). So a VI's queues are never reset under an engine that
+// still works on one of its descriptors, the context an engine read stays
+// the VI's for as long as it works for it, and a busy VI cannot hold a
+// commit off forever. A commit for a VI index >= NUM_VI is taken and
+// ignored.
 //
 // Advances: the two engines share via_vi_queues' advance port; when both
 // ask, they take turns.
@@ -210,7 +214,7 @@ wire [31:0]           tx_ctx_mtu, rx_ctx_mtu;
 wire                  tx_ctx_rw, rx_ctx_rw, tx_ctx_rr, rx_ctx_rr;
 wire [15:0]           tx_ctx_peer, rx_ctx_peer;
 
-wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale;
+wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale, q_cnt_chained;
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 
@@ -219,56 +223,16 @@ wire [1:0] tx_epoch, rx_epoch;
 
 // ------------------------------------------------------------ context commits
 
-// which VI each engine holds work of
-reg                tx_hold_reg;
-reg [VI_WIDTH-1:0] tx_hold_vi_reg;
-reg                rx_hold_reg;
-reg [VI_WIDTH-1:0] rx_hold_vi_reg;
-reg [VI_WIDTH-1:0] rxq_vi_reg;   // the VI of the receive take in progress
-
-wire               ctx_in_range = {16'd0, ctx_vi} < NUM_VI_U;
+wire [NUM_VI-1:0]   q_vi_held;
+wire                ctx_in_range = {16'd0, ctx_vi} < NUM_VI_U;
 wire [VI_WIDTH-1:0] ctx_vi_w    = ctx_vi[VI_WIDTH-1:0];
-wire ctx_held = ctx_in_range &&
-                ((tx_hold_reg && tx_hold_vi_reg == ctx_vi_w) ||
-                 (work_valid && work_vi == ctx_vi_w) ||
-                 (rx_hold_reg && rx_hold_vi_reg == ctx_vi_w) ||
-                 (rxq_rsp_valid && rxq_vi_reg == ctx_vi_w));
+wire ctx_held = ctx_in_range && q_vi_held[{{(32-VI_WIDTH){1'b0}}, ctx_vi_w} % NUM_VI];
 wire q_ctx_ready;
 wire q_ctx_valid = ctx_valid && ctx_in_range && !ctx_held;
 assign ctx_ready = ctx_in_range ? (!ctx_held && q_ctx_ready) : 1'b1;
 wire ctx_fire = q_ctx_valid && q_ctx_ready;
-
-wire work_fire   = work_valid && work_ready;
-wire tx_adv_fire = tx_adv_valid && tx_adv_ready;
-wire rx_adv_fire = rx_adv_valid && rx_adv_ready;
-wire rxq_fire    = rxq_valid && rxq_ready;
-wire rxq_found   = rxq_rsp_valid && rxq_rsp_ready && rxq_rsp_found;
-
-always @(posedge clk) begin
-    if (rst) begin
-        tx_hold_reg <= 1'b0;
-        tx_hold_vi_reg <= {VI_WIDTH{1'b0}};
-        rx_hold_reg <= 1'b0;
-        rx_hold_vi_reg <= {VI_WIDTH{1'b0}};
-        rxq_vi_reg <= {VI_WIDTH{1'b0}};
-    end else begin
-        if (work_fire) begin
-            tx_hold_reg <= 1'b1;
-            tx_hold_vi_reg <= work_vi;
-        end else if (tx_adv_fire) begin
-            tx_hold_reg <= 1'b0;
-        end
-        if (rxq_fire) begin
-            rxq_vi_reg <= rxq_vi;
-        end
-        if (rxq_found) begin
-            rx_hold_reg <= 1'b1;
-            rx_hold_vi_reg <= rxq_vi_reg;
-        end else if (rx_adv_fire) begin
-            rx_hold_reg <= 1'b0;
-        end
-    end
-end
+// a commit waiting for its VI: no new items of it, receives taken ahead back
+wire ctx_wait = ctx_valid && ctx_in_range;
 
 via_vi_ctx #(
     .NUM_VI(NUM_VI),
@@ -352,6 +316,10 @@ via_vi_queues #(
     .cnt_overflow(q_cnt_overflow),
     .cnt_bad_write(q_cnt_bad_write),
     .cnt_adv_stale(q_cnt_adv_stale),
+    .cnt_chained(q_cnt_chained),
+    .vi_held(q_vi_held),
+    .blk_valid(ctx_wait),
+    .blk_vi(ctx_vi_w),
     .busy(q_busy)
 );
 
@@ -523,6 +491,8 @@ via_vi_rx #(
 ) rx_inst (
     .clk(clk),
     .rst(rst),
+    .rel_valid(ctx_wait),
+    .rel_vi(ctx_vi_w),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
     .s_axis_tlast(s_axis_tlast),
@@ -647,6 +617,7 @@ via_bar0_vi_regs regs_inst (
     .vi_db_overflow_i(q_cnt_overflow),
     .vi_db_bad_i(q_cnt_bad_write),
     .vi_adv_stale_i(q_cnt_adv_stale),
+    .vi_db_chained_i(q_cnt_chained),
     .vi_tx_desc_i(tx_cnt_desc),
     .vi_tx_errors_i(tx_cnt_err),
     .vi_tx_frames_i(tx_cnt_frames),

@@ -209,7 +209,7 @@ func (e *badEnv) counter(t *testing.T, off uint32) uint32 {
 
 func (e *badEnv) dump(t *testing.T, what string) {
 	var out string
-	for off := hw.RegViDoorbells; off <= hw.RegViWbLost; off += 4 {
+	for off := hw.RegViDoorbells; off <= hw.RegViDbChained; off += 4 {
 		out += fmt.Sprintf(" %x=%d", off, e.counter(t, off))
 	}
 	t.Logf("%s:%s", what, out)

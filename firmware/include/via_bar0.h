@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xc4720b1dae8932e2)
+#define VIA_BAR0_HASH VIA_ULL(0xc2269793204b6a82)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -385,6 +385,9 @@
 
 /* VI_WB_LOST (ro): Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed). */
 #define VIA_REG_VI_WB_LOST VIA_U(0x274)
+
+/* VI_DB_CHAINED (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later. */
+#define VIA_REG_VI_DB_CHAINED VIA_U(0x278)
 
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xc4720b1dae8932e2
+const Bar0Hash uint64 = 0xc2269793204b6a82
 
 // Constants of the layout.
 const (
@@ -292,6 +292,8 @@ const (
 	RegViRxAborted uint32 = 0x270
 	// RegViWbLost (ro): Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).
 	RegViWbLost uint32 = 0x274
+	// RegViDbChained (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.
+	RegViDbChained uint32 = 0x278
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -680,6 +682,7 @@ var Bar0 = Map{
 		{Name: "VI_RX_BAD_VI", Offset: RegViRxBadVi, Access: AccessRO, Doc: "Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender.", Fields: []Field{}},
 		{Name: "VI_RX_ABORTED", Offset: RegViRxAborted, Access: AccessRO, Doc: "Messages dropped because the sender aborted them or they arrived short.", Fields: []Field{}},
 		{Name: "VI_WB_LOST", Offset: RegViWbLost, Access: AccessRO, Doc: "Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).", Fields: []Field{}},
+		{Name: "VI_DB_CHAINED", Offset: RegViDbChained, Access: AccessRO, Doc: "Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.", Fields: []Field{}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,
 		}},

@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hc4720b1dae8932e2
+`define VIA_BAR0_HASH 64'hc2269793204b6a82
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -343,6 +343,7 @@
 `define VIA_REG_VI_RX_BAD_VI 16'h026c // ro Messages dropped because the target VI does not exist, is not enabled, is not CONNECTED, or is not connected to the sender.
 `define VIA_REG_VI_RX_ABORTED 16'h0270 // ro Messages dropped because the sender aborted them or they arrived short.
 `define VIA_REG_VI_WB_LOST 16'h0274 // ro Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).
+`define VIA_REG_VI_DB_CHAINED 16'h0278 // ro Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

@@ -18,6 +18,7 @@
 //   0x026c VI_RX_BAD_VI       ro
 //   0x0270 VI_RX_ABORTED      ro
 //   0x0274 VI_WB_LOST         ro
+//   0x0278 VI_DB_CHAINED      ro
 //
 // Ports and conventions: docs/rtl.md ("Register blocks").
 
@@ -84,7 +85,10 @@ module via_bar0_vi_regs (
     input  wire [31:0] vi_rx_aborted_i,
 
     // VI_WB_LOST (ro): Descriptors whose status could not be written back (the descriptor's memory failed its write-back...
-    input  wire [31:0] vi_wb_lost_i
+    input  wire [31:0] vi_wb_lost_i,
+
+    // VI_DB_CHAINED (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the qu...
+    input  wire [31:0] vi_db_chained_i
 );
 
 wire [15:0] wr_off = {wr_addr[15:2], 2'b00};
@@ -103,7 +107,8 @@ assign wr_hit = wr_off == `VIA_REG_VI_DOORBELLS
              || wr_off == `VIA_REG_VI_RX_NO_RECV
              || wr_off == `VIA_REG_VI_RX_BAD_VI
              || wr_off == `VIA_REG_VI_RX_ABORTED
-             || wr_off == `VIA_REG_VI_WB_LOST;
+             || wr_off == `VIA_REG_VI_WB_LOST
+             || wr_off == `VIA_REG_VI_DB_CHAINED;
 
 
 reg [31:0] rd_word;
@@ -168,6 +173,10 @@ always @* begin
         `VIA_REG_VI_WB_LOST: begin
             rd_match = 1'b1;
             rd_word[31:0] = vi_wb_lost_i;
+        end
+        `VIA_REG_VI_DB_CHAINED: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_db_chained_i;
         end
         default: begin
             // not a register of this block

@@ -11,7 +11,7 @@
 //   via_bar0_reg_known(i)       bits whose value after reset the layout fixes
 //   via_bar0_reg_block(i)       index of the owning block, in layout order
 
-localparam VIA_BAR0_REGS = 86;
+localparam VIA_BAR0_REGS = 87;
 
 function [15:0] via_bar0_reg_offset;
     input integer i;
@@ -89,20 +89,21 @@ function [15:0] via_bar0_reg_offset;
             69: via_bar0_reg_offset = 16'h026c; // VI_RX_BAD_VI
             70: via_bar0_reg_offset = 16'h0270; // VI_RX_ABORTED
             71: via_bar0_reg_offset = 16'h0274; // VI_WB_LOST
-            72: via_bar0_reg_offset = 16'h0200; // CPU_CTRL
-            73: via_bar0_reg_offset = 16'h0204; // CPU_STATUS
-            74: via_bar0_reg_offset = 16'h0208; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_offset = 16'h020c; // CPU_TRAP_PC
-            76: via_bar0_reg_offset = 16'h0210; // CPU_TRAP_VAL
-            77: via_bar0_reg_offset = 16'h0214; // CPU_PC
-            78: via_bar0_reg_offset = 16'h0218; // CPU_RETIRED
-            79: via_bar0_reg_offset = 16'h0220; // CPU_MEM_ADDR
-            80: via_bar0_reg_offset = 16'h0224; // CPU_MEM_DATA
-            81: via_bar0_reg_offset = 16'h0228; // FW_READY
-            82: via_bar0_reg_offset = 16'h022c; // FW_LOG
-            83: via_bar0_reg_offset = 16'h0230; // FW_LOG_LEVEL
-            84: via_bar0_reg_offset = 16'h0300; // ADMIN_DOORBELL
-            85: via_bar0_reg_offset = 16'h0304; // ADMIN_STATUS
+            72: via_bar0_reg_offset = 16'h0278; // VI_DB_CHAINED
+            73: via_bar0_reg_offset = 16'h0200; // CPU_CTRL
+            74: via_bar0_reg_offset = 16'h0204; // CPU_STATUS
+            75: via_bar0_reg_offset = 16'h0208; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_offset = 16'h020c; // CPU_TRAP_PC
+            77: via_bar0_reg_offset = 16'h0210; // CPU_TRAP_VAL
+            78: via_bar0_reg_offset = 16'h0214; // CPU_PC
+            79: via_bar0_reg_offset = 16'h0218; // CPU_RETIRED
+            80: via_bar0_reg_offset = 16'h0220; // CPU_MEM_ADDR
+            81: via_bar0_reg_offset = 16'h0224; // CPU_MEM_DATA
+            82: via_bar0_reg_offset = 16'h0228; // FW_READY
+            83: via_bar0_reg_offset = 16'h022c; // FW_LOG
+            84: via_bar0_reg_offset = 16'h0230; // FW_LOG_LEVEL
+            85: via_bar0_reg_offset = 16'h0300; // ADMIN_DOORBELL
+            86: via_bar0_reg_offset = 16'h0304; // ADMIN_STATUS
             default: via_bar0_reg_offset = 0;
         endcase
     end
@@ -184,20 +185,21 @@ function [2:0] via_bar0_reg_access;
             69: via_bar0_reg_access = 3'd0; // VI_RX_BAD_VI
             70: via_bar0_reg_access = 3'd0; // VI_RX_ABORTED
             71: via_bar0_reg_access = 3'd0; // VI_WB_LOST
-            72: via_bar0_reg_access = 3'd1; // CPU_CTRL
-            73: via_bar0_reg_access = 3'd0; // CPU_STATUS
-            74: via_bar0_reg_access = 3'd0; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_access = 3'd0; // CPU_TRAP_PC
-            76: via_bar0_reg_access = 3'd0; // CPU_TRAP_VAL
-            77: via_bar0_reg_access = 3'd0; // CPU_PC
-            78: via_bar0_reg_access = 3'd0; // CPU_RETIRED
-            79: via_bar0_reg_access = 3'd1; // CPU_MEM_ADDR
-            80: via_bar0_reg_access = 3'd1; // CPU_MEM_DATA
-            81: via_bar0_reg_access = 3'd0; // FW_READY
-            82: via_bar0_reg_access = 3'd0; // FW_LOG
-            83: via_bar0_reg_access = 3'd0; // FW_LOG_LEVEL
-            84: via_bar0_reg_access = 3'd2; // ADMIN_DOORBELL
-            85: via_bar0_reg_access = 3'd0; // ADMIN_STATUS
+            72: via_bar0_reg_access = 3'd0; // VI_DB_CHAINED
+            73: via_bar0_reg_access = 3'd1; // CPU_CTRL
+            74: via_bar0_reg_access = 3'd0; // CPU_STATUS
+            75: via_bar0_reg_access = 3'd0; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_access = 3'd0; // CPU_TRAP_PC
+            77: via_bar0_reg_access = 3'd0; // CPU_TRAP_VAL
+            78: via_bar0_reg_access = 3'd0; // CPU_PC
+            79: via_bar0_reg_access = 3'd0; // CPU_RETIRED
+            80: via_bar0_reg_access = 3'd1; // CPU_MEM_ADDR
+            81: via_bar0_reg_access = 3'd1; // CPU_MEM_DATA
+            82: via_bar0_reg_access = 3'd0; // FW_READY
+            83: via_bar0_reg_access = 3'd0; // FW_LOG
+            84: via_bar0_reg_access = 3'd0; // FW_LOG_LEVEL
+            85: via_bar0_reg_access = 3'd2; // ADMIN_DOORBELL
+            86: via_bar0_reg_access = 3'd0; // ADMIN_STATUS
             default: via_bar0_reg_access = 0;
         endcase
     end
@@ -279,20 +281,21 @@ function [2:0] via_bar0_reg_hw;
             69: via_bar0_reg_hw = 3'd0; // VI_RX_BAD_VI
             70: via_bar0_reg_hw = 3'd0; // VI_RX_ABORTED
             71: via_bar0_reg_hw = 3'd0; // VI_WB_LOST
-            72: via_bar0_reg_hw = 3'd0; // CPU_CTRL
-            73: via_bar0_reg_hw = 3'd0; // CPU_STATUS
-            74: via_bar0_reg_hw = 3'd0; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_hw = 3'd0; // CPU_TRAP_PC
-            76: via_bar0_reg_hw = 3'd0; // CPU_TRAP_VAL
-            77: via_bar0_reg_hw = 3'd0; // CPU_PC
-            78: via_bar0_reg_hw = 3'd0; // CPU_RETIRED
-            79: via_bar0_reg_hw = 3'd1; // CPU_MEM_ADDR
-            80: via_bar0_reg_hw = 3'd1; // CPU_MEM_DATA
-            81: via_bar0_reg_hw = 3'd0; // FW_READY
-            82: via_bar0_reg_hw = 3'd2; // FW_LOG
-            83: via_bar0_reg_hw = 3'd2; // FW_LOG_LEVEL
-            84: via_bar0_reg_hw = 3'd0; // ADMIN_DOORBELL
-            85: via_bar0_reg_hw = 3'd0; // ADMIN_STATUS
+            72: via_bar0_reg_hw = 3'd0; // VI_DB_CHAINED
+            73: via_bar0_reg_hw = 3'd0; // CPU_CTRL
+            74: via_bar0_reg_hw = 3'd0; // CPU_STATUS
+            75: via_bar0_reg_hw = 3'd0; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_hw = 3'd0; // CPU_TRAP_PC
+            77: via_bar0_reg_hw = 3'd0; // CPU_TRAP_VAL
+            78: via_bar0_reg_hw = 3'd0; // CPU_PC
+            79: via_bar0_reg_hw = 3'd0; // CPU_RETIRED
+            80: via_bar0_reg_hw = 3'd1; // CPU_MEM_ADDR
+            81: via_bar0_reg_hw = 3'd1; // CPU_MEM_DATA
+            82: via_bar0_reg_hw = 3'd0; // FW_READY
+            83: via_bar0_reg_hw = 3'd2; // FW_LOG
+            84: via_bar0_reg_hw = 3'd2; // FW_LOG_LEVEL
+            85: via_bar0_reg_hw = 3'd0; // ADMIN_DOORBELL
+            86: via_bar0_reg_hw = 3'd0; // ADMIN_STATUS
             default: via_bar0_reg_hw = 0;
         endcase
     end
@@ -374,20 +377,21 @@ function [31:0] via_bar0_reg_stored;
             69: via_bar0_reg_stored = 32'h00000000; // VI_RX_BAD_VI
             70: via_bar0_reg_stored = 32'h00000000; // VI_RX_ABORTED
             71: via_bar0_reg_stored = 32'h00000000; // VI_WB_LOST
-            72: via_bar0_reg_stored = 32'h00000001; // CPU_CTRL
-            73: via_bar0_reg_stored = 32'h00000000; // CPU_STATUS
-            74: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_PC
-            76: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_VAL
-            77: via_bar0_reg_stored = 32'h00000000; // CPU_PC
-            78: via_bar0_reg_stored = 32'h00000000; // CPU_RETIRED
-            79: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_ADDR
-            80: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_DATA
-            81: via_bar0_reg_stored = 32'h00000000; // FW_READY
-            82: via_bar0_reg_stored = 32'h00000000; // FW_LOG
-            83: via_bar0_reg_stored = 32'h00000000; // FW_LOG_LEVEL
-            84: via_bar0_reg_stored = 32'h00000000; // ADMIN_DOORBELL
-            85: via_bar0_reg_stored = 32'h00000000; // ADMIN_STATUS
+            72: via_bar0_reg_stored = 32'h00000000; // VI_DB_CHAINED
+            73: via_bar0_reg_stored = 32'h00000001; // CPU_CTRL
+            74: via_bar0_reg_stored = 32'h00000000; // CPU_STATUS
+            75: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_PC
+            77: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_VAL
+            78: via_bar0_reg_stored = 32'h00000000; // CPU_PC
+            79: via_bar0_reg_stored = 32'h00000000; // CPU_RETIRED
+            80: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_ADDR
+            81: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_DATA
+            82: via_bar0_reg_stored = 32'h00000000; // FW_READY
+            83: via_bar0_reg_stored = 32'h00000000; // FW_LOG
+            84: via_bar0_reg_stored = 32'h00000000; // FW_LOG_LEVEL
+            85: via_bar0_reg_stored = 32'h00000000; // ADMIN_DOORBELL
+            86: via_bar0_reg_stored = 32'h00000000; // ADMIN_STATUS
             default: via_bar0_reg_stored = 0;
         endcase
     end
@@ -469,20 +473,21 @@ function [31:0] via_bar0_reg_reset;
             69: via_bar0_reg_reset = 32'h00000000; // VI_RX_BAD_VI
             70: via_bar0_reg_reset = 32'h00000000; // VI_RX_ABORTED
             71: via_bar0_reg_reset = 32'h00000000; // VI_WB_LOST
-            72: via_bar0_reg_reset = 32'h00000000; // CPU_CTRL
-            73: via_bar0_reg_reset = 32'h00000000; // CPU_STATUS
-            74: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_PC
-            76: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_VAL
-            77: via_bar0_reg_reset = 32'h00000000; // CPU_PC
-            78: via_bar0_reg_reset = 32'h00000000; // CPU_RETIRED
-            79: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_ADDR
-            80: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_DATA
-            81: via_bar0_reg_reset = 32'h00000000; // FW_READY
-            82: via_bar0_reg_reset = 32'h00000000; // FW_LOG
-            83: via_bar0_reg_reset = 32'h00000000; // FW_LOG_LEVEL
-            84: via_bar0_reg_reset = 32'h00000000; // ADMIN_DOORBELL
-            85: via_bar0_reg_reset = 32'h00000000; // ADMIN_STATUS
+            72: via_bar0_reg_reset = 32'h00000000; // VI_DB_CHAINED
+            73: via_bar0_reg_reset = 32'h00000000; // CPU_CTRL
+            74: via_bar0_reg_reset = 32'h00000000; // CPU_STATUS
+            75: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_PC
+            77: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_VAL
+            78: via_bar0_reg_reset = 32'h00000000; // CPU_PC
+            79: via_bar0_reg_reset = 32'h00000000; // CPU_RETIRED
+            80: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_ADDR
+            81: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_DATA
+            82: via_bar0_reg_reset = 32'h00000000; // FW_READY
+            83: via_bar0_reg_reset = 32'h00000000; // FW_LOG
+            84: via_bar0_reg_reset = 32'h00000000; // FW_LOG_LEVEL
+            85: via_bar0_reg_reset = 32'h00000000; // ADMIN_DOORBELL
+            86: via_bar0_reg_reset = 32'h00000000; // ADMIN_STATUS
             default: via_bar0_reg_reset = 0;
         endcase
     end
@@ -564,20 +569,21 @@ function [31:0] via_bar0_reg_known;
             69: via_bar0_reg_known = 32'h00000000; // VI_RX_BAD_VI
             70: via_bar0_reg_known = 32'h00000000; // VI_RX_ABORTED
             71: via_bar0_reg_known = 32'h00000000; // VI_WB_LOST
-            72: via_bar0_reg_known = 32'hffffffff; // CPU_CTRL
-            73: via_bar0_reg_known = 32'hfffffff8; // CPU_STATUS
-            74: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_PC
-            76: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_VAL
-            77: via_bar0_reg_known = 32'h00000000; // CPU_PC
-            78: via_bar0_reg_known = 32'h00000000; // CPU_RETIRED
-            79: via_bar0_reg_known = 32'h7fff0000; // CPU_MEM_ADDR
-            80: via_bar0_reg_known = 32'h00000000; // CPU_MEM_DATA
-            81: via_bar0_reg_known = 32'h00000000; // FW_READY
-            82: via_bar0_reg_known = 32'h00000000; // FW_LOG
-            83: via_bar0_reg_known = 32'h00000000; // FW_LOG_LEVEL
-            84: via_bar0_reg_known = 32'hffffffff; // ADMIN_DOORBELL
-            85: via_bar0_reg_known = 32'hfffffff8; // ADMIN_STATUS
+            72: via_bar0_reg_known = 32'h00000000; // VI_DB_CHAINED
+            73: via_bar0_reg_known = 32'hffffffff; // CPU_CTRL
+            74: via_bar0_reg_known = 32'hfffffff8; // CPU_STATUS
+            75: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_PC
+            77: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_VAL
+            78: via_bar0_reg_known = 32'h00000000; // CPU_PC
+            79: via_bar0_reg_known = 32'h00000000; // CPU_RETIRED
+            80: via_bar0_reg_known = 32'h7fff0000; // CPU_MEM_ADDR
+            81: via_bar0_reg_known = 32'h00000000; // CPU_MEM_DATA
+            82: via_bar0_reg_known = 32'h00000000; // FW_READY
+            83: via_bar0_reg_known = 32'h00000000; // FW_LOG
+            84: via_bar0_reg_known = 32'h00000000; // FW_LOG_LEVEL
+            85: via_bar0_reg_known = 32'hffffffff; // ADMIN_DOORBELL
+            86: via_bar0_reg_known = 32'hfffffff8; // ADMIN_STATUS
             default: via_bar0_reg_known = 0;
         endcase
     end
@@ -659,20 +665,21 @@ function [7:0] via_bar0_reg_block;
             69: via_bar0_reg_block = 8'd5; // VI_RX_BAD_VI
             70: via_bar0_reg_block = 8'd5; // VI_RX_ABORTED
             71: via_bar0_reg_block = 8'd5; // VI_WB_LOST
-            72: via_bar0_reg_block = 8'd6; // CPU_CTRL
-            73: via_bar0_reg_block = 8'd6; // CPU_STATUS
-            74: via_bar0_reg_block = 8'd6; // CPU_TRAP_CAUSE
-            75: via_bar0_reg_block = 8'd6; // CPU_TRAP_PC
-            76: via_bar0_reg_block = 8'd6; // CPU_TRAP_VAL
-            77: via_bar0_reg_block = 8'd6; // CPU_PC
-            78: via_bar0_reg_block = 8'd6; // CPU_RETIRED
-            79: via_bar0_reg_block = 8'd7; // CPU_MEM_ADDR
-            80: via_bar0_reg_block = 8'd7; // CPU_MEM_DATA
-            81: via_bar0_reg_block = 8'd6; // FW_READY
-            82: via_bar0_reg_block = 8'd8; // FW_LOG
-            83: via_bar0_reg_block = 8'd8; // FW_LOG_LEVEL
-            84: via_bar0_reg_block = 8'd9; // ADMIN_DOORBELL
-            85: via_bar0_reg_block = 8'd9; // ADMIN_STATUS
+            72: via_bar0_reg_block = 8'd5; // VI_DB_CHAINED
+            73: via_bar0_reg_block = 8'd6; // CPU_CTRL
+            74: via_bar0_reg_block = 8'd6; // CPU_STATUS
+            75: via_bar0_reg_block = 8'd6; // CPU_TRAP_CAUSE
+            76: via_bar0_reg_block = 8'd6; // CPU_TRAP_PC
+            77: via_bar0_reg_block = 8'd6; // CPU_TRAP_VAL
+            78: via_bar0_reg_block = 8'd6; // CPU_PC
+            79: via_bar0_reg_block = 8'd6; // CPU_RETIRED
+            80: via_bar0_reg_block = 8'd7; // CPU_MEM_ADDR
+            81: via_bar0_reg_block = 8'd7; // CPU_MEM_DATA
+            82: via_bar0_reg_block = 8'd6; // FW_READY
+            83: via_bar0_reg_block = 8'd8; // FW_LOG
+            84: via_bar0_reg_block = 8'd8; // FW_LOG_LEVEL
+            85: via_bar0_reg_block = 8'd9; // ADMIN_DOORBELL
+            86: via_bar0_reg_block = 8'd9; // ADMIN_STATUS
             default: via_bar0_reg_block = 0;
         endcase
     end
@@ -754,20 +761,21 @@ function [8*24-1:0] via_bar0_reg_name;
             69: via_bar0_reg_name = "VI_RX_BAD_VI";
             70: via_bar0_reg_name = "VI_RX_ABORTED";
             71: via_bar0_reg_name = "VI_WB_LOST";
-            72: via_bar0_reg_name = "CPU_CTRL";
-            73: via_bar0_reg_name = "CPU_STATUS";
-            74: via_bar0_reg_name = "CPU_TRAP_CAUSE";
-            75: via_bar0_reg_name = "CPU_TRAP_PC";
-            76: via_bar0_reg_name = "CPU_TRAP_VAL";
-            77: via_bar0_reg_name = "CPU_PC";
-            78: via_bar0_reg_name = "CPU_RETIRED";
-            79: via_bar0_reg_name = "CPU_MEM_ADDR";
-            80: via_bar0_reg_name = "CPU_MEM_DATA";
-            81: via_bar0_reg_name = "FW_READY";
-            82: via_bar0_reg_name = "FW_LOG";
-            83: via_bar0_reg_name = "FW_LOG_LEVEL";
-            84: via_bar0_reg_name = "ADMIN_DOORBELL";
-            85: via_bar0_reg_name = "ADMIN_STATUS";
+            72: via_bar0_reg_name = "VI_DB_CHAINED";
+            73: via_bar0_reg_name = "CPU_CTRL";
+            74: via_bar0_reg_name = "CPU_STATUS";
+            75: via_bar0_reg_name = "CPU_TRAP_CAUSE";
+            76: via_bar0_reg_name = "CPU_TRAP_PC";
+            77: via_bar0_reg_name = "CPU_TRAP_VAL";
+            78: via_bar0_reg_name = "CPU_PC";
+            79: via_bar0_reg_name = "CPU_RETIRED";
+            80: via_bar0_reg_name = "CPU_MEM_ADDR";
+            81: via_bar0_reg_name = "CPU_MEM_DATA";
+            82: via_bar0_reg_name = "FW_READY";
+            83: via_bar0_reg_name = "FW_LOG";
+            84: via_bar0_reg_name = "FW_LOG_LEVEL";
+            85: via_bar0_reg_name = "ADMIN_DOORBELL";
+            86: via_bar0_reg_name = "ADMIN_STATUS";
             default: via_bar0_reg_name = "?";
         endcase
     end
