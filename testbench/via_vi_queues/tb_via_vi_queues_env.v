@@ -666,13 +666,15 @@ initial begin
         elig_prev[i] = 0; te[i] = 0;
     end
     for (i = 0; i < NUM_VI; i = i + 1) begin mdl_en[i] = 0; mdl_state[i] = 0; held_quiet[i] = 0; end
+    repeat (5) @(posedge clk);
+    // seeded after time 0 (the top sets seed in its own initial block)
     rng_state = (seed + SALT * 7919) * 32'h9E3779B1 + 32'h1234567;
     if (rng_state == 0) rng_state = 1;
-    repeat (5) @(posedge clk);
     #1 rst = 1'b0;
     // VIs 0..4 enabled, random states; VI 5 disabled
     for (n = 0; n < 5; n = n + 1) ctx_op(n, 1, rnd(0), 1);
     ctx_op(5, 0, 0, 1);
+    if ($test$plusargs("debug")) $display("%s init done at %0d", NAME, cyc);
 
     // random phase
     p = 0;
