@@ -779,6 +779,36 @@ initial begin
     // directed: rewinds of a send queue with the pool free
     rewind_test(2 * 2, MAXIF + 2);
 
+    // directed: the succ race with the pool full (small pools): X takes the
+    // pool's last entry and is handed out before Y is posted (its fetched
+    // Next is garbage); Y finds the pool full (fb, its address kept), is
+    // handed out before Z is posted (garbage again); Z goes to succ, W is
+    // counted and gets its address from Z's Next
+    if (POOL <= 32) begin
+        rx_quiet;
+        c0 = x_chained;
+        for (n = 0; n < POOL - 1; n = n + 1) begin
+            q0 = 1 + 2 * (n % 4);
+            wait_fifo(4); @(negedge clk); post(q0, 0);
+        end
+        eng_hold[4] = 1;
+        h0 = garbage_next;
+        wait_fifo(4); @(negedge clk); post(4, 0);
+        wait_taken(4, 1);
+        wait_fifo(4); @(negedge clk); post(4, 0);
+        wait_taken(4, 2);
+        if (garbage_next != h0 + 2) $fatal(1, "tb %s: bench error, succ race not set up (%0d)", NAME, garbage_next - h0);
+        for (n = 0; n < 2; n = n + 1) begin wait_fifo(4); @(negedge clk); post(4, 0); end
+        while (hw_rd != hw_wr) @(posedge clk);
+        repeat (40) @(posedge clk);
+        if (x_chained != c0 + 3) $fatal(1, "tb %s: bench error, %0d chained in the succ race", NAME, x_chained - c0);
+        if (eng_taken[4] - advd[4] != 2) $fatal(1, "tb %s: succ race: %0d items out, expected 2", NAME, eng_taken[4] - advd[4]);
+        eng_hold[4] = 0;
+        rx_stall = 0;
+        drain;
+        check_counters;
+    end
+
     // directed: the same with the pool full (small pools): receives of
     // VIs 0 and 1, not taken, fill it; the send queue goes to the fallback
     if (POOL <= 32) begin
