@@ -65,6 +65,9 @@
 //   rewind (adv_keep 1), 2 cycles: F = 0, hp = head: every in-flight item
 //     waits again, in order.
 //   consume or rewind with F = 0: ignored at once (cnt_adv_stale).
+//   An engine rewinds only a queue none of whose items sits in the work
+//   register or in a held take answer (it takes them first): such an item
+//   would be out while the queue's F is already 0.
 //   context: sets a VI's enable and state at once; with ctx_reset_q both
 //     queues of the VI are emptied and their pool lists go back to the free
 //     list (3 cycles; ctx_ready is 0 meanwhile).
