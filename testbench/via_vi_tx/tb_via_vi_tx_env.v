@@ -1225,7 +1225,9 @@ initial begin
         tick;
         work_valid = 1'b0;
         k = 0;
-        while (!s_tvalid) begin
+        // the header is out and data is being read (translations of the
+        // old epoch are held)
+        while (!s_tvalid || t_ar < 0) begin
             tick;
             k = k + 1;
             if (k > WATCHDOG) `XFAIL("no header")
@@ -1245,7 +1247,7 @@ initial begin
         sink_prob = 100;
         while (prog_busy) tick;
         for (k = 0; k < dut.xq_cnt; k = k + 1) begin
-            if (dut.xq_ep[(dut.xq_rp + k) % 4] == !tpt.epoch_reg) `XFAIL("INVALIDATE finished while a translation of the old epoch is held")
+            if (dut.xq_ep[(dut.xq_rp + k) % 8] == !tpt.epoch_reg) `XFAIL("INVALIDATE finished while a translation of the old epoch is held")
         end
         for (k = 0; k < dut.bq_cnt; k = k + 1) begin
             if (dut.bq_ep[(dut.bq_rp + k) % 32] == !tpt.epoch_reg) `XFAIL("INVALIDATE finished while a burst of the old epoch is outstanding")
