@@ -1,3 +1,5 @@
+`define VIA_VI_TX_BENCH_PIPE_STUB
+
 // via_desc_pipe_stub: bench stand-in for via_desc_pipe (helper P's module)
 // with its ports, built on one via_desc_fetch: one descriptor fetched at a
 // time, each result and its segments copied into a slot; results in request
