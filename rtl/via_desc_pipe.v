@@ -388,14 +388,18 @@ reg [15:0]     lk_ptag_reg;
 // the oldest slot (from head on) that needs a lookup
 reg            lk_cand;
 reg [SW-1:0]   lk_slot;
+reg [SW-1:0]   lk_k;
 integer k;
 always @* begin
     lk_cand = 1'b0;
     lk_slot = head_s;
+    lk_k = head_s;
     for (k = D - 1; k >= 0; k = k - 1) begin
-        if (sl_st[head_s + k[SW-1:0]] == T_LK) begin
+        // (an SW-bit sum: it wraps around the ring)
+        lk_k = head_s + k[SW-1:0];
+        if (sl_st[lk_k] == T_LK) begin
             lk_cand = 1'b1;
-            lk_slot = head_s + k[SW-1:0];
+            lk_slot = lk_k;
         end
     end
 end

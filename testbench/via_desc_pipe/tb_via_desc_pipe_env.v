@@ -772,6 +772,10 @@ always @(posedge clk) begin
         if (d_arvalid && d_arready) $display("%0t AR slot %0d addr %h len %0d", $time, dut.ar_info_reg[dut.RQW-1 -: SW], d_araddr, d_arlen);
         if (d_rvalid && axi_rlast) $display("%0t Rend slot %0d", $time, dut.r_s);
         if (seg_rd_en) $display("%0t segrd slot %0d idx %0d", $time, seg_rd_slot, seg_idx);
+        if (lk_valid) $display("%0t lk va %h len %0d ready %b", $time, lk_va, lk_len, lk_ready);
+        if (rs_valid) $display("%0t rs err %0d slot %0d", $time, rs_err, dut.lq_slot);
+        if (axi_arvalid && axi_arready) $display("%0t mem AR id %0d addr %h", $time, axi_arid, axi_araddr);
+        if (d_arvalid && !d_arready) $display("%0t AR wait", $time);
     end
 end
 
