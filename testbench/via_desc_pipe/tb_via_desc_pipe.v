@@ -13,6 +13,7 @@
 //      bit, DEPTH 2
 //   d: 512-bit datapath (a beat holds a whole 64-byte block), 32-bit
 //      addresses, MAX_SEGS 4, DEPTH 16
+//   e: 128-bit datapath (one segment per beat), MAX_SEGS 4, DEPTH 8
 //   p8, p16: throughput with 125-cycle reads, DEPTH 8 and 16 (prints the
 //      cycles per result)
 // Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform).
@@ -27,7 +28,7 @@ localparam TIMEOUT_CYCLES = 2000000;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
-wire fin_a, fin_b, fin_c, fin_d, fin_p8, fin_p16;
+wire fin_a, fin_b, fin_c, fin_d, fin_e, fin_p8, fin_p16;
 
 always #5 clk = ~clk;
 
@@ -36,6 +37,7 @@ wire clk_a = clk & (fin_a !== 1'b1);
 wire clk_b = clk & (fin_b !== 1'b1);
 wire clk_c = clk & (fin_c !== 1'b1);
 wire clk_d = clk & (fin_d !== 1'b1);
+wire clk_e = clk & (fin_e !== 1'b1);
 wire clk_p8 = clk & (fin_p8 !== 1'b1);
 wire clk_p16 = clk & (fin_p16 !== 1'b1);
 
@@ -105,6 +107,23 @@ tb_via_desc_pipe_env #(
 );
 
 tb_via_desc_pipe_env #(
+    .DATA_WIDTH(128),
+    .ADDR_WIDTH(48),
+    .MAX_SEGS(4),
+    .READ_LATENCY(20),
+    .READY_PROB(60),
+    .RANDOM_FETCHES(150),
+    .PASSES(1),
+    .DEPTH(8),
+    .ABORTS(4),
+    .SALT(7)
+) env_e (
+    .clk(clk_e),
+    .rst(rst),
+    .finished(fin_e)
+);
+
+tb_via_desc_pipe_env #(
     .DATA_WIDTH(64),
     .ADDR_WIDTH(48),
     .MAX_SEGS(16),
@@ -147,7 +166,7 @@ end
 
 initial begin
     // (after reset: an environment's finished starts at 0 only once it runs)
-    wait (rst === 1'b0 && fin_a === 1'b1 && fin_b === 1'b1 && fin_c === 1'b1 && fin_d === 1'b1
+    wait (rst === 1'b0 && fin_a === 1'b1 && fin_b === 1'b1 && fin_c === 1'b1 && fin_d === 1'b1 && fin_e === 1'b1
         && fin_p8 === 1'b1 && fin_p16 === 1'b1);
     repeat (2) @(posedge clk);
     $display("PASS");
@@ -159,8 +178,8 @@ integer cycle_count = 0;
 always @(posedge clk) begin
     cycle_count <= cycle_count + 1;
     if (cycle_count >= TIMEOUT_CYCLES) begin
-        $fatal(1, "tb_via_desc_pipe: timeout after %0d cycles (finished: a %b b %b c %b d %b p8 %b p16 %b)", TIMEOUT_CYCLES,
-            fin_a, fin_b, fin_c, fin_d, fin_p8, fin_p16);
+        $fatal(1, "tb_via_desc_pipe: timeout after %0d cycles (finished: a %b b %b c %b d %b e %b p8 %b p16 %b)", TIMEOUT_CYCLES,
+            fin_a, fin_b, fin_c, fin_d, fin_e, fin_p8, fin_p16);
     end
 end
 

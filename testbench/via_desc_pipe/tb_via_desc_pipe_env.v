@@ -915,8 +915,14 @@ reg rel_a = 1'b0, rel_b = 1'b0;
 assign rel_valid = rel_a | rel_b;
 integer rq_due [0:QN-1];
 integer rq_h = 0, rq_t = 0, cyc = 0;
+// coverage: most results taken and not yet released at once; cycles in
+// which the unit remembered a release (one that came while a slot dropped
+// by abort was the oldest)
+integer cov_held_max = 0, cov_pend = 0;
 always @(posedge clk) begin
     cyc <= cyc + 1;
+    if (rq_t - rq_h > cov_held_max) cov_held_max = rq_t - rq_h;
+    if (dut.rel_pend_reg != 0) cov_pend = cov_pend + 1;
     if (rq_t != rq_h && cyc >= rq_due[rq_h % QN]) begin
         rel_a <= 1'b1;
         rq_h = rq_h + 1;
@@ -1597,10 +1603,12 @@ initial begin
         end
         drain;
         if (n_bursts - t0 != x_sum_bursts) `XFAIL("bursts after the aborts differ from the model")
-        $display("%m: abort: %0d aborts, %0d requests in flight at their rise, %0d results dropped", ABORTS, abort_inflight, n_dropped);
+        $display("%m: abort: %0d aborts, %0d requests in flight at their rise, %0d results dropped; %0d cycles with a release remembered",
+            ABORTS, abort_inflight, n_dropped, cov_pend);
     end
 
     repeat (10) tick;
+    $display("%m: up to %0d results taken and not yet released at once", cov_held_max);
     $display("%m: finished at %0t ns; %0d fetches, %0d bursts; fence: %0d of 16 fetches ended STALE, %0d INVALIDATEs with a burst outstanding", $time, n_req, n_bursts, fence_stale, fence_overlap);
     $display("%m: results per check (OK XLAT_CTL XLAT_SEGS RESERVED OP RDMA_EN NO_ADDR_SEG SEG_LIMIT ADDR_RESERVED LEN_SUM LEN_MAX BUS): %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d %0d",
         hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7], hist[8], hist[9], hist[10], hist[11]);
