@@ -266,8 +266,8 @@ localparam DBW = $clog2(BUF_BEATS);
 localparam XQ_DEPTH = 8;          // data lookups + translations held
 localparam MQ = 16;               // descriptor records (power of two)
 localparam MW = 4;
-localparam PIPE_DEPTH = 8;        // via_desc_pipe slots
-localparam PSW = 3;
+localparam PIPE_DEPTH = 16;       // via_desc_pipe slots
+localparam PSW = 4;
 localparam LQ_DEPTH = 8;          // lookups outstanding on the d port
 localparam WXQ = 4;               // write-back lookups + translations held
 localparam BQ_DEPTH = 32;
@@ -326,15 +326,22 @@ reg                b_rw, b_rr, b_en;
 reg [1:0]          b_state;
 
 // item FIFO: pairs the fetch results (in request order) with their items
-reg [VI_WIDTH-1:0] iq_vi [0:PIPE_DEPTH-1];
-reg [63:0]         iq_va [0:PIPE_DEPTH-1];
-reg [31:0]         iq_h [0:PIPE_DEPTH-1];
-reg [15:0]         iq_ptag [0:PIPE_DEPTH-1];
-reg [15:0]         iq_peer [0:PIPE_DEPTH-1];
-reg [1:0]          iq_state [0:PIPE_DEPTH-1];
-reg                iq_en [0:PIPE_DEPTH-1];
+// (a via_ram; its read register is the head, iqh_v)
+localparam IQW = VI_WIDTH + 64 + 32 + 16 + 16 + 2 + 1;
 reg [PSW-1:0]      iq_wp, iq_rp;
-reg [PSW:0]        iq_cnt;
+reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
+reg [PSW:0]        iq_rc;      // entries written, not yet read
+reg                iqh_v;      // the RAM's read register holds the head
+wire [IQW-1:0]     iq_rd;
+wire               iq_pop;
+wire               iq_rd_en = (iq_rc != 0) && (!iqh_v || iq_pop);
+wire [VI_WIDTH-1:0] iqh_vi;
+wire [63:0]        iqh_va;
+wire [31:0]        iqh_h;
+wire [15:0]        iqh_ptag, iqh_peer;
+wire [1:0]         iqh_state;
+wire               iqh_en;
+assign {iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
 
 // ------------------------------------------------------------ records
 
@@ -487,11 +494,24 @@ reg [1:0] is_st;
 reg [MW-1:0] is_id;
 reg [15:0] is_segc;
 
-wire [PSW-1:0] iq_h_i = iq_rp;
-wire        cls_go = fe_res_valid && (iq_cnt != 0) && rec_free && (is_st == I_IDLE) && !abort;
-wire        cls_drop = fe_res_valid && (is_st == I_IDLE) && abort;
+wire        cls_go = fe_res_valid && iqh_v && rec_free && (is_st == I_IDLE) && !abort;
+wire        cls_drop = fe_res_valid && iqh_v && (is_st == I_IDLE) && abort;
 assign      fe_res_ready = cls_go || cls_drop;
-wire [1:0]  cls_cst = iq_state[iq_h_i];
+assign      iq_pop = fe_res_ready;
+wire [1:0]  cls_cst = iqh_state;
+
+via_ram #(
+    .WIDTH(IQW),
+    .WORDS(PIPE_DEPTH)
+) iqram (
+    .clk(clk),
+    .wr_en(fe_req_go),
+    .wr_addr(iq_wp),
+    .wr_data({b_vi, b_va, b_h, b_ptag, b_peer, b_state, b_en}),
+    .rd_en(iq_rd_en),
+    .rd_addr(iq_rp),
+    .rd_data(iq_rd)
+);
 reg  [31:0] cls_st;
 reg         cls_frame;
 always @(*) begin
@@ -501,7 +521,7 @@ always @(*) begin
     else if (fe_res_kind != RES_DESC) cls_st = ST_TRANSPORT;
     else if (fe_res_control[1:0] != 2'd0) cls_st = ST_FORMAT;
     else if (cls_cst == VI_ERROR) cls_st = ST_FLUSHED;
-    else if (!iq_en[iq_h_i] || cls_cst != VI_CONNECTED) cls_st = ST_FORMAT;
+    else if (!iqh_en || cls_cst != VI_CONNECTED) cls_st = ST_FORMAT;
     else cls_frame = 1'b1;
 end
 
@@ -828,11 +848,11 @@ always @(posedge clk) begin
         r_len[rw_i] <= fe_res_length;
         r_imm[rw_i] <= fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0;
         r_immf[rw_i] <= fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB];
-        r_peer[rw_i] <= iq_peer[iq_h_i];
-        r_vi[rw_i] <= iq_vi[iq_h_i];
-        r_dva[rw_i] <= iq_va[iq_h_i];
-        r_dh[rw_i] <= iq_h[iq_h_i];
-        r_ptag[rw_i] <= iq_ptag[iq_h_i];
+        r_peer[rw_i] <= iqh_peer;
+        r_vi[rw_i] <= iqh_vi;
+        r_dva[rw_i] <= iqh_va;
+        r_dh[rw_i] <= iqh_h;
+        r_ptag[rw_i] <= iqh_ptag;
         r_next[rw_i] <= fe_res_ctl_valid ? fe_res_next : 64'd0;
         r_nh[rw_i] <= fe_res_ctl_valid ? fe_res_next_handle : 32'd0;
     end
@@ -850,13 +870,6 @@ always @(posedge clk) begin
     if (b_now) r_b[b_id] <= 1'b1;
     // FIFO arrays
     if (fe_req_go) begin
-        iq_vi[iq_wp] <= b_vi;
-        iq_va[iq_wp] <= b_va;
-        iq_h[iq_wp] <= b_h;
-        iq_ptag[iq_wp] <= b_ptag;
-        iq_peer[iq_wp] <= b_peer;
-        iq_state[iq_wp] <= b_state;
-        iq_en[iq_wp] <= b_en;
     end
     if (d_go) lq_wb[lq_wp] <= d_sel_wb;
     if (li_take) dlq_id[dlq_wp] <= is_id;
@@ -890,6 +903,8 @@ always @(posedge clk) begin
         iq_wp <= {PSW{1'b0}};
         iq_rp <= {PSW{1'b0}};
         iq_cnt <= {(PSW+1){1'b0}};
+        iq_rc <= {(PSW+1){1'b0}};
+        iqh_v <= 1'b0;
         rec_wp <= cp_rp;
         out_rp <= cp_rp;
         wl_rp <= cp_rp;
@@ -1008,8 +1023,11 @@ always @(posedge clk) begin
         end
         if (fe_req_go || abort) b_v <= 1'b0;
         if (fe_req_go) iq_wp <= iq_wp + 1'b1;
-        if (fe_res_ready && iq_cnt != 0) iq_rp <= iq_rp + 1'b1;
-        iq_cnt <= iq_cnt + {{PSW{1'b0}}, fe_req_go} - {{PSW{1'b0}}, fe_res_ready && iq_cnt != 0};
+        if (iq_rd_en) iq_rp <= iq_rp + 1'b1;
+        iq_cnt <= iq_cnt + {{PSW{1'b0}}, fe_req_go} - {{PSW{1'b0}}, iq_pop};
+        iq_rc <= iq_rc + {{PSW{1'b0}}, fe_req_go} - {{PSW{1'b0}}, iq_rd_en};
+        if (iq_rd_en) iqh_v <= 1'b1;
+        else if (iq_pop) iqh_v <= 1'b0;
 
         // ---------------- classify and issue
         if (cls_go) begin
@@ -1020,7 +1038,7 @@ always @(posedge clk) begin
                 is_slot <= fe_res_slot;
                 is_segc <= fe_res_seg_count;
                 li_seg <= 8'd0;
-                li_ptag <= iq_ptag[iq_h_i];
+                li_ptag <= iqh_ptag;
             end
         end
         case (is_st)
