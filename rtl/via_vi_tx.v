@@ -327,7 +327,7 @@ reg [1:0]          b_state;
 
 // item FIFO: pairs the fetch results (in request order) with their items
 // (a via_ram; its read register is the head, iqh_v)
-localparam IQW = VI_WIDTH + 64 + 32 + 16 + 16 + 2 + 1;
+localparam IQW = VI_WIDTH + 58 + 32 + 16 + 16 + 2 + 1;
 reg [PSW-1:0]      iq_wp, iq_rp;
 reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
 reg [PSW:0]        iq_rc;      // entries written, not yet read
@@ -336,7 +336,7 @@ wire [IQW-1:0]     iq_rd;
 wire               iq_pop;
 wire               iq_rd_en = (iq_rc != 0) && (!iqh_v || iq_pop);
 wire [VI_WIDTH-1:0] iqh_vi;
-wire [63:0]        iqh_va;
+wire [63:6]        iqh_va;
 wire [31:0]        iqh_h;
 wire [15:0]        iqh_ptag, iqh_peer;
 wire [1:0]         iqh_state;
@@ -352,16 +352,29 @@ reg                r_etr [0:MQ-1];     // that error: 1 TRANSPORT, 0 PROTECTION
 reg                r_w [0:MQ-1];       // its Status write was issued
 reg                r_b [0:MQ-1];       // and its B has come
 reg [31:0]         r_st [0:MQ-1];      // error bits of its status
-reg [31:0]         r_len [0:MQ-1];
-reg [31:0]         r_imm [0:MQ-1];
-reg                r_immf [0:MQ-1];
-reg [15:0]         r_peer [0:MQ-1];
-reg [VI_WIDTH-1:0] r_vi [0:MQ-1];
-reg [63:0]         r_dva [0:MQ-1];
-reg [31:0]         r_dh [0:MQ-1];
-reg [15:0]         r_ptag [0:MQ-1];
-reg [63:0]         r_next [0:MQ-1];
-reg [31:0]         r_nh [0:MQ-1];
+// the wide fields are in three via_rams, one per reader, each read every
+// cycle at its reader's next pointer; a valid flag says the read register
+// holds the word of the reader's record (written at least a cycle before)
+localparam OW = 32 + 32 + 1 + 16 + VI_WIDTH;    // output: header fields
+localparam WW = 58 + 32 + 16;                   // write-back lookup (VA bits 63:6)
+localparam AW2 = VI_WIDTH + 64 + 32;            // advance
+wire [OW-1:0]      o_rd;
+wire [WW-1:0]      wl_rd;
+wire [AW2-1:0]     ap_rd;
+reg                o_rv, wl_rv, ap_rv;
+wire [31:0]        o_len, o_imm;
+wire               o_immf;
+wire [15:0]        o_peer;
+wire [VI_WIDTH-1:0] o_vi;
+wire [63:6]        wl_dva;
+wire [31:0]        wl_dh;
+wire [15:0]        wl_ptag;
+wire [VI_WIDTH-1:0] ap_vi;
+wire [63:0]        ap_next;
+wire [31:0]        ap_nh;
+assign {o_len, o_imm, o_immf, o_peer, o_vi} = o_rd;
+assign {wl_dva, wl_dh, wl_ptag} = wl_rd;
+assign {ap_vi, ap_next, ap_nh} = ap_rd;
 // ring pointers, in order: cp <= ap <= wa <= wl <= out <= rec_wp
 reg [MW:0]         rec_wp;   // next record to make (classify)
 reg [MW:0]         out_rp;   // output side's record
@@ -373,9 +386,7 @@ wire [MW:0]        rec_used = rec_wp - cp_rp;
 wire               rec_free = rec_used < MQ;
 wire [MW-1:0]      rw_i = rec_wp[MW-1:0];
 wire [MW-1:0]      om = out_rp[MW-1:0];
-wire [MW-1:0]      wl_i = wl_rp[MW-1:0];
 wire [MW-1:0]      wa_i = wa_rp[MW-1:0];
-wire [MW-1:0]      ap_i = ap_rp[MW-1:0];
 wire [MW-1:0]      cp_i = cp_rp[MW-1:0];
 
 // ------------------------------------------------------------ descriptor fetch pipe
@@ -507,7 +518,7 @@ via_ram #(
     .clk(clk),
     .wr_en(fe_req_go),
     .wr_addr(iq_wp),
-    .wr_data({b_vi, b_va, b_h, b_ptag, b_peer, b_state, b_en}),
+    .wr_data({b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en}),
     .rd_en(iq_rd_en),
     .rd_addr(iq_rp),
     .rd_data(iq_rd)
@@ -613,15 +624,15 @@ reg [MW:0]           bf_cnt;
 
 wire li_want = (is_st == I_LK) && !is_stop && (lq_cnt < LQ_DEPTH)
             && ({1'b0, dlq_cnt} + {1'b0, xq_cnt} < XQ_DEPTH);
-wire wl_want = !abort && (wl_rp != out_rp) && (lq_cnt < LQ_DEPTH)
+wire wl_want = !abort && (wl_rp != out_rp) && wl_rv && (lq_cnt < LQ_DEPTH)
             && ({1'b0, wlk_out} + {1'b0, wxq_cnt} < WXQ);
 reg  d_lock, d_lsel, d_rr;
 wire d_sel_wb = d_lock ? d_lsel : (wl_want && (!li_want || d_rr));
 assign d_lk_valid  = d_sel_wb ? wl_want : li_want;
-assign d_lk_handle = d_sel_wb ? r_dh[wl_i] : li_h;
-assign d_lk_va     = d_sel_wb ? {r_dva[wl_i][63:6], 6'd0} : li_va;
+assign d_lk_handle = d_sel_wb ? wl_dh : li_h;
+assign d_lk_va     = d_sel_wb ? {wl_dva, 6'd0} : li_va;
 assign d_lk_len    = d_sel_wb ? 32'd32 : li_rem;
-assign d_lk_ptag   = d_sel_wb ? r_ptag[wl_i] : li_ptag;
+assign d_lk_ptag   = d_sel_wb ? wl_ptag : li_ptag;
 assign d_lk_kind   = d_sel_wb ? KIND_LW : KIND_LR;
 assign d_rs_ready  = 1'b1;
 
@@ -695,7 +706,7 @@ wire                    pk_full = pk_sum >= BYTES32[LB+1:0];
 
 wire o_stop = abort || r_err[om];
 wire in_pay = (ph == P_PAY);
-wire all_in = (pk_in == r_len[om]);
+wire all_in = (pk_in == o_len);
 wire pk_pop = in_pay && !o_stop && !all_in && h_valid && out_free;
 wire pk_flush = in_pay && !o_stop && all_in && (acc_n != 0) && out_free;
 // under an error the output drops its record's beats; under abort every beat
@@ -727,13 +738,13 @@ via_ram #(
 // header of record om
 wire [127:0] hdr;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [31:0] vi32 = {{(32-VI_WIDTH){1'b0}}, r_vi[om]};
+wire [31:0] vi32 = {{(32-VI_WIDTH){1'b0}}, o_vi};
 /* verilator lint_on UNUSEDSIGNAL */
-assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = r_peer[om];
+assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = o_peer;
 assign hdr[`VIA_FRAME_HDR_SRC_VI_RANGE] = vi32[15:0];
-assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = r_len[om];
-assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = r_imm[om];
-assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, r_immf[om]};
+assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = o_len;
+assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = o_imm;
+assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, o_immf};
 assign hdr[`VIA_FRAME_HDR_OP_RANGE] = `VIA_FRAME_OP_SEND;
 assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 16'd0;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -764,11 +775,11 @@ wire b_now = (bf_cnt != 0) && w_axi_bvalid;
 wire [MW-1:0] b_id = bf_id[bf_rp];
 wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]);
 
-assign adv_valid = !abort && (ap_rp != wa_rp);
-assign adv_vi = r_vi[ap_i];
+assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv;
+assign adv_vi = ap_vi;
 assign adv_q = 1'b0;
-assign adv_next = r_next[ap_i];
-assign adv_next_handle = r_nh[ap_i];
+assign adv_next = ap_next;
+assign adv_next_handle = ap_nh;
 assign adv_keep = 1'b0;
 wire adv_go = adv_valid && adv_ready;
 
@@ -832,6 +843,41 @@ wire is_fin = ((is_st == I_SRD) && (is_stop || ({8'd0, li_seg} >= is_segc)))
 assign seg_rd_en = (is_st == I_SRD) && !is_fin;
 assign fe_rel = is_fin || (cls_go && !cls_frame) || cls_drop;
 wire out_trl = (ph == P_TRL) && !abort && out_free;
+wire o_skip = (ph == P_IDLE) && o_have && !abort && !r_frame[om];
+
+// record RAMs: written when the record is made, read at the readers' next
+// pointers
+wire [MW:0] out_nx = out_rp + {{MW{1'b0}}, o_skip || out_trl};
+wire [MW:0] wl_nx = wl_rp + {{MW{1'b0}}, wl_take};
+wire [MW:0] ap_nx = ap_rp + {{MW{1'b0}}, adv_go};
+wire [OW-1:0] rec_o = {fe_res_length,
+    fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0,
+    fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB], iqh_peer, iqh_vi};
+wire [WW-1:0] rec_w = {iqh_va, iqh_h, iqh_ptag};
+wire [AW2-1:0] rec_a = {iqh_vi, fe_res_ctl_valid ? fe_res_next : 64'd0,
+    fe_res_ctl_valid ? fe_res_next_handle : 32'd0};
+
+via_ram #(.WIDTH(OW), .WORDS(MQ)) oram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_o),
+    .rd_en(1'b1), .rd_addr(out_nx[MW-1:0]), .rd_data(o_rd));
+via_ram #(.WIDTH(WW), .WORDS(MQ)) wlram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_w),
+    .rd_en(1'b1), .rd_addr(wl_nx[MW-1:0]), .rd_data(wl_rd));
+via_ram #(.WIDTH(AW2), .WORDS(MQ)) apram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_a),
+    .rd_en(1'b1), .rd_addr(ap_nx[MW-1:0]), .rd_data(ap_rd));
+
+always @(posedge clk) begin
+    if (rst) begin
+        o_rv <= 1'b0;
+        wl_rv <= 1'b0;
+        ap_rv <= 1'b0;
+    end else begin
+        o_rv <= out_nx != rec_wp;
+        wl_rv <= wl_nx != rec_wp;
+        ap_rv <= ap_nx != rec_wp;
+    end
+end
 
 // ------------------------------------------------------------ sequential
 
@@ -845,16 +891,6 @@ always @(posedge clk) begin
         r_w[rw_i] <= 1'b0;
         r_b[rw_i] <= 1'b0;
         r_st[rw_i] <= cls_st & ST_ERR_MASK;
-        r_len[rw_i] <= fe_res_length;
-        r_imm[rw_i] <= fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0;
-        r_immf[rw_i] <= fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB];
-        r_peer[rw_i] <= iqh_peer;
-        r_vi[rw_i] <= iqh_vi;
-        r_dva[rw_i] <= iqh_va;
-        r_dh[rw_i] <= iqh_h;
-        r_ptag[rw_i] <= iqh_ptag;
-        r_next[rw_i] <= fe_res_ctl_valid ? fe_res_next : 64'd0;
-        r_nh[rw_i] <= fe_res_ctl_valid ? fe_res_next_handle : 32'd0;
     end
     if (is_fin) r_idone[is_id] <= 1'b1;
     if (rs_data && d_rs_err != 3'd0 && !r_err[rs_id]) begin
@@ -1132,7 +1168,7 @@ always @(posedge clk) begin
             if (o_have && !abort) begin
                 if (!r_frame[om]) begin
                     out_rp <= out_rp + 1'b1;
-                end else if (out_free) begin
+                end else if (out_free && o_rv) begin
                     ov_r <= 1'b1;
                     od_r <= hdr0;
                     ok_r <= {BYTES{1'b1}};
