@@ -12,15 +12,20 @@
 //
 // Stages (each works in descriptor order; several descriptors are between
 // the first and the last)
-//   intake   a work item is taken (work_ready: nothing held in the intake),
+//   intake   a work item is taken (work_ready: nothing held in the intake;
+//            one item per three cycles at most),
 //            ctx_rd_vi = work_vi; the next cycle the context is latched into
 //            the request register, which asks the fetch (req_ptag = ctx
 //            ptag, req_recv 0, MaxTransfer and RDMA enables from the
 //            context). The item's VI, VA, handle and context fields go into
-//            an item FIFO (PIPE_DEPTH entries) that pairs them with the
-//            fetch results (in request order).
+//            an item FIFO (PIPE_DEPTH = 16 entries, a via_ram) that pairs
+//            them with the fetch results (in request order); the fetch
+//            keeps up to 16 descriptors in flight.
 //   classify the oldest fetch result is taken when a descriptor record is
-//            free (MQ records, a small ring): RES_BUS -> TRANSPORT_ERROR;
+//            free (MQ = 16 records, a ring from the fetch result to the
+//            completion; the wide fields in three via_rams, one per reader:
+//            output, write-back lookup, advance; flags and status bits in
+//            flip-flops): RES_BUS -> TRANSPORT_ERROR;
 //            RES_STATUS -> its status bit; RES_DESC with op RDMA_WRITE /
 //            RDMA_READ -> LOCAL_FORMAT_ERROR; a send on a VI whose context
 //            state is ERROR -> FLUSHED; not CONNECTED (or not enabled) ->
