@@ -1166,12 +1166,16 @@ endtask
 // gathers of 1..4 small segments, fetch errors, lookup failures
 task st_mixed;
     input integer nitems;
-    integer i, kind;
+    integer i, kind, rd_err, j;
     reg [VI_WIDTH-1:0] v;
     reg [63:0] va;
     begin
         cx_state[6] = 2'd0;
         cx_state[7] = 2'd3;
+        // the last 256 bytes of K_A are kept for one send whose data read
+        // gets SLVERR (no other item reads them)
+        r_len[K_A] = r_len[K_A] - 256;
+        rd_err = 0;
         st_begin;
         for (i = 0; i < nitems; i = i + 1) begin
             v = {bench_random(0)} % NUM_VI;
@@ -1185,6 +1189,15 @@ task st_mixed;
             end else if (kind == 0) begin
                 b_len = b_len + 1;
                 st_add(v, va, ST_LENGTH, 1'b0, 0);
+            end else if (kind == 2 && rd_err == 0) begin
+                rd_err = 1;
+                s_addr[0] = r_va[K_A] + r_len[K_A] + 64'h40;
+                s_hnd[0] = r_handle[K_A];
+                s_len[0] = 150;
+                b_len = 0;
+                for (j = 0; j < b_segc; j = j + 1) b_len = b_len + s_len[j];
+                ram.set_rd_error(pa_of(K_A, s_addr[0] + 100), pa_of(K_A, s_addr[0] + 101));
+                st_add(v, va, ST_TRANSPORT, 1'b1, ST_TRANSPORT);
             end else if (kind == 1 && b_segc > 1) begin
                 // a stale handle on the last segment
                 s_hnd[b_segc - 1] = r_handle[K_A] + 32'h0001_0000;
@@ -1203,6 +1216,8 @@ task st_mixed;
         ram.set_wr_error(pa_of(K_D, it_dva[nitems / 2]), pa_of(K_D, it_dva[nitems / 2] + 32));
         st_run;
         ram.clear_errors;
+        r_len[K_A] = r_len[K_A] + 256;
+        if (rd_err == 0) $display("%m: (this stream had no send with an R SLVERR)");
         cx_state[6] = 2'd1;
         cx_state[7] = 2'd1;
     end
