@@ -25,7 +25,10 @@
 //   5. pipelined random runs: RANDOM_FETCHES fetches of every shape and
 //      class (page-crossing descriptors, bus errors, one at a time in
 //      flight with the others) issued back to back, each at its own place;
-//   6. the fence (as the via_desc_fetch bench: INVALIDATE at 16 moments);
+//   6. the fence (as the via_desc_fetch bench: INVALIDATE at 16 moments
+//      of one fetch); then 6 INVALIDATEs at random moments of pipelined
+//      random runs (translations of both epochs held; region A's fetches in
+//      flight may end STALE, or HANDLE for a next-generation handle);
 //   7. abort at random moments of a pipelined run: no request, lookup or AR
 //      taken under abort; results come in order, only those of requests in
 //      flight when abort rose may be missing; busy falls; the unit then works
