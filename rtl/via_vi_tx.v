@@ -1,81 +1,99 @@
-// via_vi_tx: send engine of the vianic NIC (issue 9).
+// via_vi_tx: send engine of the vianic NIC (issue 9, pipelined in issue 9
+// part 2).
 //
-// Takes one work item (a send queue's current descriptor) at a time from
-// via_vi_queues, fetches the descriptor with its own via_desc_fetch
-// instance, sends the message as one frame of the internal format
-// (via_frame.vh) on m_axis, writes the descriptor's Status word back and
-// advances the queue. docs/vi.md ("The data path: design") is the base.
+// Takes work items (send queues' descriptors, several ahead, several of one
+// VI back to back in post order) from via_vi_queues, fetches them through a
+// via_desc_pipe instance (several descriptors in flight, results in order),
+// sends each message as one frame of the internal format (via_frame.vh) on
+// m_axis, writes each descriptor's Status word back and advances its queue.
+// docs/vi.md ("The data path: design") is the base. Per descriptor the
+// behaviour (statuses, frame format, write-back word, counters, done_pulse,
+// fence, abort) is that of the unpipelined engine; only the overlap is new.
 //
-// Per work item
-//   1. ctx_rd_vi = the item's VI; the next cycle the context is latched and
-//      the fetch requested (req_ptag = ctx ptag, req_recv 0, MaxTransfer and
-//      RDMA enables from the context).
-//   2. the fetch result decides: RES_BUS -> TRANSPORT_ERROR; RES_STATUS ->
-//      its status bit; RES_DESC with op RDMA_WRITE / RDMA_READ ->
-//      LOCAL_FORMAT_ERROR (RDMA is a later issue); a send on a VI whose
-//      context state is ERROR -> FLUSHED; on a VI not CONNECTED (or not
-//      enabled) -> LOCAL_FORMAT_ERROR. These complete without a frame. The
-//      state used is the context's (read in step 1), not work_state.
-//   3. a good send: the HEADER goes out at once, before any data is read;
-//      in parallel the data segments are looked up page by page (lookup
-//      len = the segment's remaining length, LOCAL_READ, ctx ptag), up to
-//      XQ_DEPTH lookups ahead; each translation is read with full-width
-//      INCR bursts (<= MAX_BURST beats, within its page) issued only when
-//      the read buffer (RD_BUF_BYTES, a via_ram: block RAM) has room for
-//      every beat; several bursts are in flight (up to 32, the buffer
-//      permitting); R beats are annotated with their first valid byte and
-//      count, buffered, and packed from lane 0 by a realigning shifter
-//      (an accumulator of two beats) into the payload beats.
-//      Zero-length segments are skipped. A lookup error (status
-//      LOCAL_PROTECTION_ERROR) or an R beat with SLVERR/DECERR
-//      (TRANSPORT_ERROR), whichever comes first, stops the lookups and
-//      bursts; the payload stops at once (what was buffered is dropped), the
-//      unit waits until every lookup response and every R beat in flight
-//      has come, then sends the TRAILER with that status. A whole message
-//      ends with the TRAILER status 0.
-//   4. write-back: lookup (descriptor handle, VA, 32 bytes, LOCAL_WRITE);
-//      on success one single-beat write of the Status word (offset 28, four
-//      strobes) = DONE | error bits | OP COMPLETED_SEND (0). Once its AW
-//      and W are taken the main sequence goes on (step 5 and the next work
-//      item); a write-back tail (wb_bwait) awaits the B (SLVERR/DECERR:
-//      counted in cnt_wb_lost) and then pulses done_pulse and counts the
-//      descriptor. One Status write at most is in flight: the next
-//      descriptor's write-back lookup waits for the B, so completions
-//      (Status writes, done_pulse) stay in order. Lookup failure: nothing
-//      written, cnt_wb_lost, the descriptor completes at its advance.
-//      Length and ImmediateData are not written for a send.
-//   5. advance (adv_next = res_next, 0 if res_ctl_valid is 0; adv_keep 0),
-//      then the fetch result is released. The advance comes after the
-//      Status write is issued, not after its B: the queue block needs only
-//      the fetched descriptor's Next (an advance means "cur was fetched",
-//      docs/vi.md), the Status write cannot be passed by a later one (same
-//      AWID, issued after this B, host memory applies them in order), and
-//      the host learns of the completion only from the Status word.
+// Stages (each works in descriptor order; several descriptors are between
+// the first and the last)
+//   intake   a work item is taken (work_ready: nothing held in the intake;
+//            one item per three cycles at most),
+//            ctx_rd_vi = work_vi; the next cycle the context is latched into
+//            the request register, which asks the fetch (req_ptag = ctx
+//            ptag, req_recv 0, MaxTransfer and RDMA enables from the
+//            context). The item's VI, VA, handle and context fields go into
+//            an item FIFO (PIPE_DEPTH = 16 entries, a via_ram) that pairs
+//            them with the fetch results (in request order); the fetch
+//            keeps up to 16 descriptors in flight.
+//   classify the oldest fetch result is taken when a descriptor record is
+//            free (MQ = 16 records, a ring from the fetch result to the
+//            completion; the wide fields in three via_rams, one per reader:
+//            output, write-back lookup, advance; flags and status bits in
+//            flip-flops): RES_BUS -> TRANSPORT_ERROR;
+//            RES_STATUS -> its status bit; RES_DESC with op RDMA_WRITE /
+//            RDMA_READ -> LOCAL_FORMAT_ERROR; a send on a VI whose context
+//            state is ERROR -> FLUSHED; not CONNECTED (or not enabled) ->
+//            LOCAL_FORMAT_ERROR: these make a record without frame (the
+//            fetch slot is released at once). A good send makes a frame
+//            record (length, immediate, peer, VI; Next for the advance; VA,
+//            handle, ptag for the write-back) and goes to the issue side.
+//   issue    reads the descriptor's segments from the fetch slot (seg_rd_*,
+//            one per two cycles), skips zero-length ones and issues the data
+//            lookups page by page (lookup len = the segment's remaining
+//            length, LOCAL_READ, ctx ptag), up to XQ_DEPTH lookups and
+//            translations held; once the last lookup of a descriptor is
+//            issued the slot is released and the next result is classified,
+//            so descriptor i+1's lookups and reads go out while i's data is
+//            still on its way. Translations become full-width INCR bursts
+//            (<= MAX_BURST beats, within the page) issued only when the read
+//            buffer (RD_BUF_BYTES, a via_ram) has room for every beat; up to
+//            BQ_DEPTH bursts in flight. Every lookup, translation, burst and
+//            buffered beat carries its record number.
+//   output   frames in record order, back to back: the HEADER of a frame
+//            record goes out as soon as the record exists (before any of its
+//            data may be read), then the payload packed from lane 0 by a
+//            realigning shifter (an accumulator of two beats), then the
+//            TRAILER; the next frame's header follows the trailer at once.
+//            A lookup error (LOCAL_PROTECTION_ERROR) or an R beat with
+//            SLVERR/DECERR (TRANSPORT_ERROR) marks its record: its lookups
+//            and bursts stop, its payload stops at once (its buffered beats
+//            are dropped), the output waits until nothing of that record is
+//            left in flight (lookups, translations, bursts, beats) and sends
+//            the TRAILER with that status. A whole message ends with the
+//            TRAILER status 0. A record without frame passes in one cycle.
+//   write-back, in record order once the output is past the record:
+//            lookup (descriptor handle, VA, 32 bytes, LOCAL_WRITE; up to
+//            WXQ lookups and translations ahead); on success one single-beat
+//            write of the Status word (offset 28, four strobes) = DONE |
+//            error bits | OP COMPLETED_SEND (0); several Status writes are in
+//            flight (one AWID, B in order). Lookup failure: nothing written,
+//            cnt_wb_lost. Length and ImmediateData are not written for a
+//            send.
+//   advance  in record order, once the record's Status write is issued (AW
+//            and W taken) or known lost: adv_next = the fetched Next (0 if
+//            res_ctl_valid was 0), adv_keep 0. docs/vi.md says why the
+//            advance need not await the B.
+//   complete in record order, once advanced and (if written) its B has come
+//            (SLVERR/DECERR: cnt_wb_lost): done_pulse, cnt_desc, cnt_err
+//            (the status has an error bit); the record is free again.
 //
-// Abort (level): no new work, lookup, AR, AW or fetch request is started;
-// a request or lookup not yet taken is withdrawn; what is in flight is
-// finished (every lookup response, R beat and B taken; the fetch unit's
-// result taken). A frame being sent is cut without trailer: m_axis_tvalid
-// drops at once (a reset follows; this is the one place the stream's
-// valid/hold rule is not kept). No write-back is started, no advance and
-// no done_pulse; a B still awaited by the write-back tail is taken, and if
-// its descriptor's queue had advanced it completes it (done_pulse): every
-// advance gets its done_pulse. busy = a work item is held (state not idle) or a Status
-// write awaits its B or its done_pulse is out; it covers everything in
-// flight.
+// Abort (level): no new work, lookup, AR, AW, fetch request, advance or
+// record is started; a request or lookup not yet taken is withdrawn; what is
+// in flight is finished (every lookup response, R beat and B taken; fetch
+// results that still come are taken and released; buffered beats dropped).
+// A frame being sent is cut without trailer: m_axis_tvalid drops at once
+// (a reset follows; this is the one place the stream's valid/hold rule is
+// not kept). A B of a descriptor whose queue had advanced completes it
+// (done_pulse): every advance gets its done_pulse. Once everything has
+// drained the records are dropped and busy falls. busy = anything held.
 //
-// Fence: inflight_epoch = the fetch unit's OR this unit's: bit e is 1 from
-// the cycle a successful data or write-back lookup of epoch e is accepted
-// (combinational term) while a translation of epoch e is held or a burst
-// issued under it has not returned its last R beat, and for the write-back
-// until its B.
+// Fence: inflight_epoch = the fetch pipe's OR this unit's: bit e is 1 from
+// the cycle a successful data or write-back lookup response of epoch e is
+// accepted (combinational term) while a translation of epoch e is held, a
+// burst issued under it has not returned its last R beat, or a Status write
+// under it awaits its B.
 //
-// Timing: work_ready, adv_valid, req_valid, d_lk_valid depend on state
-// registers and abort only; m_axis_* and the AXI AR/AW/W outputs are
-// registers; w_axi_bready is a register (wb_bwait); d_axi_rready and
-// d_rs_ready are constant 1 (space is reserved
-// before a lookup or an AR is issued); inflight_epoch has a combinational
-// term from d_rs_*.
+// Timing: work_ready, adv_valid, d_lk_valid depend on registers and abort
+// only; m_axis_* and the AXI AR/AW/W outputs are registers; w_axi_bready
+// is a register term; d_axi_rready and d_rs_ready are constant 1 (room is
+// reserved before a lookup or an AR is issued); inflight_epoch has a
+// combinational term from d_rs_*.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -250,7 +268,13 @@ localparam BYTES = DATA_WIDTH / 8;
 localparam LB = $clog2(BYTES);
 localparam BUF_BEATS = RD_BUF_BYTES / BYTES;
 localparam DBW = $clog2(BUF_BEATS);
-localparam XQ_DEPTH = 4;
+localparam XQ_DEPTH = 8;          // data lookups + translations held
+localparam MQ = 16;               // descriptor records (power of two)
+localparam MW = 4;
+localparam PIPE_DEPTH = 16;       // via_desc_pipe slots
+localparam PSW = 4;
+localparam LQ_DEPTH = 8;          // lookups outstanding on the d port
+localparam WXQ = 4;               // write-back lookups + translations held
 localparam BQ_DEPTH = 32;
 
 generate
@@ -290,49 +314,93 @@ localparam [3:0]  AXI_CACHE = 4'b0011;
 localparam [2:0]  AXI_PROT = 3'b010;
 localparam [2:0]  AXI_SIZE = LB32[2:0];
 
-// main states
-// (values from desc.layout's enum TX_STATE, which the waveform filters show)
-localparam [31:0] S_IDLE_32 = `VIA_DESC_TX_STATE_IDLE;
-localparam [31:0] S_CTX_32 = `VIA_DESC_TX_STATE_CTX;
-localparam [31:0] S_REQ_32 = `VIA_DESC_TX_STATE_REQ;
-localparam [31:0] S_RES_32 = `VIA_DESC_TX_STATE_RES;
-localparam [31:0] S_DATA_32 = `VIA_DESC_TX_STATE_DATA;
-localparam [31:0] S_WB_LK_32 = `VIA_DESC_TX_STATE_WB_LK;
-localparam [31:0] S_WB_RS_32 = `VIA_DESC_TX_STATE_WB_RS;
-localparam [31:0] S_WB_W_32 = `VIA_DESC_TX_STATE_WB_W;
-localparam [31:0] S_ADV_32 = `VIA_DESC_TX_STATE_ADV;
-localparam [31:0] S_FIN_32 = `VIA_DESC_TX_STATE_FIN;
-localparam [3:0] S_IDLE = S_IDLE_32[3:0];
-localparam [3:0] S_CTX = S_CTX_32[3:0];
-localparam [3:0] S_REQ = S_REQ_32[3:0];
-localparam [3:0] S_RES = S_RES_32[3:0];
-localparam [3:0] S_DATA = S_DATA_32[3:0];
-localparam [3:0] S_WB_LK = S_WB_LK_32[3:0];
-localparam [3:0] S_WB_RS = S_WB_RS_32[3:0];
-localparam [3:0] S_WB_W = S_WB_W_32[3:0];
-localparam [3:0] S_ADV = S_ADV_32[3:0];
-localparam [3:0] S_FIN = S_FIN_32[3:0];
-// output phases of a frame
-localparam [2:0] P_HDR0 = 3'd0, P_HDR1 = 3'd1, P_PAY = 3'd2, P_TRL = 3'd3, P_DONE = 3'd4;
+localparam [1:0] I_IDLE = 2'd0, I_SRD = 2'd1, I_SGO = 2'd2, I_LK = 2'd3;
+localparam [1:0] P_IDLE = 2'd0, P_HDR1 = 2'd1, P_PAY = 2'd2, P_TRL = 2'd3;
 
-reg [3:0] state;
-reg [VI_WIDTH-1:0] vi_r;
-reg [63:0] dva_r;
-reg [31:0] dh_r;
-reg [31:0] st_r;
-reg        c_enable;
-reg [1:0]  c_state;
-reg [15:0] c_ptag;
-reg [31:0] c_mts;
-reg        c_rw, c_rr;
-reg [15:0] c_peer;
+integer bi;
 
-// ------------------------------------------------------------ descriptor fetch
+// ------------------------------------------------------------ intake
 
-wire        fe_req_valid = (state == S_REQ) && !abort;
+reg                a_v, b_v;
+reg [VI_WIDTH-1:0] a_vi, b_vi;
+reg [63:0]         a_va, b_va;
+reg [31:0]         a_h, b_h;
+reg [15:0]         b_ptag, b_peer;
+reg [31:0]         b_mts;
+reg                b_rw, b_rr, b_en;
+reg [1:0]          b_state;
+
+// item FIFO: pairs the fetch results (in request order) with their items
+// (a via_ram; its read register is the head, iqh_v)
+localparam IQW = VI_WIDTH + 58 + 32 + 16 + 16 + 2 + 1;
+reg [PSW-1:0]      iq_wp, iq_rp;
+reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
+reg [PSW:0]        iq_rc;      // entries written, not yet read
+reg                iqh_v;      // the RAM's read register holds the head
+wire [IQW-1:0]     iq_rd;
+wire               iq_pop;
+wire               iq_rd_en = (iq_rc != 0) && (!iqh_v || iq_pop);
+wire [VI_WIDTH-1:0] iqh_vi;
+wire [63:6]        iqh_va;
+wire [31:0]        iqh_h;
+wire [15:0]        iqh_ptag, iqh_peer;
+wire [1:0]         iqh_state;
+wire               iqh_en;
+assign {iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
+
+// ------------------------------------------------------------ records
+
+reg                r_frame [0:MQ-1];   // a good send: a frame
+reg                r_idone [0:MQ-1];   // its lookups are all issued (or stopped)
+reg                r_err [0:MQ-1];     // an error stopped its data
+reg                r_etr [0:MQ-1];     // that error: 1 TRANSPORT, 0 PROTECTION
+reg                r_w [0:MQ-1];       // its Status write was issued
+reg                r_b [0:MQ-1];       // and its B has come
+reg [31:0]         r_st [0:MQ-1];      // error bits of its status
+// the wide fields are in three via_rams, one per reader, each read every
+// cycle at its reader's next pointer; a valid flag says the read register
+// holds the word of the reader's record (written at least a cycle before)
+localparam OW = 32 + 32 + 1 + 16 + VI_WIDTH;    // output: header fields
+localparam WW = 58 + 32 + 16;                   // write-back lookup (VA bits 63:6)
+localparam AW2 = VI_WIDTH + 64 + 32;            // advance
+wire [OW-1:0]      o_rd;
+wire [WW-1:0]      wl_rd;
+wire [AW2-1:0]     ap_rd;
+reg                o_rv, wl_rv, ap_rv;
+wire [31:0]        o_len, o_imm;
+wire               o_immf;
+wire [15:0]        o_peer;
+wire [VI_WIDTH-1:0] o_vi;
+wire [63:6]        wl_dva;
+wire [31:0]        wl_dh;
+wire [15:0]        wl_ptag;
+wire [VI_WIDTH-1:0] ap_vi;
+wire [63:0]        ap_next;
+wire [31:0]        ap_nh;
+assign {o_len, o_imm, o_immf, o_peer, o_vi} = o_rd;
+assign {wl_dva, wl_dh, wl_ptag} = wl_rd;
+assign {ap_vi, ap_next, ap_nh} = ap_rd;
+// ring pointers, in order: cp <= ap <= wa <= wl <= out <= rec_wp
+reg [MW:0]         rec_wp;   // next record to make (classify)
+reg [MW:0]         out_rp;   // output side's record
+reg [MW:0]         wl_rp;    // next write-back lookup
+reg [MW:0]         wa_rp;    // next Status write (or lost)
+reg [MW:0]         ap_rp;    // next advance
+reg [MW:0]         cp_rp;    // next completion
+wire [MW:0]        rec_used = rec_wp - cp_rp;
+wire               rec_free = rec_used < MQ;
+wire [MW-1:0]      rw_i = rec_wp[MW-1:0];
+wire [MW-1:0]      om = out_rp[MW-1:0];
+wire [MW-1:0]      wa_i = wa_rp[MW-1:0];
+wire [MW-1:0]      cp_i = cp_rp[MW-1:0];
+
+// ------------------------------------------------------------ descriptor fetch pipe
+
+wire        fe_req_valid = b_v && !abort && (iq_cnt < PIPE_DEPTH);
 wire        fe_req_ready;
+wire        fe_req_go = fe_req_valid && fe_req_ready;
 wire        fe_res_valid;
-wire        fe_res_ready = (state == S_FIN);
+wire        fe_res_ready;
 wire [1:0]  fe_res_kind;
 wire [31:0] fe_res_status;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -342,33 +410,42 @@ wire [1:0]  fe_res_bus_resp;
 wire [15:0] fe_res_control;
 wire [63:0] fe_seg_addr;
 wire [31:0] fe_seg_handle, fe_seg_len;
+wire        fe_res_tag;
+wire        fe_busy;
 /* verilator lint_on UNUSEDSIGNAL */
+wire [PSW-1:0] fe_res_slot;
 wire        fe_res_ctl_valid;
 wire [63:0] fe_res_next;
 wire [31:0] fe_res_next_handle;
 wire [15:0] fe_res_seg_count;
 wire [31:0] fe_res_immediate, fe_res_length;
 wire [1:0]  fe_inflight;
+wire        fe_rel;
+wire        seg_rd_en;
+reg  [PSW-1:0] is_slot;
 reg  [7:0]  li_seg;
 
-via_desc_fetch #(
+via_desc_pipe #(
     .MAX_SEGS(MAX_SEGS),
     .DATA_WIDTH(DATA_WIDTH),
     .ADDR_WIDTH(ADDR_WIDTH),
     .ID_WIDTH(ID_WIDTH),
-    .ARID(FETCH_ID)
+    .ARID(FETCH_ID),
+    .DEPTH(PIPE_DEPTH),
+    .TAG_WIDTH(1)
 ) fetch (
     .clk(clk),
     .rst(rst),
     .req_valid(fe_req_valid),
     .req_ready(fe_req_ready),
-    .req_va(dva_r),
-    .req_handle(dh_r),
-    .req_ptag(c_ptag),
+    .req_va(b_va),
+    .req_handle(b_h),
+    .req_ptag(b_ptag),
     .req_recv(1'b0),
-    .req_max_transfer(c_mts),
-    .req_rdma_write_en(c_rw),
-    .req_rdma_read_en(c_rr),
+    .req_max_transfer(b_mts),
+    .req_rdma_write_en(b_rw),
+    .req_rdma_read_en(b_rr),
+    .req_tag(1'b0),
     .res_valid(fe_res_valid),
     .res_ready(fe_res_ready),
     .res_kind(fe_res_kind),
@@ -383,10 +460,15 @@ via_desc_fetch #(
     .res_control(fe_res_control),
     .res_immediate(fe_res_immediate),
     .res_length(fe_res_length),
-    .seg_idx(li_seg),
+    .res_tag(fe_res_tag),
+    .res_slot(fe_res_slot),
+    .seg_rd_en(seg_rd_en),
+    .seg_rd_slot(is_slot),
+    .seg_rd_idx(li_seg),
     .seg_addr(fe_seg_addr),
     .seg_handle(fe_seg_handle),
     .seg_len(fe_seg_len),
+    .rel_valid(fe_rel),
     .lk_valid(f_lk_valid),
     .lk_ready(f_lk_ready),
     .lk_handle(f_lk_handle),
@@ -417,58 +499,102 @@ via_desc_fetch #(
     .m_axi_rresp(f_axi_rresp),
     .m_axi_rlast(f_axi_rlast),
     .m_axi_rvalid(f_axi_rvalid),
-    .m_axi_rready(f_axi_rready)
+    .m_axi_rready(f_axi_rready),
+    .abort(abort),
+    .busy(fe_busy)
 );
 
-// ------------------------------------------------------------ data phase state
+// ------------------------------------------------------------ classify
 
-wire in_data = (state == S_DATA);
-reg        err_r;          // an error stopped the message
-reg [31:0] err_st;         // its status bit
-wire       stop = err_r || abort;
-reg [2:0]  ph;             // output phase
+reg [1:0] is_st;
+reg [MW-1:0] is_id;
+reg [15:0] is_segc;
 
-// lookup issuer
-reg        li_loaded, li_done;
+wire        cls_go = fe_res_valid && iqh_v && rec_free && (is_st == I_IDLE) && !abort;
+wire        cls_drop = fe_res_valid && iqh_v && (is_st == I_IDLE) && abort;
+assign      fe_res_ready = cls_go || cls_drop;
+assign      iq_pop = fe_res_ready;
+wire [1:0]  cls_cst = iqh_state;
+
+via_ram #(
+    .WIDTH(IQW),
+    .WORDS(PIPE_DEPTH)
+) iqram (
+    .clk(clk),
+    .wr_en(fe_req_go),
+    .wr_addr(iq_wp),
+    .wr_data({b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en}),
+    .rd_en(iq_rd_en),
+    .rd_addr(iq_rp),
+    .rd_data(iq_rd)
+);
+reg  [31:0] cls_st;
+reg         cls_frame;
+always @(*) begin
+    cls_frame = 1'b0;
+    cls_st = 32'd0;
+    if (fe_res_kind == RES_STATUS) cls_st = fe_res_status;
+    else if (fe_res_kind != RES_DESC) cls_st = ST_TRANSPORT;
+    else if (fe_res_control[1:0] != 2'd0) cls_st = ST_FORMAT;
+    else if (cls_cst == VI_ERROR) cls_st = ST_FLUSHED;
+    else if (!iqh_en || cls_cst != VI_CONNECTED) cls_st = ST_FORMAT;
+    else cls_frame = 1'b1;
+end
+
+// ------------------------------------------------------------ issue side state
+
 reg [63:0] li_va;
 reg [31:0] li_rem;
 reg [31:0] li_h;
-reg [2:0]  lk_out;         // data lookups accepted, response not yet taken
+reg [15:0] li_ptag;
+wire       is_stop = abort || r_err[is_id];
+wire [12:0] li_pg_left = 13'h1000 - {1'b0, li_va[11:0]};
+wire       li_last = li_rem <= {19'd0, li_pg_left};
+
+// lookups outstanding on the d port: kind (1 write-back) in order, and the
+// record of each data lookup
+reg        lq_wb [0:LQ_DEPTH-1];
+reg [2:0]  lq_wp, lq_rp;
+reg [3:0]  lq_cnt;
+reg [MW-1:0] dlq_id [0:LQ_DEPTH-1];
+reg [2:0]  dlq_wp, dlq_rp;
+reg [3:0]  dlq_cnt;
+reg [2:0]  wlk_out;        // write-back lookups outstanding
 
 // translation queue
 reg [ADDR_WIDTH-1:0] xq_pa [0:XQ_DEPTH-1];
 reg [12:0] xq_bytes [0:XQ_DEPTH-1];
 reg        xq_ep [0:XQ_DEPTH-1];
-reg [1:0]  xq_wp, xq_rp;
-reg [2:0]  xq_cnt;
+reg [MW-1:0] xq_id [0:XQ_DEPTH-1];
+reg [2:0]  xq_wp, xq_rp;
+reg [3:0]  xq_cnt;
 reg [12:0] xq_used;        // bytes of the head entry already covered by bursts
 
 // burst queue (issued bursts whose last R beat has not come)
 reg [LB-1:0] bq_off [0:BQ_DEPTH-1];
 reg [12:0]   bq_bytes [0:BQ_DEPTH-1];
 reg          bq_ep [0:BQ_DEPTH-1];
+reg [MW-1:0] bq_id [0:BQ_DEPTH-1];
 reg [4:0]    bq_wp, bq_rp;
 reg [5:0]    bq_cnt;
 
-// data buffer (R beats, annotated with their first valid byte and count):
-// a via_ram of BUF_BEATS words; its read register is the head (h_valid)
-localparam DBWORD = DATA_WIDTH + LB + LB + 1;
+// data buffer (R beats, annotated with record, first valid byte, count)
+localparam DBWORD = DATA_WIDTH + MW + LB + LB + 1;
 reg [DBW-1:0]        db_wp, db_rp;
-reg [DBW:0]          ram_cnt;  // words written, not yet read
-reg                  h_valid;  // the RAM's read register holds the head beat
-reg [DBW:0]          resv;     // beats reserved: issued, not yet popped
+reg [DBW:0]          ram_cnt;
+reg                  h_valid;
+reg [DBW:0]          resv;
 wire [DBWORD-1:0]    db_rd;
 
-// R side
 reg        r_first;
 reg [12:0] r_rem;
 
-// AR register
 reg                  arv_r;
 reg [ADDR_WIDTH-1:0] araddr_r;
 reg [7:0]            arlen_r;
 
-// packer and output register
+// output side
+reg [1:0]              ph;
 reg [2*DATA_WIDTH-1:0] acc;
 reg [LB:0]             acc_n;
 reg [31:0]             pk_in;
@@ -478,40 +604,54 @@ reg [BYTES-1:0]        ok_r;
 reg                    ol_r;
 
 // epoch accounting
-reg [7:0] ep_cnt0, ep_cnt1;
-reg [1:0] wb_ep;
+reg [7:0] ep_cnt0, ep_cnt1;   // data: translations held + bursts in flight
+reg [3:0] wep_cnt0, wep_cnt1; // write-back: translations held + writes awaiting B
 
-// write-back
-reg [ADDR_WIDTH-1:0] wb_pa;
+// write-back translations (in order): ok, PA, epoch
+reg                  wxq_ok [0:WXQ-1];
+reg [ADDR_WIDTH-1:0] wxq_pa [0:WXQ-1];
+reg                  wxq_ep [0:WXQ-1];
+reg [1:0]            wxq_wp, wxq_rp;
+reg [2:0]            wxq_cnt;
+
+// Status writes
+reg                  wa_busy;
+reg [ADDR_WIDTH-1:0] wa_a;
+reg [31:0]           wa_word;
 reg                  awv_r, wv_r;
-// write-back tail: the Status write is issued (AW and W taken), its B not
-// yet come; the main sequence has moved on (advance, next work item)
-reg                  wb_bwait;
-reg                  wb_berr;      // that descriptor's status has an error bit
-reg                  wb_adv;       // and its queue has advanced
-wire                 wb_b_now = wb_bwait && w_axi_bvalid;
+// writes awaiting B (in order): record, epoch
+reg [MW-1:0]         bf_id [0:MQ-1];
+reg                  bf_ep [0:MQ-1];
+reg [MW-1:0]         bf_wp, bf_rp;
+reg [MW:0]           bf_cnt;
 
-// ------------------------------------------------------------ lookups
+// ------------------------------------------------------------ d port: lookups
 
-wire [12:0] li_pg_left = 13'h1000 - {1'b0, li_va[11:0]};
-wire        li_last = li_rem <= {19'd0, li_pg_left};
-wire        li_can = in_data && li_loaded && !stop && ({1'b0, lk_out} + {1'b0, xq_cnt} < XQ_DEPTH);
-wire        wb_lk = (state == S_WB_LK) && !abort && !wb_bwait;
-
-assign d_lk_valid  = li_can || wb_lk;
-assign d_lk_handle = wb_lk ? dh_r : li_h;
-assign d_lk_va     = wb_lk ? {dva_r[63:6], 6'd0} : li_va;
-assign d_lk_len    = wb_lk ? 32'd32 : li_rem;
-assign d_lk_ptag   = c_ptag;
-assign d_lk_kind   = wb_lk ? KIND_LW : KIND_LR;
+wire li_want = (is_st == I_LK) && !is_stop && (lq_cnt < LQ_DEPTH)
+            && ({1'b0, dlq_cnt} + {1'b0, xq_cnt} < XQ_DEPTH);
+wire wl_want = !abort && (wl_rp != out_rp) && wl_rv && (lq_cnt < LQ_DEPTH)
+            && ({1'b0, wlk_out} + {1'b0, wxq_cnt} < WXQ);
+reg  d_lock, d_lsel, d_rr;
+wire d_sel_wb = d_lock ? d_lsel : (wl_want && (!li_want || d_rr));
+assign d_lk_valid  = d_sel_wb ? wl_want : li_want;
+assign d_lk_handle = d_sel_wb ? wl_dh : li_h;
+assign d_lk_va     = d_sel_wb ? {wl_dva, 6'd0} : li_va;
+assign d_lk_len    = d_sel_wb ? 32'd32 : li_rem;
+assign d_lk_ptag   = d_sel_wb ? wl_ptag : li_ptag;
+assign d_lk_kind   = d_sel_wb ? KIND_LW : KIND_LR;
 assign d_rs_ready  = 1'b1;
 
-wire li_take = li_can && d_lk_ready;
-wire rs_data = d_rs_valid && in_data;
-wire rs_push = rs_data && (d_rs_err == 3'd0) && !stop;
+wire d_go = d_lk_valid && d_lk_ready;
+wire li_take = d_go && !d_sel_wb;
+wire wl_take = d_go && d_sel_wb;
+wire rs_wb = d_rs_valid && lq_wb[lq_rp];
+wire rs_data = d_rs_valid && !lq_wb[lq_rp];
+wire [MW-1:0] rs_id = dlq_id[dlq_rp];
+wire rs_push = rs_data && (d_rs_err == 3'd0) && !abort && !r_err[rs_id];
 
 // ------------------------------------------------------------ AR issue
 
+wire [MW-1:0] xh_id = xq_id[xq_rp];
 wire [ADDR_WIDTH-1:0] ar_pa = xq_pa[xq_rp] + {{(ADDR_WIDTH-13){1'b0}}, xq_used};
 wire [12:0] ar_left = xq_bytes[xq_rp] - xq_used;
 wire [LB-1:0] ar_off = ar_pa[LB-1:0];
@@ -520,10 +660,12 @@ wire [13:0] ar_n = (ar_need > MB32[13:0]) ? MB32[13:0] : ar_need;
 wire [13:0] ar_span = (ar_n << LB) - {{(14-LB){1'b0}}, ar_off};
 wire [12:0] ar_bytes = (ar_span > {1'b0, ar_left}) ? ar_left : ar_span[12:0];
 wire        ar_slot = !arv_r || d_axi_arready;
-wire        ar_go = in_data && !stop && (xq_cnt != 3'd0) && ar_slot
+wire        xq_stop = abort || r_err[xh_id];
+wire        ar_go = !xq_stop && (xq_cnt != 4'd0) && ar_slot
                  && ({{(13-DBW){1'b0}}, resv} + ar_n <= BB32[13:0]) && (bq_cnt < BQ_DEPTH);
 wire        ar_pop = ar_go && (ar_bytes == ar_left);
-wire        xq_drop = in_data && stop && (xq_cnt != 3'd0);
+wire        xq_drop = xq_stop && (xq_cnt != 4'd0);
+wire        xq_pop = ar_pop || xq_drop;
 
 assign d_axi_arid    = DATA_ID;
 assign d_axi_araddr  = araddr_r;
@@ -539,6 +681,7 @@ assign d_axi_arvalid = arv_r;
 
 assign d_axi_rready = 1'b1;
 wire          r_take = d_axi_rvalid;
+wire [MW-1:0] r_id = bq_id[bq_rp];
 wire [LB-1:0] r_off = r_first ? bq_off[bq_rp] : {LB{1'b0}};
 wire [12:0]   r_have = r_first ? bq_bytes[bq_rp] : r_rem;
 wire [12:0]   r_room = BYTES32[12:0] - {{(13-LB){1'b0}}, r_off};
@@ -546,16 +689,16 @@ wire [12:0]   r_n = (r_have < r_room) ? r_have : r_room;
 wire          r_bad = d_axi_rresp[1];
 wire          r_end = r_take && d_axi_rlast;
 
-// ------------------------------------------------------------ packer
+// ------------------------------------------------------------ output side and packer
 
 wire                  out_free = !ov_r || m_axis_tready;
-wire                  db_has = h_valid;
-wire [DATA_WIDTH-1:0] pk_raw = db_rd[DBWORD-1:LB+LB+1];
+wire                  o_have = (out_rp != rec_wp);
+wire [DATA_WIDTH-1:0] pk_raw = db_rd[DBWORD-1:MW+LB+LB+1];
+wire [MW-1:0]         pk_id = db_rd[MW+LB+LB:LB+LB+1];
 wire [LB-1:0]         pk_off = db_rd[LB+LB:LB+1];
 wire [LB:0]           pk_n = db_rd[LB:0];
 wire [DATA_WIDTH-1:0] pk_sh = pk_raw >> {pk_off, 3'b000};
 reg  [DATA_WIDTH-1:0] pk_mask;
-integer bi;
 always @(*) begin
     for (bi = 0; bi < BYTES; bi = bi + 1) begin
         pk_mask[bi*8 +: 8] = (bi < pk_n) ? 8'hff : 8'h00;
@@ -566,17 +709,24 @@ wire [2*DATA_WIDTH-1:0] pk_acc = acc | pk_ext;
 wire [LB+1:0]           pk_sum = {1'b0, acc_n} + {1'b0, pk_n};
 wire                    pk_full = pk_sum >= BYTES32[LB+1:0];
 
-wire all_in = (pk_in == fe_res_length);
-wire pk_pop = in_data && (ph == P_PAY) && !stop && !all_in && db_has && out_free;
-wire pk_flush = in_data && (ph == P_PAY) && !stop && all_in && (acc_n != 0) && out_free;
-wire db_drop = in_data && stop && db_has;
+wire o_stop = abort || r_err[om];
+wire in_pay = (ph == P_PAY);
+wire all_in = (pk_in == o_len);
+wire pk_pop = in_pay && !o_stop && !all_in && h_valid && out_free;
+wire pk_flush = in_pay && !o_stop && all_in && (acc_n != 0) && out_free;
+// under an error the output drops its record's beats; under abort every beat
+wire db_drop = h_valid && (abort || (in_pay && r_err[om] && pk_id == om));
 wire db_pop = pk_pop || db_drop;
 wire db_rd_en = (ram_cnt != 0) && (!h_valid || db_pop);
-wire drained = (lk_out == 3'd0) && (xq_cnt == 3'd0) && (bq_cnt == 6'd0) && !db_has && (ram_cnt == 0) && !arv_r;
+// nothing of record om is left in flight (every queue is in record order and
+// om is the oldest record with data)
+wire om_drained = r_idone[om]
+    && (dlq_cnt == 4'd0 || dlq_id[dlq_rp] != om)
+    && (xq_cnt == 4'd0 || xh_id != om)
+    && (bq_cnt == 6'd0 || r_id != om)
+    && ((ram_cnt == 0 && !h_valid) || (h_valid && pk_id != om));
+wire [31:0] om_est = r_err[om] ? (r_etr[om] ? ST_TRANSPORT : ST_PROTECTION) : 32'd0;
 
-// A word is read only in a cycle after the one it was written in
-// (ram_cnt counts past writes); the reservation keeps a write from reaching
-// a word not yet read.
 via_ram #(
     .WIDTH(DBWORD),
     .WORDS(BUF_BEATS)
@@ -584,22 +734,22 @@ via_ram #(
     .clk(clk),
     .wr_en(r_take),
     .wr_addr(db_wp),
-    .wr_data({d_axi_rdata, r_off, r_n[LB:0]}),
+    .wr_data({d_axi_rdata, r_id, r_off, r_n[LB:0]}),
     .rd_en(db_rd_en),
     .rd_addr(db_rp),
     .rd_data(db_rd)
 );
 
-// header
+// header of record om
 wire [127:0] hdr;
-assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = c_peer;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [31:0] vi32 = {{(32-VI_WIDTH){1'b0}}, vi_r};
+wire [31:0] vi32 = {{(32-VI_WIDTH){1'b0}}, o_vi};
 /* verilator lint_on UNUSEDSIGNAL */
+assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = o_peer;
 assign hdr[`VIA_FRAME_HDR_SRC_VI_RANGE] = vi32[15:0];
-assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = fe_res_length;
-assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0;
-assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB]};
+assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = o_len;
+assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = o_imm;
+assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, o_immf};
 assign hdr[`VIA_FRAME_HDR_OP_RANGE] = `VIA_FRAME_OP_SEND;
 assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 16'd0;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -620,24 +770,27 @@ assign m_axis_tkeep  = ok_r;
 assign m_axis_tvalid = ov_r;
 assign m_axis_tlast  = ol_r;
 
-// ------------------------------------------------------------ control
+// ------------------------------------------------------------ write-back, advance, completion
 
-assign work_ready = (state == S_IDLE) && !abort;
-assign ctx_rd_vi = (state == S_IDLE) ? work_vi : vi_r;
-assign adv_valid = (state == S_ADV) && !abort;
-assign adv_vi = vi_r;
+wire wxq_pop_abort = abort && (wxq_cnt != 3'd0);
+wire wa_start = !abort && !wa_busy && (wxq_cnt != 3'd0) && (bf_cnt < MQ);
+wire wa_ok = wxq_ok[wxq_rp];
+wire aw_done = (!awv_r || w_axi_awready) && (!wv_r || w_axi_wready);
+wire b_now = (bf_cnt != 0) && w_axi_bvalid;
+wire [MW-1:0] b_id = bf_id[bf_rp];
+wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]);
+
+assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv;
+assign adv_vi = ap_vi;
 assign adv_q = 1'b0;
-assign adv_next = fe_res_ctl_valid ? fe_res_next : 64'd0;
-assign adv_next_handle = fe_res_ctl_valid ? fe_res_next_handle : 32'd0;
+assign adv_next = ap_next;
+assign adv_next_handle = ap_nh;
 assign adv_keep = 1'b0;
-assign busy = (state != S_IDLE) || wb_bwait || done_pulse;
+wire adv_go = adv_valid && adv_ready;
 
-// write-back
-wire [ADDR_WIDTH-1:0] wb_a = wb_pa + 28;
-wire [LB-1:0] wb_off = wb_a[LB-1:0];
-wire [31:0] wb_word = ST_DONE | (st_r & ST_ERR_MASK) | OP_SEND_FIELD;
+wire [LB-1:0] wb_off = wa_a[LB-1:0];
 assign w_axi_awid    = DATA_ID;
-assign w_axi_awaddr  = {wb_a[ADDR_WIDTH-1:LB], {LB{1'b0}}};
+assign w_axi_awaddr  = {wa_a[ADDR_WIDTH-1:LB], {LB{1'b0}}};
 assign w_axi_awlen   = 8'd0;
 assign w_axi_awsize  = AXI_SIZE;
 assign w_axi_awburst = 2'b01;
@@ -645,56 +798,208 @@ assign w_axi_awlock  = 1'b0;
 assign w_axi_awcache = AXI_CACHE;
 assign w_axi_awprot  = AXI_PROT;
 assign w_axi_awvalid = awv_r;
-assign w_axi_wdata   = {{(DATA_WIDTH-32){1'b0}}, wb_word} << {wb_off, 3'b000};
+assign w_axi_wdata   = {{(DATA_WIDTH-32){1'b0}}, wa_word} << {wb_off, 3'b000};
 assign w_axi_wstrb   = {{(BYTES-4){1'b0}}, 4'hf} << wb_off;
 assign w_axi_wlast   = 1'b1;
 assign w_axi_wvalid  = wv_r;
-assign w_axi_bready  = wb_bwait;
+assign w_axi_bready  = (bf_cnt != 0);
+
+// ------------------------------------------------------------ intake / busy / flush
+
+assign work_ready = !abort && !a_v && !b_v;
+assign ctx_rd_vi = work_vi;
+wire work_go = work_valid && work_ready;
+
+wire drained_all = !a_v && !b_v && (is_st == I_IDLE) && !fe_busy && !fe_res_valid
+    && (lq_cnt == 4'd0) && (xq_cnt == 4'd0) && (bq_cnt == 6'd0) && !arv_r
+    && (ram_cnt == 0) && !h_valid && (wxq_cnt == 3'd0) && !wa_busy && (bf_cnt == 0)
+    && (cp_rp == ap_rp) && !ov_r;
+// under abort, once everything has drained, the records are dropped
+wire flush = abort && drained_all && ((rec_wp != cp_rp) || (iq_cnt != 0) || (ph != P_IDLE));
+assign busy = !drained_all || (rec_wp != cp_rp) || (iq_cnt != 0) || done_pulse;
 
 // fence
-wire rs_ok = d_rs_valid && (d_rs_err == 3'd0) && (in_data || state == S_WB_RS);
+wire rs_ok = d_rs_valid && (d_rs_err == 3'd0);
 assign inflight_epoch = fe_inflight
     | {ep_cnt1 != 8'd0, ep_cnt0 != 8'd0}
-    | wb_ep
+    | {wep_cnt1 != 4'd0, wep_cnt0 != 4'd0}
     | {rs_ok && d_rs_epoch, rs_ok && !d_rs_epoch};
 
-// epoch count deltas: + translation pushed, + burst issued, - translation
-// popped or dropped, - last R beat of a burst
-wire xq_pop = ar_pop || xq_drop;
 wire xq_head_ep = xq_ep[xq_rp];
 wire bq_head_ep = bq_ep[bq_rp];
 wire [7:0] ep_inc0 = {7'd0, rs_push && !d_rs_epoch} + {7'd0, ar_go && !xq_head_ep};
 wire [7:0] ep_inc1 = {7'd0, rs_push && d_rs_epoch} + {7'd0, ar_go && xq_head_ep};
 wire [7:0] ep_dec0 = {7'd0, xq_pop && !xq_head_ep} + {7'd0, r_end && !bq_head_ep};
 wire [7:0] ep_dec1 = {7'd0, xq_pop && xq_head_ep} + {7'd0, r_end && bq_head_ep};
+// write-back: + translation pushed ok; - translation dropped (lost or
+// abort), - B
+wire wrs_push_ok = rs_wb && (d_rs_err == 3'd0);
+wire wx_head_ep = wxq_ep[wxq_rp];
+wire wx_gone = (wa_start && !wa_ok) || wxq_pop_abort;   // an entry leaves without a write
+wire wx_gone_ok = wx_gone && wa_ok;                     // ... that held a translation
+wire b_ep = bf_ep[bf_rp];
+wire [3:0] wep_inc0 = {3'd0, wrs_push_ok && !d_rs_epoch};
+wire [3:0] wep_inc1 = {3'd0, wrs_push_ok && d_rs_epoch};
+wire [3:0] wep_dec0 = {3'd0, wx_gone_ok && !wx_head_ep} + {3'd0, b_now && !b_ep};
+wire [3:0] wep_dec1 = {3'd0, wx_gone_ok && wx_head_ep} + {3'd0, b_now && b_ep};
+
+wire is_fin = ((is_st == I_SRD) && (is_stop || ({8'd0, li_seg} >= is_segc)))
+           || ((is_st == I_LK) && is_stop);
+assign seg_rd_en = (is_st == I_SRD) && !is_fin;
+assign fe_rel = is_fin || (cls_go && !cls_frame) || cls_drop;
+wire out_trl = (ph == P_TRL) && !abort && out_free;
+wire o_skip = (ph == P_IDLE) && o_have && !abort && !r_frame[om];
+
+// record RAMs: written when the record is made, read at the readers' next
+// pointers
+wire [MW:0] out_nx = out_rp + {{MW{1'b0}}, o_skip || out_trl};
+wire [MW:0] wl_nx = wl_rp + {{MW{1'b0}}, wl_take};
+wire [MW:0] ap_nx = ap_rp + {{MW{1'b0}}, adv_go};
+wire [OW-1:0] rec_o = {fe_res_length,
+    fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0,
+    fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB], iqh_peer, iqh_vi};
+wire [WW-1:0] rec_w = {iqh_va, iqh_h, iqh_ptag};
+wire [AW2-1:0] rec_a = {iqh_vi, fe_res_ctl_valid ? fe_res_next : 64'd0,
+    fe_res_ctl_valid ? fe_res_next_handle : 32'd0};
+
+via_ram #(.WIDTH(OW), .WORDS(MQ)) oram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_o),
+    .rd_en(1'b1), .rd_addr(out_nx[MW-1:0]), .rd_data(o_rd));
+via_ram #(.WIDTH(WW), .WORDS(MQ)) wlram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_w),
+    .rd_en(1'b1), .rd_addr(wl_nx[MW-1:0]), .rd_data(wl_rd));
+via_ram #(.WIDTH(AW2), .WORDS(MQ)) apram (
+    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_a),
+    .rd_en(1'b1), .rd_addr(ap_nx[MW-1:0]), .rd_data(ap_rd));
 
 always @(posedge clk) begin
     if (rst) begin
-        state <= S_IDLE;
-        vi_r <= {VI_WIDTH{1'b0}};
-        dva_r <= 64'd0;
-        dh_r <= 32'd0;
-        st_r <= 32'd0;
-        c_enable <= 1'b0;
-        c_state <= 2'd0;
-        c_ptag <= 16'd0;
-        c_mts <= 32'd0;
-        c_rw <= 1'b0;
-        c_rr <= 1'b0;
-        c_peer <= 16'd0;
-        err_r <= 1'b0;
-        err_st <= 32'd0;
-        ph <= P_HDR0;
+        o_rv <= 1'b0;
+        wl_rv <= 1'b0;
+        ap_rv <= 1'b0;
+    end else begin
+        o_rv <= out_nx != rec_wp;
+        wl_rv <= wl_nx != rec_wp;
+        ap_rv <= ap_nx != rec_wp;
+    end
+end
+
+// ------------------------------------------------------------ sequential
+
+always @(posedge clk) begin
+    // record arrays (no reset: each entry is written when its record is made)
+    if (cls_go) begin
+        r_frame[rw_i] <= cls_frame;
+        r_idone[rw_i] <= !cls_frame;
+        r_err[rw_i] <= 1'b0;
+        r_etr[rw_i] <= 1'b0;
+        r_w[rw_i] <= 1'b0;
+        r_b[rw_i] <= 1'b0;
+        r_st[rw_i] <= cls_st & ST_ERR_MASK;
+    end
+    if (is_fin) r_idone[is_id] <= 1'b1;
+    if (rs_data && d_rs_err != 3'd0 && !r_err[rs_id]) begin
+        r_err[rs_id] <= 1'b1;
+        r_etr[rs_id] <= 1'b0;
+    end
+    if (r_take && r_bad && !r_err[r_id]) begin
+        r_err[r_id] <= 1'b1;
+        r_etr[r_id] <= 1'b1;
+    end
+    if (out_trl) r_st[om] <= om_est;
+    if (wa_start && wa_ok) r_w[wa_i] <= 1'b1;
+    if (b_now) r_b[b_id] <= 1'b1;
+    // FIFO arrays
+    if (fe_req_go) begin
+    end
+    if (d_go) lq_wb[lq_wp] <= d_sel_wb;
+    if (li_take) dlq_id[dlq_wp] <= is_id;
+    if (rs_push) begin
+        xq_pa[xq_wp] <= d_rs_pa;
+        xq_bytes[xq_wp] <= d_rs_bytes;
+        xq_ep[xq_wp] <= d_rs_epoch;
+        xq_id[xq_wp] <= rs_id;
+    end
+    if (ar_go) begin
+        bq_off[bq_wp] <= ar_off;
+        bq_bytes[bq_wp] <= ar_bytes;
+        bq_ep[bq_wp] <= xq_head_ep;
+        bq_id[bq_wp] <= xh_id;
+    end
+    if (rs_wb) begin
+        wxq_ok[wxq_wp] <= d_rs_err == 3'd0;
+        wxq_pa[wxq_wp] <= d_rs_pa;
+        wxq_ep[wxq_wp] <= d_rs_epoch;
+    end
+    if (wa_start && wa_ok) begin
+        bf_id[bf_wp] <= wa_i;
+        bf_ep[bf_wp] <= wx_head_ep;
+    end
+end
+
+always @(posedge clk) begin
+    if (rst || flush) begin
+        a_v <= 1'b0;
+        b_v <= 1'b0;
+        iq_wp <= {PSW{1'b0}};
+        iq_rp <= {PSW{1'b0}};
+        iq_cnt <= {(PSW+1){1'b0}};
+        iq_rc <= {(PSW+1){1'b0}};
+        iqh_v <= 1'b0;
+        rec_wp <= cp_rp;
+        out_rp <= cp_rp;
+        wl_rp <= cp_rp;
+        wa_rp <= cp_rp;
+        ap_rp <= cp_rp;
+        is_st <= I_IDLE;
+        ph <= P_IDLE;
+        acc <= {(2*DATA_WIDTH){1'b0}};
+        acc_n <= {(LB+1){1'b0}};
+        pk_in <= 32'd0;
+        ov_r <= 1'b0;
+        done_pulse <= 1'b0;
+    end
+    if (rst) begin
+        a_vi <= {VI_WIDTH{1'b0}};
+        a_va <= 64'd0;
+        a_h <= 32'd0;
+        b_vi <= {VI_WIDTH{1'b0}};
+        b_va <= 64'd0;
+        b_h <= 32'd0;
+        b_ptag <= 16'd0;
+        b_peer <= 16'd0;
+        b_mts <= 32'd0;
+        b_rw <= 1'b0;
+        b_rr <= 1'b0;
+        b_en <= 1'b0;
+        b_state <= 2'd0;
+        rec_wp <= {(MW+1){1'b0}};
+        out_rp <= {(MW+1){1'b0}};
+        wl_rp <= {(MW+1){1'b0}};
+        wa_rp <= {(MW+1){1'b0}};
+        ap_rp <= {(MW+1){1'b0}};
+        cp_rp <= {(MW+1){1'b0}};
+        is_id <= {MW{1'b0}};
+        is_slot <= {PSW{1'b0}};
+        is_segc <= 16'd0;
         li_seg <= 8'd0;
-        li_loaded <= 1'b0;
-        li_done <= 1'b0;
         li_va <= 64'd0;
         li_rem <= 32'd0;
         li_h <= 32'd0;
-        lk_out <= 3'd0;
-        xq_wp <= 2'd0;
-        xq_rp <= 2'd0;
-        xq_cnt <= 3'd0;
+        li_ptag <= 16'd0;
+        lq_wp <= 3'd0;
+        lq_rp <= 3'd0;
+        lq_cnt <= 4'd0;
+        dlq_wp <= 3'd0;
+        dlq_rp <= 3'd0;
+        dlq_cnt <= 4'd0;
+        wlk_out <= 3'd0;
+        d_lock <= 1'b0;
+        d_lsel <= 1'b0;
+        d_rr <= 1'b0;
+        xq_wp <= 3'd0;
+        xq_rp <= 3'd0;
+        xq_cnt <= 4'd0;
         xq_used <= 13'd0;
         bq_wp <= 5'd0;
         bq_rp <= 5'd0;
@@ -709,223 +1014,136 @@ always @(posedge clk) begin
         arv_r <= 1'b0;
         araddr_r <= {ADDR_WIDTH{1'b0}};
         arlen_r <= 8'd0;
-        acc <= {(2*DATA_WIDTH){1'b0}};
-        acc_n <= {(LB+1){1'b0}};
-        pk_in <= 32'd0;
-        ov_r <= 1'b0;
         od_r <= {DATA_WIDTH{1'b0}};
         ok_r <= {BYTES{1'b0}};
         ol_r <= 1'b0;
         ep_cnt0 <= 8'd0;
         ep_cnt1 <= 8'd0;
-        wb_ep <= 2'b00;
-        wb_pa <= {ADDR_WIDTH{1'b0}};
+        wep_cnt0 <= 4'd0;
+        wep_cnt1 <= 4'd0;
+        wxq_wp <= 2'd0;
+        wxq_rp <= 2'd0;
+        wxq_cnt <= 3'd0;
+        wa_busy <= 1'b0;
+        wa_a <= {ADDR_WIDTH{1'b0}};
+        wa_word <= 32'd0;
         awv_r <= 1'b0;
         wv_r <= 1'b0;
-        wb_bwait <= 1'b0;
-        wb_berr <= 1'b0;
-        wb_adv <= 1'b0;
+        bf_wp <= {MW{1'b0}};
+        bf_rp <= {MW{1'b0}};
+        bf_cnt <= {(MW+1){1'b0}};
         done_pulse <= 1'b0;
         cnt_desc <= 32'd0;
         cnt_err <= 32'd0;
         cnt_frames <= 32'd0;
         cnt_wb_lost <= 32'd0;
-    end else begin
+    end else if (!flush) begin
         done_pulse <= 1'b0;
 
-        // ---------------- main sequence
-        case (state)
-        S_IDLE: begin
-            if (work_valid && !abort) begin
-                vi_r <= work_vi;
-                dva_r <= work_va;
-                dh_r <= work_handle;
-                state <= S_CTX;
+        // ---------------- intake
+        if (work_go) begin
+            a_v <= 1'b1;
+            a_vi <= work_vi;
+            a_va <= work_va;
+            a_h <= work_handle;
+        end else if (a_v) begin
+            a_v <= 1'b0;
+            if (!abort) begin
+                b_v <= 1'b1;
+                b_vi <= a_vi;
+                b_va <= a_va;
+                b_h <= a_h;
+                b_en <= ctx_rd_enable;
+                b_state <= ctx_rd_state;
+                b_ptag <= ctx_rd_ptag;
+                b_mts <= ctx_rd_max_transfer;
+                b_rw <= ctx_rd_rdma_write;
+                b_rr <= ctx_rd_rdma_read;
+                b_peer <= ctx_rd_peer;
             end
         end
-        S_CTX: begin
-            c_enable <= ctx_rd_enable;
-            c_state <= ctx_rd_state;
-            c_ptag <= ctx_rd_ptag;
-            c_mts <= ctx_rd_max_transfer;
-            c_rw <= ctx_rd_rdma_write;
-            c_rr <= ctx_rd_rdma_read;
-            c_peer <= ctx_rd_peer;
-            state <= abort ? S_IDLE : S_REQ;
-        end
-        S_REQ: begin
-            if (abort) begin
-                state <= S_IDLE;
-            end else if (fe_req_ready) begin
-                state <= S_RES;
-            end
-        end
-        S_RES: begin
-            if (fe_res_valid) begin
-                if (abort) begin
-                    state <= S_FIN;
-                end else if (fe_res_kind == RES_STATUS) begin
-                    st_r <= fe_res_status;
-                    state <= S_WB_LK;
-                end else if (fe_res_kind != RES_DESC) begin
-                    st_r <= ST_TRANSPORT;
-                    state <= S_WB_LK;
-                end else if (fe_res_control[1:0] != 2'd0) begin
-                    st_r <= ST_FORMAT;
-                    state <= S_WB_LK;
-                end else if (c_state == VI_ERROR) begin
-                    st_r <= ST_FLUSHED;
-                    state <= S_WB_LK;
-                end else if (!c_enable || c_state != VI_CONNECTED) begin
-                    st_r <= ST_FORMAT;
-                    state <= S_WB_LK;
-                end else begin
-                    // a good send: start the frame
-                    st_r <= 32'd0;
-                    err_r <= 1'b0;
-                    err_st <= 32'd0;
-                    ph <= P_HDR0;
-                    li_seg <= 8'd0;
-                    li_loaded <= 1'b0;
-                    li_done <= 1'b0;
-                    pk_in <= 32'd0;
-                    acc <= {(2*DATA_WIDTH){1'b0}};
-                    acc_n <= {(LB+1){1'b0}};
-                    xq_used <= 13'd0;
-                    r_first <= 1'b1;
-                    state <= S_DATA;
-                end
-            end
-        end
-        S_DATA: begin
-            if (ph == P_DONE && !ov_r) begin
-                st_r <= err_st;
-                state <= abort ? S_FIN : S_WB_LK;
-            end
-        end
-        S_WB_LK: begin
-            if (abort) begin
-                state <= S_FIN;
-            end else if (wb_lk && d_lk_ready) begin
-                state <= S_WB_RS;
-            end
-        end
-        S_WB_RS: begin
-            if (d_rs_valid) begin
-                if (d_rs_err != 3'd0) begin
-                    cnt_wb_lost <= cnt_wb_lost + 32'd1;
-                    state <= abort ? S_FIN : S_ADV;
-                end else if (abort) begin
-                    state <= S_FIN;
-                end else begin
-                    wb_pa <= d_rs_pa;
-                    wb_ep[d_rs_epoch] <= 1'b1;
-                    awv_r <= 1'b1;
-                    wv_r <= 1'b1;
-                    state <= S_WB_W;
-                end
-            end
-        end
-        S_WB_W: begin
-            // AW and W issued: the B is awaited by the write-back tail
-            // (wb_bwait) while the queue advances and the next work item
-            // is taken; done_pulse comes with that B
-            if (awv_r && w_axi_awready) awv_r <= 1'b0;
-            if (wv_r && w_axi_wready) wv_r <= 1'b0;
-            if ((!awv_r || w_axi_awready) && (!wv_r || w_axi_wready)) begin
-                wb_bwait <= 1'b1;
-                wb_berr <= (st_r & ST_ERR_MASK) != 32'd0;
-                state <= abort ? S_FIN : S_ADV;
-            end
-        end
-        S_ADV: begin
-            if (abort) begin
-                state <= S_FIN;
-            end else if (adv_ready) begin
-                // a descriptor completes when both its advance and its
-                // Status write's B (if written) have come: here if the B
-                // came (or nothing was written), else with the B (below)
-                if (!wb_bwait || wb_b_now) begin
-                    done_pulse <= 1'b1;
-                    cnt_desc <= cnt_desc + 32'd1;
-                    if ((st_r & ST_ERR_MASK) != 32'd0) cnt_err <= cnt_err + 32'd1;
-                end
-                state <= S_FIN;
-            end
-        end
-        S_FIN: begin
-            state <= S_IDLE;
-        end
-        default: state <= S_IDLE;
-        endcase
+        if (fe_req_go || abort) b_v <= 1'b0;
+        if (fe_req_go) iq_wp <= iq_wp + 1'b1;
+        if (iq_rd_en) iq_rp <= iq_rp + 1'b1;
+        iq_cnt <= iq_cnt + {{PSW{1'b0}}, fe_req_go} - {{PSW{1'b0}}, iq_pop};
+        iq_rc <= iq_rc + {{PSW{1'b0}}, fe_req_go} - {{PSW{1'b0}}, iq_rd_en};
+        if (iq_rd_en) iqh_v <= 1'b1;
+        else if (iq_pop) iqh_v <= 1'b0;
 
-        // ---------------- write-back tail: the Status write's B
-        if (wb_b_now) begin
-            if (w_axi_bresp[1]) cnt_wb_lost <= cnt_wb_lost + 32'd1;
-            wb_ep <= 2'b00;
-            wb_bwait <= 1'b0;
-            wb_adv <= 1'b0;
-            // its advance already made (also under abort): it completes
-            if (wb_adv) begin
-                done_pulse <= 1'b1;
-                cnt_desc <= cnt_desc + 32'd1;
-                if (wb_berr) cnt_err <= cnt_err + 32'd1;
+        // ---------------- classify and issue
+        if (cls_go) begin
+            rec_wp <= rec_wp + 1'b1;
+            if (cls_frame) begin
+                is_st <= I_SRD;
+                is_id <= rw_i;
+                is_slot <= fe_res_slot;
+                is_segc <= fe_res_seg_count;
+                li_seg <= 8'd0;
+                li_ptag <= iqh_ptag;
             end
-        end else if (wb_bwait && state == S_ADV && !abort && adv_ready) begin
-            wb_adv <= 1'b1;
         end
-
-        // ---------------- lookup issuer
-        if (in_data && !li_loaded && !li_done) begin
-            if ({8'd0, li_seg} >= fe_res_seg_count) begin
-                li_done <= 1'b1;
-            end else if (fe_seg_len == 32'd0) begin
+        case (is_st)
+        I_SRD: begin
+            if (is_fin) is_st <= I_IDLE;
+            else is_st <= I_SGO;
+        end
+        I_SGO: begin
+            if (fe_seg_len == 32'd0) begin
                 li_seg <= li_seg + 8'd1;
+                is_st <= I_SRD;
             end else begin
                 li_va <= fe_seg_addr;
                 li_rem <= fe_seg_len;
                 li_h <= fe_seg_handle;
-                li_loaded <= 1'b1;
+                is_st <= I_LK;
             end
         end
-        if (li_take) begin
-            if (li_last) begin
-                li_loaded <= 1'b0;
-                li_seg <= li_seg + 8'd1;
-            end else begin
-                li_va <= li_va + {51'd0, li_pg_left};
-                li_rem <= li_rem - {19'd0, li_pg_left};
+        I_LK: begin
+            if (is_fin) begin
+                is_st <= I_IDLE;
+            end else if (li_take) begin
+                if (li_last) begin
+                    li_seg <= li_seg + 8'd1;
+                    is_st <= I_SRD;
+                end else begin
+                    li_va <= li_va + {51'd0, li_pg_left};
+                    li_rem <= li_rem - {19'd0, li_pg_left};
+                end
             end
         end
-        lk_out <= lk_out + {2'd0, li_take} - {2'd0, rs_data};
-        if (rs_data && d_rs_err != 3'd0 && !err_r) begin
-            err_r <= 1'b1;
-            err_st <= ST_PROTECTION;
+        default: ;
+        endcase
+
+        // ---------------- d port
+        if (d_go) begin
+            lq_wp <= lq_wp + 3'd1;
+            d_rr <= !d_sel_wb;
         end
+        d_lock <= d_lk_valid && !d_lk_ready;
+        d_lsel <= d_sel_wb;
+        if (d_rs_valid) lq_rp <= lq_rp + 3'd1;
+        lq_cnt <= lq_cnt + {3'd0, d_go} - {3'd0, d_rs_valid};
+        if (li_take) dlq_wp <= dlq_wp + 3'd1;
+        if (rs_data) dlq_rp <= dlq_rp + 3'd1;
+        dlq_cnt <= dlq_cnt + {3'd0, li_take} - {3'd0, rs_data};
+        wlk_out <= wlk_out + {2'd0, wl_take} - {2'd0, rs_wb};
+        if (wl_take) wl_rp <= wl_rp + 1'b1;
 
         // ---------------- translation queue
-        if (rs_push) begin
-            xq_pa[xq_wp] <= d_rs_pa;
-            xq_bytes[xq_wp] <= d_rs_bytes;
-            xq_ep[xq_wp] <= d_rs_epoch;
-            xq_wp <= xq_wp + 2'd1;
-        end
+        if (rs_push) xq_wp <= xq_wp + 3'd1;
         if (xq_pop) begin
-            xq_rp <= xq_rp + 2'd1;
+            xq_rp <= xq_rp + 3'd1;
             xq_used <= 13'd0;
         end else if (ar_go) begin
             xq_used <= xq_used + ar_bytes;
         end
-        xq_cnt <= xq_cnt + {2'd0, rs_push} - {2'd0, xq_pop};
+        xq_cnt <= xq_cnt + {3'd0, rs_push} - {3'd0, xq_pop};
 
         // ---------------- AR
         if (ar_go) begin
             arv_r <= 1'b1;
             araddr_r <= {ar_pa[ADDR_WIDTH-1:LB], {LB{1'b0}}};
             arlen_r <= ar_n[7:0] - 8'd1;
-            bq_off[bq_wp] <= ar_off;
-            bq_bytes[bq_wp] <= ar_bytes;
-            bq_ep[bq_wp] <= xq_head_ep;
             bq_wp <= bq_wp + 5'd1;
         end else if (arv_r && d_axi_arready) begin
             arv_r <= 1'b0;
@@ -936,10 +1154,6 @@ always @(posedge clk) begin
             db_wp <= db_wp + 1'b1;
             r_rem <= r_have - r_n;
             r_first <= d_axi_rlast;
-            if (r_bad && in_data && !err_r) begin
-                err_r <= 1'b1;
-                err_st <= ST_TRANSPORT;
-            end
         end
         if (r_end) bq_rp <= bq_rp + 5'd1;
         bq_cnt <= bq_cnt + {5'd0, ar_go} - {5'd0, r_end};
@@ -952,76 +1166,120 @@ always @(posedge clk) begin
         ep_cnt0 <= ep_cnt0 + ep_inc0 - ep_dec0;
         ep_cnt1 <= ep_cnt1 + ep_inc1 - ep_dec1;
 
-        // ---------------- output register and frame phases
+        // ---------------- output side
         if (ov_r && m_axis_tready) ov_r <= 1'b0;
-        if (in_data) begin
-            case (ph)
-            P_HDR0: begin
-                if (abort) begin
-                    ph <= P_PAY;
-                end else if (out_free) begin
+        case (ph)
+        P_IDLE: begin
+            if (o_have && !abort) begin
+                if (!r_frame[om]) begin
+                    out_rp <= out_rp + 1'b1;
+                end else if (out_free && o_rv) begin
                     ov_r <= 1'b1;
                     od_r <= hdr0;
                     ok_r <= {BYTES{1'b1}};
                     ol_r <= 1'b0;
+                    acc <= {(2*DATA_WIDTH){1'b0}};
+                    acc_n <= {(LB+1){1'b0}};
+                    pk_in <= 32'd0;
                     ph <= (DATA_WIDTH == 64) ? P_HDR1 : P_PAY;
                 end
             end
-            P_HDR1: begin
-                if (abort) begin
-                    ph <= P_PAY;
-                end else if (out_free) begin
-                    ov_r <= 1'b1;
-                    od_r <= hdr1;
-                    ok_r <= {BYTES{1'b1}};
-                    ol_r <= 1'b0;
-                    ph <= P_PAY;
-                end
-            end
-            P_PAY: begin
-                if (stop) begin
-                    if (drained && li_take == 1'b0) ph <= abort ? P_DONE : P_TRL;
-                end else if (pk_pop) begin
-                    pk_in <= pk_in + {{(31-LB){1'b0}}, pk_n};
-                    if (pk_full) begin
-                        ov_r <= 1'b1;
-                        od_r <= pk_acc[DATA_WIDTH-1:0];
-                        ok_r <= {BYTES{1'b1}};
-                        ol_r <= 1'b0;
-                        acc <= pk_acc >> DATA_WIDTH;
-                        acc_n <= pk_sum[LB:0] - BYTES32[LB:0];
-                    end else begin
-                        acc <= pk_acc;
-                        acc_n <= pk_sum[LB:0];
-                    end
-                end else if (pk_flush) begin
-                    ov_r <= 1'b1;
-                    od_r <= acc[DATA_WIDTH-1:0];
-                    ok_r <= flush_keep;
-                    ol_r <= 1'b0;
-                    acc <= {(2*DATA_WIDTH){1'b0}};
-                    acc_n <= {(LB+1){1'b0}};
-                end else if (all_in && acc_n == 0) begin
-                    ph <= P_TRL;
-                end
-            end
-            P_TRL: begin
-                if (abort) begin
-                    ph <= P_DONE;
-                end else if (out_free) begin
-                    ov_r <= 1'b1;
-                    od_r <= {{(DATA_WIDTH-32){1'b0}}, err_st};
-                    ok_r <= {BYTES{1'b1}};
-                    ol_r <= 1'b1;
-                    cnt_frames <= cnt_frames + 32'd1;
-                    ph <= P_DONE;
-                end
-            end
-            default: ;
-            endcase
         end
+        P_HDR1: begin
+            if (!abort && out_free) begin
+                ov_r <= 1'b1;
+                od_r <= hdr1;
+                ok_r <= {BYTES{1'b1}};
+                ol_r <= 1'b0;
+                ph <= P_PAY;
+            end
+        end
+        P_PAY: begin
+            if (o_stop) begin
+                if (!abort && om_drained) ph <= P_TRL;
+            end else if (pk_pop) begin
+                pk_in <= pk_in + {{(31-LB){1'b0}}, pk_n};
+                if (pk_full) begin
+                    ov_r <= 1'b1;
+                    od_r <= pk_acc[DATA_WIDTH-1:0];
+                    ok_r <= {BYTES{1'b1}};
+                    ol_r <= 1'b0;
+                    acc <= pk_acc >> DATA_WIDTH;
+                    acc_n <= pk_sum[LB:0] - BYTES32[LB:0];
+                end else begin
+                    acc <= pk_acc;
+                    acc_n <= pk_sum[LB:0];
+                end
+            end else if (pk_flush) begin
+                ov_r <= 1'b1;
+                od_r <= acc[DATA_WIDTH-1:0];
+                ok_r <= flush_keep;
+                ol_r <= 1'b0;
+                acc <= {(2*DATA_WIDTH){1'b0}};
+                acc_n <= {(LB+1){1'b0}};
+            end else if (all_in && acc_n == 0) begin
+                ph <= P_TRL;
+            end
+        end
+        P_TRL: begin
+            if (out_trl) begin
+                ov_r <= 1'b1;
+                od_r <= {{(DATA_WIDTH-32){1'b0}}, om_est};
+                ok_r <= {BYTES{1'b1}};
+                ol_r <= 1'b1;
+                cnt_frames <= cnt_frames + 32'd1;
+                out_rp <= out_rp + 1'b1;
+                ph <= P_IDLE;
+            end
+        end
+        default: ;
+        endcase
         // a frame being sent under abort is cut (a reset follows)
         if (abort) ov_r <= 1'b0;
+
+        // ---------------- write-back translations
+        if (rs_wb) wxq_wp <= wxq_wp + 2'd1;
+        if (wa_start || wxq_pop_abort) wxq_rp <= wxq_rp + 2'd1;
+        wxq_cnt <= wxq_cnt + {2'd0, rs_wb} - {2'd0, wa_start || wxq_pop_abort};
+        wep_cnt0 <= wep_cnt0 + wep_inc0 - wep_dec0;
+        wep_cnt1 <= wep_cnt1 + wep_inc1 - wep_dec1;
+
+        // ---------------- Status writes
+        if (wa_start) begin
+            if (wa_ok) begin
+                wa_busy <= 1'b1;
+                wa_a <= wxq_pa[wxq_rp] + 28;
+                wa_word <= ST_DONE | r_st[wa_i] | OP_SEND_FIELD;
+                awv_r <= 1'b1;
+                wv_r <= 1'b1;
+                bf_wp <= bf_wp + 1'b1;
+            end else begin
+                cnt_wb_lost <= cnt_wb_lost + 32'd1;
+                wa_rp <= wa_rp + 1'b1;
+            end
+        end
+        if (wa_busy) begin
+            if (awv_r && w_axi_awready) awv_r <= 1'b0;
+            if (wv_r && w_axi_wready) wv_r <= 1'b0;
+            if (aw_done) begin
+                wa_busy <= 1'b0;
+                wa_rp <= wa_rp + 1'b1;
+            end
+        end
+        if (b_now) begin
+            bf_rp <= bf_rp + 1'b1;
+            if (w_axi_bresp[1]) cnt_wb_lost <= cnt_wb_lost + 32'd1;
+        end
+        bf_cnt <= bf_cnt + {{MW{1'b0}}, wa_start && wa_ok} - {{MW{1'b0}}, b_now};
+
+        // ---------------- advance and completion
+        if (adv_go) ap_rp <= ap_rp + 1'b1;
+        if (cp_go) begin
+            cp_rp <= cp_rp + 1'b1;
+            done_pulse <= 1'b1;
+            cnt_desc <= cnt_desc + 32'd1;
+            if (r_st[cp_i] != 32'd0) cnt_err <= cnt_err + 32'd1;
+        end
     end
 end
 

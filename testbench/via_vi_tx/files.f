@@ -1,5 +1,6 @@
 rtl/via_vi_tx.v
-rtl/via_desc_fetch.v
+rtl/via_desc_pipe.v
+rtl/via_fifo.v
 rtl/via_ram.v
 rtl/via_tpt.v
 rtl/via_axi_rd_arb.v
