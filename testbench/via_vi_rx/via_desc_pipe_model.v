@@ -182,12 +182,12 @@ always @(posedge clk) begin
             seg_len <= s_len[seg_rd_slot * NS + seg_rd_idx];
         end
         f_res_ready <= 0;
+        if (res_valid && res_ready) n_res = n_res + 1;
         if (rel_valid) begin
             if (n_rel >= n_res) $fatal(1, "via_desc_pipe model: release of a slot whose result was not taken");
             q_done[n_rel % DEPTH] = 0;
             n_rel = n_rel + 1;
         end
-        if (res_valid && res_ready) n_res = n_res + 1;
         if (req_valid && req_ready) begin
             q_va[n_req % DEPTH] = req_va; q_handle[n_req % DEPTH] = req_handle;
             q_ptag[n_req % DEPTH] = req_ptag; q_recv[n_req % DEPTH] = req_recv;
