@@ -556,7 +556,10 @@ task wait_idle;
         quiet = 0;
         while (quiet < 40) begin
             @(posedge clk);
-            if (busy || fb_rd != fb_wr || s_tvalid || rxq_valid || rxq_rsp_valid || adv_valid) quiet = 0;
+            // (a receive fetched ahead holds the fetch unit's fence bit
+            // until its read is done, without busy: wait for it too)
+            if (busy || fb_rd != fb_wr || s_tvalid || rxq_valid || rxq_rsp_valid || adv_valid ||
+                inflight_epoch != 2'b00) quiet = 0;
             else quiet = quiet + 1;
         end
     end
