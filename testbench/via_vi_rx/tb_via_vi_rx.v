@@ -709,6 +709,12 @@ always @(posedge clk) if (!rst && done_pulse && n_done_seen < 64) begin
     done_t[n_done_seen] = cyc;
     n_done_seen = n_done_seen + 1;
 end
+// cycles per front-end state while the message-rate case runs (between
+// its 8th and 64th completion)
+integer st_cyc [0:31];
+integer sti;
+initial for (sti = 0; sti < 32; sti = sti + 1) st_cyc[sti] = 0;
+always @(posedge clk) if (PERF != 0 && n_done_seen >= 8 && n_done_seen < 64) st_cyc[dut.state] = st_cyc[dut.state] + 1;
 task perf_case;
     integer pi, f0;
     reg [63:0] pva;
@@ -737,6 +743,10 @@ task perf_case;
         $display("tb_via_vi_rx[%0d]: message rate: 64 x 8 bytes, read latency %0d, B latency %0d: first frame to last completion %0d cycles (%0d.%01d per message); completions 8..63: %0d.%01d cycles each",
                  DW, RLAT, WLAT, done_t[63] - f0, (done_t[63] - f0) / 64, ((done_t[63] - f0) * 10 / 64) % 10,
                  (done_t[63] - done_t[8]) / 55, ((done_t[63] - done_t[8]) * 10 / 55) % 10);
+        $display("tb_via_vi_rx[%0d]: message rate: front end cycles per frame: HDR %0d.%01d CTX %0d.%01d RECV %0d.%01d FETCH %0d.%01d SCATTER %0d.%01d",
+                 DW, st_cyc[0] / 55, (st_cyc[0] * 10 / 55) % 10, (st_cyc[1] + st_cyc[2]) / 55, ((st_cyc[1] + st_cyc[2]) * 10 / 55) % 10,
+                 st_cyc[4] / 55, (st_cyc[4] * 10 / 55) % 10, st_cyc[5] / 55, (st_cyc[5] * 10 / 55) % 10,
+                 st_cyc[7] / 55, (st_cyc[7] * 10 / 55) % 10);
     end
 endtask
 
