@@ -13,8 +13,10 @@
 // Per frame (front end)
 //   1. HEADER (16 bytes): dst, src, length, immediate, flags. A frame that
 //      ends (tlast) inside its header: cnt_drop_aborted. The dst's context
-//      is read (ctx_rd_*): dst >= NUM_VI, disabled, not CONNECTED, or src !=
-//      its peer: the frame is drained, cnt_drop_bad_vi.
+//      is read (ctx_rd_*; ctx_rd_vi follows the header register, so on a
+//      64-bit bus the read of dst runs during the second header beat): dst
+//      >= NUM_VI, disabled, not CONNECTED, or src != its peer: the frame is
+//      drained, cnt_drop_bad_vi.
 //   2. The receive. The engine keeps up to DEPTH receives of one VI, the
 //      "hot" VI (the VI of the last frame), taken ahead (rxq port) and
 //      requested from the fetch unit in take order (held receives). A frame
@@ -848,7 +850,9 @@ always @(posedge clk) begin
                     if (hdr_cnt == HDR_BEATS - 1) begin
                         hdr_cnt <= 2'd0;
                         frame_done <= 1'b0; rcvd <= 32'd0; taken <= 32'd0; trl_status <= 32'd0;
-                        state <= S_CTX1;
+                        // 64-bit: dst came with the first beat, the
+                        // context read of it is already under way
+                        state <= (HDR_BEATS == 2) ? S_CTX2 : S_CTX1;
                     end else begin
                         hdr_cnt <= hdr_cnt + 2'd1;
                     end
@@ -1138,7 +1142,8 @@ always @(posedge clk) begin
                     hot_valid <= 1'b1; hot_vi <= dst;
                     hot_ptag <= ctx_rd_ptag; hot_max <= ctx_rd_max_transfer;
                     hot_we <= ctx_rd_rdma_write; hot_re <= ctx_rd_rdma_read;
-                    state <= S_RECV;
+                    // the hot VI's oldest held receive: straight to its result
+                    state <= (hot_valid && hot_vi == dst && h_cnt != 0 && rec_cnt < CDEPTH) ? S_FETCH : S_RECV;
                 end
             end
             S_SWITCH: begin

@@ -1,23 +1,38 @@
-// tb_via_vi_rx: self-checking bench for rtl/via_vi_rx.v: two environments
-// side by side, DATA_WIDTH 64 (two header beats) and 128 (one header beat),
-// each as below.
+// tb_via_vi_rx: self-checking bench for rtl/via_vi_rx.v (v2, pipelined):
+// three environments side by side: DATA_WIDTH 64 (two header beats) and 128
+// (one header beat), each as below, and a 64-bit message-rate environment.
 //
-// The engine with the real via_vi_queues (NUM_VI 4, receives posted by
-// doorbell writes as vipl rings them, successors linked in memory first),
-// a context model (registered read), a behavioural TPT model on both lookup
-// ports (regions of scattered 4 KiB pages, random latency and lk_ready,
-// answers in order; errors: bad handle 1, ptag 3, access 4 (a region
-// without local write), bounds 5) and axi_ram_model for the fetch unit's
-// reads and the engine's writes. A frame source feeds the stream with random
-// valid gaps. The memory starts filled with a guard pattern; the bench keeps
-// its own image of what memory must hold (every byte written by a receive,
-// the write-backs) and compares the whole memory after every case, so any
-// byte written outside [va, va + bytes) of a buffer, or any wrong byte,
-// fails (ranges whose content is undefined by the rules, e.g. a buffer of a
-// receive that failed, are copied from memory first).
-// Cases: see the initial block; counters and done pulses are checked after
-// every case; random back-pressure on AW/W/B and the lookups in phase 2.
-// Prints the beats per cycle of a 32 KiB message without back-pressure.
+// The engine with the real via_desc_pipe, a behavioural model of
+// via_vi_queues v2's receive side (several takes in flight per queue,
+// consumes in order, rewinds; MAXINF items in flight at most: 16 at 64
+// bits, 3 at 128 bits so that takes find nothing while frames of the VI
+// await their completion; random latency and ready; every consume or rewind
+// must find an item in flight), receives posted as vipl does (the
+// predecessor's Next linked first), a context model (registered read), a
+// behavioural TPT model on both lookup ports (regions of scattered 4 KiB
+// pages, random latency and lk_ready, answers in order; errors: bad handle
+// 1, ptag 3, access 4 (a region without local write), bounds 5) and
+// axi_ram_model for the fetch unit's reads and the engine's writes. A frame
+// source feeds the stream with random valid gaps. The memory starts filled
+// with a guard pattern; the bench keeps its own image of what memory must
+// hold (every byte written by a receive, the write-backs) and compares the
+// whole memory after every case, so any byte written outside [va, va +
+// bytes) of a buffer, or any wrong byte, fails (ranges whose content is
+// undefined by the rules, e.g. a buffer of a receive that failed, are
+// copied from memory first).
+// Cases: see the initial block (good receives of 1..16 segments, zero
+// length, length and fetch errors, bus errors on the fetch and on a data B,
+// lookup failures, write-back lost, no receive, bad VIs, aborted frames,
+// two queued, random; twice, the second time with back-pressure; then two
+// VIs interleaved (rewinds of the receives taken ahead, dropped fetch
+// results), rel_valid (the hot VI's receives given back, no take of it, a
+// frame for it waits), 32 KiB throughput, abort mid-frame); counters and
+// done pulses are checked after every case; random back-pressure on
+// AW/W/B and the lookups in phase 2.
+// Prints the beats per cycle of a 32 KiB message without back-pressure,
+// and (message-rate environment: host reads 125 cycles, write B 37 cycles)
+// the completion period of 64 frames of 8 bytes to one VI with 64 receives
+// posted, and the front end's cycles per state.
 
 `timescale 1ns / 1ps
 
