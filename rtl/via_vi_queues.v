@@ -51,7 +51,8 @@
 //     db_handle), pending 1; else pending + 1.
 //   HANDLE, 2 cycles: db_handle.
 //   handout (scheduler), 3 cycles: round robin over the SEND queues with
-//     an available item (ready, VI enabled), one item per turn, only while
+//     an available item (ready, VI enabled, not blk_vi while blk_valid:
+//     a context commit waits for that VI), one item per turn, only while
 //     the work register is empty; reads the item (pool entry at hp, or fb)
 //     and presents it until work_ready (work_q always 0); F + 1.
 //   receive take (rxq port), 3 cycles: found = rxq_vi < NUM_VI, the VI
@@ -145,6 +146,11 @@ module via_vi_queues #(
 
     // bit v: VI v has an item in flight or in the work register
     output wire [NUM_VI-1:0]   vi_held,
+
+    // a context commit waits for VI blk_vi: hand out no new item of it
+    // (level; the integrator's, so that a busy VI cannot hold a commit off)
+    input  wire                blk_valid,
+    input  wire [VI_WIDTH-1:0] blk_vi,
 
     // counters (wrap)
     output reg  [31:0]         cnt_doorbell,
@@ -329,7 +335,8 @@ always @* begin
     for (i = 0; i < NQ; i = i + 1) begin
         // the scheduler hands out send queues (q 0) only; receive queues
         // are taken on demand through the rxq port
-        elig[i] = (i % 2 == 0) && ready_reg[i] && enable_reg[i / 2];
+        elig[i] = (i % 2 == 0) && ready_reg[i] && enable_reg[i / 2] &&
+                  !(blk_valid && {{(32-VI_WIDTH){1'b0}}, blk_vi} == i / 2);
     end
     pick = {QW{1'b0}};
     pick_found = 1'b0;

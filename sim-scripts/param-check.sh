@@ -43,6 +43,9 @@ cases=(
   "via_nic TPT_REGIONS 8"
   "via_desc_fetch MAX_SEGS 125"
   "via_vi_queues MAX_DESC 1025"
+  "via_vi_queues POOL 24"
+  "via_vi_queues MAX_INFLIGHT 65"
+  "via_desc_pipe DEPTH 3"
 )
 
 bad() { echo "param-check: $*" >&2; fail=1; case_fail=1; }

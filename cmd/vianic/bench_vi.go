@@ -50,7 +50,6 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 		fmt.Fprintf(tw, "loopback latency %s, doorbell to receive DONE\t%d cycles = %.2f us (first round %d)\t%s\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles, target)
 	}
 	fmt.Fprintf(tw, "bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction)
-	fmt.Fprintf(tw, "bandwidth without the first message's latency\t%.3f B/cycle = %.1f %%\t\n", f.BWSteady, 100*f.BWSteadyFrac)
 	fmt.Fprintf(tw, "message rate, %d x 8 B posted at once\t%d cycles, %.1f cycles/message (%.1f after the first)\t<= 32\n", f.RateMessages, f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
 	if len(f.BridgeBusyPerSec) > 0 {

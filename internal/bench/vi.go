@@ -62,13 +62,11 @@ type ViFigures struct {
 	BWMessages int    `json:"bw_messages"`
 	BWCycles   uint64 `json:"bw_cycles"`       // first doorbell to the last receive DONE
 	BWFirst    uint64 `json:"bw_first_cycles"` // first doorbell to the first receive DONE
-	// BWBytesPerCycle is all bytes over BWCycles; BWSteady is the bytes of
-	// messages 2..N over the cycles from the first receive DONE to the
-	// last (the first message's latency left out).
+	// BWBytesPerCycle is all bytes over BWCycles. (There is no "after the
+	// first message" figure: the engines move several messages at once, so
+	// the bytes of messages 2..N are partly moved before the first DONE.)
 	BWBytesPerCycle float64 `json:"bw_bytes_per_cycle"`
 	BWFraction      float64 `json:"bw_line_fraction"`
-	BWSteady        float64 `json:"bw_steady_bytes_per_cycle"`
-	BWSteadyFrac    float64 `json:"bw_steady_line_fraction"`
 
 	// Message rate: RateMessages 8-byte receives pre-posted, then as many
 	// sends posted at once (their doorbells all written in one cycle).
@@ -555,12 +553,8 @@ func viModeled(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progre
 	f.BWCycles, f.BWFirst = last-c0, at[0]-c0
 	f.BWBytesPerCycle = float64(o.BWBytes*o.BWMessages) / float64(f.BWCycles)
 	f.BWFraction = f.BWBytesPerCycle / f.LineBytes
-	if len(at) > 1 {
-		f.BWSteady = float64(o.BWBytes*(o.BWMessages-1)) / float64(last-at[0])
-		f.BWSteadyFrac = f.BWSteady / f.LineBytes
-	}
-	progress("bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate); after the first: %.3f B/cycle (%.1f %%)",
-		f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction, f.BWSteady, 100*f.BWSteadyFrac)
+	progress("bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate)",
+		f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction)
 
 	// message rate
 	sends, recvs, sizes = nil, nil, nil

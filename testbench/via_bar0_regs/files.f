@@ -24,7 +24,7 @@ rtl/generated/via_bar0_tpt_regs.v
 rtl/via_tpt_probe.v
 rtl/generated/via_bar0_vi_regs.v
 rtl/via_ram.v
-rtl/via_desc_fetch.v
+rtl/via_desc_pipe.v
 rtl/via_vi_ctx.v
 rtl/via_vi_queues.v
 rtl/via_vi_tx.v

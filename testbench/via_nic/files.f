@@ -28,7 +28,7 @@ rtl/via_tpt_probe.v
 rtl/via_axi_rd_mux.v
 rtl/via_axi_wr_mux.v
 rtl/via_lk_arb.v
-rtl/via_desc_fetch.v
+rtl/via_desc_pipe.v
 rtl/via_vi_ctx.v
 rtl/via_vi_queues.v
 rtl/via_vi_tx.v

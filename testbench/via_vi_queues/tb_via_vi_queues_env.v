@@ -122,6 +122,8 @@ via_vi_queues #(.NUM_VI(NUM_VI), .MAX_DESC(MAX_DESC), .POOL(POOL), .MAX_INFLIGHT
     .rxq_rsp_valid(rxq_rsp_valid), .rxq_rsp_ready(rxq_rsp_ready), .rxq_rsp_found(rxq_rsp_found),
     .rxq_rsp_va(rxq_rsp_va), .rxq_rsp_handle(rxq_rsp_handle), .rxq_rsp_state(rxq_rsp_state),
     .vi_held(vi_held),
+    .blk_valid(1'b0),
+    .blk_vi({VW{1'b0}}),
     .cnt_doorbell(cnt_doorbell), .cnt_db_dropped(cnt_db_dropped), .cnt_overflow(cnt_overflow),
     .cnt_bad_write(cnt_bad_write), .cnt_adv_stale(cnt_adv_stale), .cnt_chained(cnt_chained),
     .busy(busy)
