@@ -889,119 +889,126 @@ wire        rel_do = rel_taken || (rel_reg != head_reg && sl_st[rel_s] == T_DEAD
 
 // ------------------------------------------------------------ slot updates
 
+// Each event writes the one slot it names (indexed writes in this order:
+// a later one wins, as in a loop over the slots, but the model does O(1)
+// work per cycle, not O(DEPTH)); only abort and reset touch every slot.
 integer i;
 always @(posedge clk) begin
-    for (i = 0; i < D; i = i + 1) begin
-        if (rst) begin
+    if (rst) begin
+        for (i = 0; i < D; i = i + 1) begin
             sl_st[i] <= T_FREE;
             sl_held[i] <= 1'b0;
             sl_hep[i] <= 1'b0;
             sl_drop[i] <= 1'b0;
-        end else begin
-            // request
-            if (acc && tail_s == i[SW-1:0]) begin
-                sl_st[i] <= T_LK;
-                sl_phase[i] <= P_CTL;
-                sl_va[i] <= req_va[63:6];
-                sl_handle[i] <= req_handle;
-                sl_ptag[i] <= req_ptag;
-                sl_recv[i] <= req_recv;
-                sl_rwe[i] <= req_rdma_write_en;
-                sl_rre[i] <= req_rdma_read_en;
-                sl_mts[i] <= req_max_transfer;
-                sl_drop[i] <= 1'b0;
-                sl_held[i] <= 1'b0;
-                sl_chk[i] <= CHK_OK;
-                sl_tpt[i] <= 3'd0;
-                sl_resp[i] <= 2'd0;
-                sl_ctlv[i] <= 1'b0;
-                sl_segc[i] <= 16'd0;
-                sl_anz[i] <= 1'b0;
-            end
-            // abort: what waits for nothing is dropped at once, what waits
-            // for an answer or a burst when that comes
-            if (abort && (sl_st[i] == T_LK || sl_st[i] == T_DONE)) begin
-                sl_st[i] <= T_DEAD;
-            end
-            if (abort && (sl_st[i] == T_LKW || sl_st[i] == T_RD)) begin
-                sl_drop[i] <= 1'b1;
-            end
-            // lookup presented
-            if (lk_load && lk_slot == i[SW-1:0]) begin
-                sl_st[i] <= T_LKW;
-            end
-            // lookup answer
-            if (a_valid_reg && a_s == i[SW-1:0]) begin
-                if (a_stop) begin
+        end
+    end else begin
+        // request
+        if (acc) begin
+            sl_st[tail_s] <= T_LK;
+            sl_phase[tail_s] <= P_CTL;
+            sl_va[tail_s] <= req_va[63:6];
+            sl_handle[tail_s] <= req_handle;
+            sl_ptag[tail_s] <= req_ptag;
+            sl_recv[tail_s] <= req_recv;
+            sl_rwe[tail_s] <= req_rdma_write_en;
+            sl_rre[tail_s] <= req_rdma_read_en;
+            sl_mts[tail_s] <= req_max_transfer;
+            sl_drop[tail_s] <= 1'b0;
+            sl_held[tail_s] <= 1'b0;
+            sl_chk[tail_s] <= CHK_OK;
+            sl_tpt[tail_s] <= 3'd0;
+            sl_resp[tail_s] <= 2'd0;
+            sl_ctlv[tail_s] <= 1'b0;
+            sl_segc[tail_s] <= 16'd0;
+            sl_anz[tail_s] <= 1'b0;
+        end
+        // abort: what waits for nothing is dropped at once, what waits
+        // for an answer or a burst when that comes
+        if (abort) begin
+            for (i = 0; i < D; i = i + 1) begin
+                if (sl_st[i] == T_LK || sl_st[i] == T_DONE) begin
                     sl_st[i] <= T_DEAD;
-                end else if (a_err_reg != 3'd0) begin
-                    sl_st[i] <= T_DONE;
-                    sl_chk[i] <= a_phase == P_CTL ? CHK_XLAT_CTL : CHK_XLAT_SEGS;
-                    sl_tpt[i] <= a_err_reg;
-                end else if (a_burst) begin
-                    sl_st[i] <= T_RD;
-                    sl_held[i] <= 1'b1;
-                    sl_hep[i] <= a_ep_reg;
-                end else begin
-                    // after the rest's lookup: the control segment's checks,
-                    // else the speculative segments' checks
-                    sl_st[i] <= T_DONE;
-                    sl_chk[i] <= sl_cchk[i] != CHK_OK ? sl_cchk[i] : sl_sfin[i];
+                end
+                if (sl_st[i] == T_LKW || sl_st[i] == T_RD) begin
+                    sl_drop[i] <= 1'b1;
                 end
             end
-            // a queued burst dropped
-            if (aq_dead && aq_slot == i[SW-1:0]) begin
-                sl_st[i] <= T_DEAD;
-                sl_held[i] <= 1'b0;
+        end
+        // lookup presented
+        if (lk_load) begin
+            sl_st[lk_slot] <= T_LKW;
+        end
+        // lookup answer
+        if (a_valid_reg) begin
+            if (a_stop) begin
+                sl_st[a_s] <= T_DEAD;
+            end else if (a_err_reg != 3'd0) begin
+                sl_st[a_s] <= T_DONE;
+                sl_chk[a_s] <= a_phase == P_CTL ? CHK_XLAT_CTL : CHK_XLAT_SEGS;
+                sl_tpt[a_s] <= a_err_reg;
+            end else if (a_burst) begin
+                sl_st[a_s] <= T_RD;
+                sl_held[a_s] <= 1'b1;
+                sl_hep[a_s] <= a_ep_reg;
+            end else begin
+                // after the rest's lookup: the control segment's checks,
+                // else the speculative segments' checks
+                sl_st[a_s] <= T_DONE;
+                sl_chk[a_s] <= sl_cchk[a_s] != CHK_OK ? sl_cchk[a_s] : sl_sfin[a_s];
             end
-            // end of a burst
-            if (r_end && r_s == i[SW-1:0]) begin
-                sl_held[i] <= 1'b0;
-                if (r_stop) begin
-                    sl_st[i] <= T_DEAD;
-                end else if (r_err_next) begin
-                    sl_st[i] <= T_DONE;
-                    sl_chk[i] <= CHK_BUS;
-                    sl_resp[i] <= r_resp_next;
-                end else if (r_ctl) begin
-                    sl_ctlv[i] <= 1'b1;
-                    sl_segc[i] <= c_segc;
-                    sl_cchk[i] <= c_chk;
-                    sl_spec[i] <= c_segc <= 16'd2 && !r_sbad_next;
-                    sl_sfin[i] <= c_sfin;
-                    sl_rdma[i] <= c_rdma;
-                    sl_lgt[i] <= c_lgt;
-                    sl_rem[i] <= {8'd0, c_length};
-                    sl_anz[i] <= 1'b0;
-                    if (c_segc == 16'd0) begin
-                        sl_st[i] <= T_DONE;
-                        sl_chk[i] <= c_zfin;
-                    end else begin
-                        sl_st[i] <= T_LK;
-                        sl_phase[i] <= P_REST;
-                    end
-                end else if (r_lastc) begin
-                    sl_st[i] <= T_DONE;
-                    sl_chk[i] <= s_fin;
+        end
+        // a queued burst dropped
+        if (aq_dead) begin
+            sl_st[aq_slot] <= T_DEAD;
+            sl_held[aq_slot] <= 1'b0;
+        end
+        // end of a burst
+        if (r_end) begin
+            sl_held[r_s] <= 1'b0;
+            if (r_stop) begin
+                sl_st[r_s] <= T_DEAD;
+            end else if (r_err_next) begin
+                sl_st[r_s] <= T_DONE;
+                sl_chk[r_s] <= CHK_BUS;
+                sl_resp[r_s] <= r_resp_next;
+            end else if (r_ctl) begin
+                sl_ctlv[r_s] <= 1'b1;
+                sl_segc[r_s] <= c_segc;
+                sl_cchk[r_s] <= c_chk;
+                sl_spec[r_s] <= c_segc <= 16'd2 && !r_sbad_next;
+                sl_sfin[r_s] <= c_sfin;
+                sl_rdma[r_s] <= c_rdma;
+                sl_lgt[r_s] <= c_lgt;
+                sl_rem[r_s] <= {8'd0, c_length};
+                sl_anz[r_s] <= 1'b0;
+                if (c_segc == 16'd0) begin
+                    sl_st[r_s] <= T_DONE;
+                    sl_chk[r_s] <= c_zfin;
                 end else begin
-                    // the second page: its own lookup
-                    sl_st[i] <= T_LK;
-                    sl_phase[i] <= P_MORE;
-                    sl_cur[i] <= r_cend;
-                    sl_rem[i] <= s_rem;
-                    sl_anz[i] <= s_anz;
+                    sl_st[r_s] <= T_LK;
+                    sl_phase[r_s] <= P_REST;
                 end
+            end else if (r_lastc) begin
+                sl_st[r_s] <= T_DONE;
+                sl_chk[r_s] <= s_fin;
+            end else begin
+                // the second page: its own lookup
+                sl_st[r_s] <= T_LK;
+                sl_phase[r_s] <= P_MORE;
+                sl_cur[r_s] <= r_cend;
+                sl_rem[r_s] <= s_rem;
+                sl_anz[r_s] <= s_anz;
             end
-            // result read out, taken, released
-            if (o_commit && head_s == i[SW-1:0]) begin
-                sl_st[i] <= T_OUT;
-            end
-            if (res_fire && o_slot_reg == i[SW-1:0]) begin
-                sl_st[i] <= T_TAKEN;
-            end
-            if (rel_do && rel_s == i[SW-1:0]) begin
-                sl_st[i] <= T_FREE;
-            end
+        end
+        // result read out, taken, released
+        if (o_commit) begin
+            sl_st[head_s] <= T_OUT;
+        end
+        if (res_fire) begin
+            sl_st[o_slot_reg] <= T_TAKEN;
+        end
+        if (rel_do) begin
+            sl_st[rel_s] <= T_FREE;
         end
     end
 end

@@ -21,11 +21,10 @@
 // reset_q, empties its queues) in via_vi_queues, in the same cycle. A
 // commit waits (ctx_ready 0) while some item of that VI is held: handed
 // out or taken and not yet consumed, or in the queue block's work register
-// (via_vi_queues' vi_held). While it waits, the queue block hands out and
-// lends no new item of that VI (blk_*: a receive take finds none, so a
-// message arriving for it meanwhile is dropped and counted as VI_RX_NO_RECV)
-// and the receive engine gives back the receives it took ahead of their
-// frames (rel_*). So a VI's queues are never reset under an engine that
+// (via_vi_queues' vi_held). While it waits, the queue block hands out no
+// new send item of that VI (blk_*), and the receive engine gives back the
+// receives of it that it took ahead and takes none (rel_*: a message
+// arriving for it meanwhile is dropped and counted as VI_RX_NO_RECV). So a VI's queues are never reset under an engine that
 // still works on one of its descriptors, the context an engine read stays
 // the VI's for as long as it works for it, and a busy VI cannot hold a
 // commit off forever. A commit for a VI index >= NUM_VI is taken and

@@ -62,7 +62,8 @@
 //      (cnt_err if error).
 //
 // rel_valid/rel_vi (level, from the integrator: a context commit of rel_vi
-// waits): no take for rel_vi while rel_valid is 1; if rel_vi is the hot VI,
+// waits): no take for rel_vi while rel_valid is 1 (a frame for it that
+// needs a take is dropped and counted in cnt_drop_no_recv); if rel_vi is the hot VI,
 // once the front end is between frames and every earlier frame is
 // consumed, its held receives are given back (rewind) and it stops being
 // the hot VI (its context is read again by its next frame).
@@ -314,9 +315,11 @@ localparam [4:0] S_HDR = S_HDR_32[4:0];
 localparam [4:0] S_CTX1 = S_CTX1_32[4:0];
 localparam [4:0] S_CTX2 = S_CTX2_32[4:0];
 localparam [4:0] S_TAKE = S_TAKE_32[4:0];
-localparam [4:0] S_RECV = 5'd4;
+localparam [31:0] S_RECV_32 = `VIA_DESC_RX_STATE_RECV;
+localparam [4:0] S_RECV = S_RECV_32[4:0];
 localparam [4:0] S_FETCH = S_FETCH_32[4:0];
-localparam [4:0] S_SWITCH = 5'd6;
+localparam [31:0] S_SWITCH_32 = `VIA_DESC_RX_STATE_SWITCH;
+localparam [4:0] S_SWITCH = S_SWITCH_32[4:0];
 localparam [4:0] S_SCATTER = S_SCATTER_32[4:0];
 localparam [4:0] S_DROP = S_DROP_32[4:0];
 localparam [4:0] S_EDRAIN = S_EDRAIN_32[4:0];
@@ -325,7 +328,12 @@ localparam [4:0] S_ADV = S_ADV_32[4:0];
 localparam [4:0] S_ABORT = S_ABORT_32[4:0];
 
 // completion stage: write-back (A) and consume (B)
-localparam [2:0] CA_IDLE = 3'd0, CA_RD = 3'd1, CA_LK = 3'd2, CA_LKW = 3'd3, CA_W1 = 3'd4, CA_W2 = 3'd5;
+// (desc.layout enum RX_WB)
+localparam [31:0] CA_IDLE_32 = `VIA_DESC_RX_WB_IDLE, CA_RD_32 = `VIA_DESC_RX_WB_READ;
+localparam [31:0] CA_LK_32 = `VIA_DESC_RX_WB_LOOKUP, CA_LKW_32 = `VIA_DESC_RX_WB_LOOKUP_WAIT;
+localparam [31:0] CA_W1_32 = `VIA_DESC_RX_WB_WRITE_LEN, CA_W2_32 = `VIA_DESC_RX_WB_WRITE_STATUS;
+localparam [2:0] CA_IDLE = CA_IDLE_32[2:0], CA_RD = CA_RD_32[2:0], CA_LK = CA_LK_32[2:0];
+localparam [2:0] CA_LKW = CA_LKW_32[2:0], CA_W1 = CA_W1_32[2:0], CA_W2 = CA_W2_32[2:0];
 localparam [1:0] CB_IDLE = 2'd0, CB_RD = 2'd1, CB_ADV = 2'd2;
 
 reg [4:0] state;
@@ -1171,8 +1179,18 @@ always @(posedge clk) begin
                 end
             end
             S_RECV: begin
-                if (h_cnt != 0 && rec_cnt < CDEPTH) state <= S_FETCH;
-                else if (take_od_go) state <= S_TAKE;
+                if (h_cnt != 0 && rec_cnt < CDEPTH) begin
+                    state <= S_FETCH;
+                end else if (take_od_go) begin
+                    state <= S_TAKE;
+                end else if (take_free && h_cnt == 0 && rec_cnt == 0 && rel_valid && rel_vi == dst) begin
+                    // a commit waits for this VI: no take; the message is
+                    // dropped as if no receive were posted (waiting could
+                    // deadlock: the commit may wait for a send of this VI
+                    // whose frame is queued behind this one)
+                    cnt_drop_no_recv <= cnt_drop_no_recv + 32'd1;
+                    state <= S_DROP;
+                end
             end
             S_TAKE: begin
                 if (rxq_rsp_valid && take_out) begin

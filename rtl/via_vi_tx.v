@@ -314,8 +314,14 @@ localparam [3:0]  AXI_CACHE = 4'b0011;
 localparam [2:0]  AXI_PROT = 3'b010;
 localparam [2:0]  AXI_SIZE = LB32[2:0];
 
-localparam [1:0] I_IDLE = 2'd0, I_SRD = 2'd1, I_SGO = 2'd2, I_LK = 2'd3;
-localparam [1:0] P_IDLE = 2'd0, P_HDR1 = 2'd1, P_PAY = 2'd2, P_TRL = 2'd3;
+localparam [31:0] I_IDLE_32 = `VIA_DESC_TX_ISSUE_IDLE, I_SRD_32 = `VIA_DESC_TX_ISSUE_SEG_READ;
+localparam [31:0] I_SGO_32 = `VIA_DESC_TX_ISSUE_SEG, I_LK_32 = `VIA_DESC_TX_ISSUE_LOOKUP;
+localparam [1:0] I_IDLE = I_IDLE_32[1:0], I_SRD = I_SRD_32[1:0], I_SGO = I_SGO_32[1:0], I_LK = I_LK_32[1:0];
+// output phases and issue states (desc.layout enums TX_OUT, TX_ISSUE: the
+// waveform filters name them)
+localparam [31:0] P_IDLE_32 = `VIA_DESC_TX_OUT_IDLE, P_HDR1_32 = `VIA_DESC_TX_OUT_HDR1;
+localparam [31:0] P_PAY_32 = `VIA_DESC_TX_OUT_PAY, P_TRL_32 = `VIA_DESC_TX_OUT_TRL;
+localparam [1:0] P_IDLE = P_IDLE_32[1:0], P_HDR1 = P_HDR1_32[1:0], P_PAY = P_PAY_32[1:0], P_TRL = P_TRL_32[1:0];
 
 integer bi;
 

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_DESC_HASH VIA_ULL(0xa0f923e5a89d787f)
+#define VIA_DESC_HASH VIA_ULL(0x6ee07faaa898c3ae)
 
 #define VIA_DESC_ALIGN VIA_U(0x40) /* Alignment of a descriptor (its control segment) in bytes. */
 #define VIA_DESC_SEG_BYTES VIA_U(0x10) /* Size of an address or data segment in bytes. */
@@ -28,31 +28,33 @@
 #define VIA_DESC_COMPLETED_RDMA_WRITE VIA_U(0x2) /* An RDMA write. */
 #define VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE VIA_U(0x3) /* A receive consumed by a remote RDMA write with immediate data. */
 #define VIA_DESC_COMPLETED_RDMA_READ VIA_U(0x4) /* An RDMA read. */
-#define VIA_DESC_TX_STATE_IDLE VIA_U(0x0) /* Waits for send work from the scheduler. */
-#define VIA_DESC_TX_STATE_CTX VIA_U(0x1) /* Reads the VI's context. */
-#define VIA_DESC_TX_STATE_REQ VIA_U(0x2) /* Asks the descriptor fetch for the descriptor. */
-#define VIA_DESC_TX_STATE_RES VIA_U(0x3) /* Waits for the fetch result and decides. */
-#define VIA_DESC_TX_STATE_DATA VIA_U(0x4) /* Gathers the data segments into the frame. */
-#define VIA_DESC_TX_STATE_WB_LK VIA_U(0x5) /* Translates the descriptor's control segment for the write-back. */
-#define VIA_DESC_TX_STATE_WB_RS VIA_U(0x6) /* Waits for that translation. */
-#define VIA_DESC_TX_STATE_WB_W VIA_U(0x7) /* Writes Status back and waits for its response. */
-#define VIA_DESC_TX_STATE_ADV VIA_U(0x8) /* Advances the queue to the next descriptor. */
-#define VIA_DESC_TX_STATE_FIN VIA_U(0x9) /* Finishes the work item. */
+#define VIA_DESC_TX_ISSUE_IDLE VIA_U(0x0) /* Waits for the next descriptor's fetch result (and a free record). */
+#define VIA_DESC_TX_ISSUE_SEG_READ VIA_U(0x1) /* Reads the next data segment out of the fetch slot. */
+#define VIA_DESC_TX_ISSUE_SEG VIA_U(0x2) /* Loads that segment (zero-length segments are skipped). */
+#define VIA_DESC_TX_ISSUE_LOOKUP VIA_U(0x3) /* Issues the segment's page lookups. */
+#define VIA_DESC_TX_OUT_IDLE VIA_U(0x0) /* Between frames (the first header beat goes out from here). */
+#define VIA_DESC_TX_OUT_HDR1 VIA_U(0x1) /* Sends the header's second beat (64-bit datapath). */
+#define VIA_DESC_TX_OUT_PAY VIA_U(0x2) /* Sends the payload. */
+#define VIA_DESC_TX_OUT_TRL VIA_U(0x3) /* Sends the trailer. */
 #define VIA_DESC_RX_STATE_HDR VIA_U(0x0) /* Waits for a frame header. */
 #define VIA_DESC_RX_STATE_CTX1 VIA_U(0x1) /* Reads the destination VI's context. */
 #define VIA_DESC_RX_STATE_CTX2 VIA_U(0x2) /* Checks that context. */
-#define VIA_DESC_RX_STATE_TAKE VIA_U(0x3) /* Takes the head of the VI's receive queue. */
-#define VIA_DESC_RX_STATE_FETCH VIA_U(0x5) /* Fetches the receive descriptor. */
+#define VIA_DESC_RX_STATE_TAKE VIA_U(0x3) /* Takes the head of the VI's receive queue on demand. */
+#define VIA_DESC_RX_STATE_RECV VIA_U(0x4) /* Chooses the frame's receive: one held ahead for the hot VI, or one taken on demand. */
+#define VIA_DESC_RX_STATE_FETCH VIA_U(0x5) /* Waits for the receive descriptor's fetch result. */
+#define VIA_DESC_RX_STATE_SWITCH VIA_U(0x6) /* Gives the hot VI's receives held ahead back (rewind) before a frame for another VI. */
 #define VIA_DESC_RX_STATE_SCATTER VIA_U(0x7) /* Scatters the payload into the data segments. */
 #define VIA_DESC_RX_STATE_DROP VIA_U(0x8) /* Drains the frame and drops it. */
 #define VIA_DESC_RX_STATE_EDRAIN VIA_U(0x9) /* Drains the frame, then completes with an error. */
-#define VIA_DESC_RX_STATE_WB_B VIA_U(0xa) /* Waits for every data write response. */
-#define VIA_DESC_RX_STATE_WB_LK VIA_U(0xb) /* Translates the control segment for the write-back. */
-#define VIA_DESC_RX_STATE_WB_W1 VIA_U(0xd) /* Writes Length and ImmediateData back. */
-#define VIA_DESC_RX_STATE_WB_W2 VIA_U(0xe) /* Writes Status back. */
-#define VIA_DESC_RX_STATE_WB_WAIT VIA_U(0xf) /* Waits for the write-back responses. */
-#define VIA_DESC_RX_STATE_ADV VIA_U(0x10) /* Advances the receive queue. */
+#define VIA_DESC_RX_STATE_WB_B VIA_U(0xa) /* An aborted frame waits for its data write responses before its receive is given back. */
+#define VIA_DESC_RX_STATE_ADV VIA_U(0x10) /* Gives an aborted frame's receive back (rewind). */
 #define VIA_DESC_RX_STATE_ABORT VIA_U(0x11) /* Drains after an abort. */
+#define VIA_DESC_RX_WB_IDLE VIA_U(0x0) /* No record to write back. */
+#define VIA_DESC_RX_WB_READ VIA_U(0x1) /* Reads the record, waits for its data write responses. */
+#define VIA_DESC_RX_WB_LOOKUP VIA_U(0x2) /* Translates the descriptor's control segment (LOCAL_WRITE). */
+#define VIA_DESC_RX_WB_LOOKUP_WAIT VIA_U(0x3) /* Waits for that translation. */
+#define VIA_DESC_RX_WB_WRITE_LEN VIA_U(0x4) /* Writes Length and ImmediateData. */
+#define VIA_DESC_RX_WB_WRITE_STATUS VIA_U(0x5) /* Writes Status (last). */
 #define VIA_DESC_FETCH_STATE_IDLE VIA_U(0x0) /* Waits for a request. */
 #define VIA_DESC_FETCH_STATE_LK VIA_U(0x1) /* A TPT lookup is presented. */
 #define VIA_DESC_FETCH_STATE_LKW VIA_U(0x2) /* Awaits the lookup's response. */

@@ -9,7 +9,7 @@ import (
 )
 
 // DescHash is the hash of the desc layout.
-const DescHash uint64 = 0xa0f923e5a89d787f
+const DescHash uint64 = 0x6ee07faaa898c3ae
 
 // Constants of the layout.
 const (
@@ -37,56 +37,60 @@ const (
 	DescCompletedRemoteRdmaWrite = 0x3
 	// DescCompletedRdmaRead: An RDMA read.
 	DescCompletedRdmaRead = 0x4
-	// DescTxStateIdle: Waits for send work from the scheduler.
-	DescTxStateIdle = 0x0
-	// DescTxStateCtx: Reads the VI's context.
-	DescTxStateCtx = 0x1
-	// DescTxStateReq: Asks the descriptor fetch for the descriptor.
-	DescTxStateReq = 0x2
-	// DescTxStateRes: Waits for the fetch result and decides.
-	DescTxStateRes = 0x3
-	// DescTxStateData: Gathers the data segments into the frame.
-	DescTxStateData = 0x4
-	// DescTxStateWbLk: Translates the descriptor's control segment for the write-back.
-	DescTxStateWbLk = 0x5
-	// DescTxStateWbRs: Waits for that translation.
-	DescTxStateWbRs = 0x6
-	// DescTxStateWbW: Writes Status back and waits for its response.
-	DescTxStateWbW = 0x7
-	// DescTxStateAdv: Advances the queue to the next descriptor.
-	DescTxStateAdv = 0x8
-	// DescTxStateFin: Finishes the work item.
-	DescTxStateFin = 0x9
+	// DescTxIssueIdle: Waits for the next descriptor's fetch result (and a free record).
+	DescTxIssueIdle = 0x0
+	// DescTxIssueSegRead: Reads the next data segment out of the fetch slot.
+	DescTxIssueSegRead = 0x1
+	// DescTxIssueSeg: Loads that segment (zero-length segments are skipped).
+	DescTxIssueSeg = 0x2
+	// DescTxIssueLookup: Issues the segment's page lookups.
+	DescTxIssueLookup = 0x3
+	// DescTxOutIdle: Between frames (the first header beat goes out from here).
+	DescTxOutIdle = 0x0
+	// DescTxOutHdr1: Sends the header's second beat (64-bit datapath).
+	DescTxOutHdr1 = 0x1
+	// DescTxOutPay: Sends the payload.
+	DescTxOutPay = 0x2
+	// DescTxOutTrl: Sends the trailer.
+	DescTxOutTrl = 0x3
 	// DescRxStateHdr: Waits for a frame header.
 	DescRxStateHdr = 0x0
 	// DescRxStateCtx1: Reads the destination VI's context.
 	DescRxStateCtx1 = 0x1
 	// DescRxStateCtx2: Checks that context.
 	DescRxStateCtx2 = 0x2
-	// DescRxStateTake: Takes the head of the VI's receive queue.
+	// DescRxStateTake: Takes the head of the VI's receive queue on demand.
 	DescRxStateTake = 0x3
-	// DescRxStateFetch: Fetches the receive descriptor.
+	// DescRxStateRecv: Chooses the frame's receive: one held ahead for the hot VI, or one taken on demand.
+	DescRxStateRecv = 0x4
+	// DescRxStateFetch: Waits for the receive descriptor's fetch result.
 	DescRxStateFetch = 0x5
+	// DescRxStateSwitch: Gives the hot VI's receives held ahead back (rewind) before a frame for another VI.
+	DescRxStateSwitch = 0x6
 	// DescRxStateScatter: Scatters the payload into the data segments.
 	DescRxStateScatter = 0x7
 	// DescRxStateDrop: Drains the frame and drops it.
 	DescRxStateDrop = 0x8
 	// DescRxStateEdrain: Drains the frame, then completes with an error.
 	DescRxStateEdrain = 0x9
-	// DescRxStateWbB: Waits for every data write response.
+	// DescRxStateWbB: An aborted frame waits for its data write responses before its receive is given back.
 	DescRxStateWbB = 0xa
-	// DescRxStateWbLk: Translates the control segment for the write-back.
-	DescRxStateWbLk = 0xb
-	// DescRxStateWbW1: Writes Length and ImmediateData back.
-	DescRxStateWbW1 = 0xd
-	// DescRxStateWbW2: Writes Status back.
-	DescRxStateWbW2 = 0xe
-	// DescRxStateWbWait: Waits for the write-back responses.
-	DescRxStateWbWait = 0xf
-	// DescRxStateAdv: Advances the receive queue.
+	// DescRxStateAdv: Gives an aborted frame's receive back (rewind).
 	DescRxStateAdv = 0x10
 	// DescRxStateAbort: Drains after an abort.
 	DescRxStateAbort = 0x11
+	// DescRxWbIdle: No record to write back.
+	DescRxWbIdle = 0x0
+	// DescRxWbRead: Reads the record, waits for its data write responses.
+	DescRxWbRead = 0x1
+	// DescRxWbLookup: Translates the descriptor's control segment (LOCAL_WRITE).
+	DescRxWbLookup = 0x2
+	// DescRxWbLookupWait: Waits for that translation.
+	DescRxWbLookupWait = 0x3
+	// DescRxWbWriteLen: Writes Length and ImmediateData.
+	DescRxWbWriteLen = 0x4
+	// DescRxWbWriteStatus: Writes Status (last).
+	DescRxWbWriteStatus = 0x5
 	// DescFetchStateIdle: Waits for a request.
 	DescFetchStateIdle = 0x0
 	// DescFetchStateLk: A TPT lookup is presented.
@@ -175,33 +179,47 @@ func (v DescCompleted) String() string {
 	return "COMPLETED(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
-// DescTxState is a value of enum TX_STATE: States of the send engine (via_vi_tx's state register).
-// The constants DescTxState* are untyped so that they fit integer fields; DescTxState(v).String() names a value.
-type DescTxState uint8
+// DescTxIssue is a value of enum TX_ISSUE: States of the send engine's issue side (via_vi_tx is_st): the data segments of one descriptor at a time, its lookups and reads going out while earlier descriptors' data is still on its way.
+// The constants DescTxIssue* are untyped so that they fit integer fields; DescTxIssue(v).String() names a value.
+type DescTxIssue uint8
 
-// DescTxStateNames maps every value of TX_STATE to its name in the layout.
-var DescTxStateNames = map[DescTxState]string{
-	DescTxStateIdle: "IDLE",
-	DescTxStateCtx:  "CTX",
-	DescTxStateReq:  "REQ",
-	DescTxStateRes:  "RES",
-	DescTxStateData: "DATA",
-	DescTxStateWbLk: "WB_LK",
-	DescTxStateWbRs: "WB_RS",
-	DescTxStateWbW:  "WB_W",
-	DescTxStateAdv:  "ADV",
-	DescTxStateFin:  "FIN",
+// DescTxIssueNames maps every value of TX_ISSUE to its name in the layout.
+var DescTxIssueNames = map[DescTxIssue]string{
+	DescTxIssueIdle:    "IDLE",
+	DescTxIssueSegRead: "SEG_READ",
+	DescTxIssueSeg:     "SEG",
+	DescTxIssueLookup:  "LOOKUP",
 }
 
-// String returns the value's name in the layout ("IDLE"), or TX_STATE(N) for a value the layout does not name.
-func (v DescTxState) String() string {
-	if s, ok := DescTxStateNames[v]; ok {
+// String returns the value's name in the layout ("IDLE"), or TX_ISSUE(N) for a value the layout does not name.
+func (v DescTxIssue) String() string {
+	if s, ok := DescTxIssueNames[v]; ok {
 		return s
 	}
-	return "TX_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+	return "TX_ISSUE(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
-// DescRxState is a value of enum RX_STATE: States of the receive engine (via_vi_rx's state register).
+// DescTxOut is a value of enum TX_OUT: Phases of the send engine's output side (via_vi_tx ph): the frames of the records, in order, back to back.
+// The constants DescTxOut* are untyped so that they fit integer fields; DescTxOut(v).String() names a value.
+type DescTxOut uint8
+
+// DescTxOutNames maps every value of TX_OUT to its name in the layout.
+var DescTxOutNames = map[DescTxOut]string{
+	DescTxOutIdle: "IDLE",
+	DescTxOutHdr1: "HDR1",
+	DescTxOutPay:  "PAY",
+	DescTxOutTrl:  "TRL",
+}
+
+// String returns the value's name in the layout ("IDLE"), or TX_OUT(N) for a value the layout does not name.
+func (v DescTxOut) String() string {
+	if s, ok := DescTxOutNames[v]; ok {
+		return s
+	}
+	return "TX_OUT(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescRxState is a value of enum RX_STATE: States of the receive engine's front end (via_vi_rx's state register).
 // The constants DescRxState* are untyped so that they fit integer fields; DescRxState(v).String() names a value.
 type DescRxState uint8
 
@@ -211,15 +229,13 @@ var DescRxStateNames = map[DescRxState]string{
 	DescRxStateCtx1:    "CTX1",
 	DescRxStateCtx2:    "CTX2",
 	DescRxStateTake:    "TAKE",
+	DescRxStateRecv:    "RECV",
 	DescRxStateFetch:   "FETCH",
+	DescRxStateSwitch:  "SWITCH",
 	DescRxStateScatter: "SCATTER",
 	DescRxStateDrop:    "DROP",
 	DescRxStateEdrain:  "EDRAIN",
 	DescRxStateWbB:     "WB_B",
-	DescRxStateWbLk:    "WB_LK",
-	DescRxStateWbW1:    "WB_W1",
-	DescRxStateWbW2:    "WB_W2",
-	DescRxStateWbWait:  "WB_WAIT",
 	DescRxStateAdv:     "ADV",
 	DescRxStateAbort:   "ABORT",
 }
@@ -230,6 +246,28 @@ func (v DescRxState) String() string {
 		return s
 	}
 	return "RX_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// DescRxWb is a value of enum RX_WB: States of the receive engine's write-back (via_vi_rx ca_st): one completion record at a time, in frame order.
+// The constants DescRxWb* are untyped so that they fit integer fields; DescRxWb(v).String() names a value.
+type DescRxWb uint8
+
+// DescRxWbNames maps every value of RX_WB to its name in the layout.
+var DescRxWbNames = map[DescRxWb]string{
+	DescRxWbIdle:        "IDLE",
+	DescRxWbRead:        "READ",
+	DescRxWbLookup:      "LOOKUP",
+	DescRxWbLookupWait:  "LOOKUP_WAIT",
+	DescRxWbWriteLen:    "WRITE_LEN",
+	DescRxWbWriteStatus: "WRITE_STATUS",
+}
+
+// String returns the value's name in the layout ("IDLE"), or RX_WB(N) for a value the layout does not name.
+func (v DescRxWb) String() string {
+	if s, ok := DescRxWbNames[v]; ok {
+		return s
+	}
+	return "RX_WB(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // DescFetchState is a value of enum FETCH_STATE: States of the descriptor fetch unit (via_desc_fetch's state register).

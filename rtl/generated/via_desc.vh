@@ -5,7 +5,7 @@
 `define VIA_DESC_VH
 
 // hash of the layout
-`define VIA_DESC_HASH 64'ha0f923e5a89d787f
+`define VIA_DESC_HASH 64'h6ee07faaa898c3ae
 
 // constants
 `define VIA_DESC_ALIGN 32'h00000040 // Alignment of a descriptor (its control segment) in bytes.
@@ -20,31 +20,33 @@
 `define VIA_DESC_COMPLETED_RDMA_WRITE 32'h00000002 // An RDMA write.
 `define VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE 32'h00000003 // A receive consumed by a remote RDMA write with immediate data.
 `define VIA_DESC_COMPLETED_RDMA_READ 32'h00000004 // An RDMA read.
-`define VIA_DESC_TX_STATE_IDLE 32'h00000000 // Waits for send work from the scheduler.
-`define VIA_DESC_TX_STATE_CTX 32'h00000001 // Reads the VI's context.
-`define VIA_DESC_TX_STATE_REQ 32'h00000002 // Asks the descriptor fetch for the descriptor.
-`define VIA_DESC_TX_STATE_RES 32'h00000003 // Waits for the fetch result and decides.
-`define VIA_DESC_TX_STATE_DATA 32'h00000004 // Gathers the data segments into the frame.
-`define VIA_DESC_TX_STATE_WB_LK 32'h00000005 // Translates the descriptor's control segment for the write-back.
-`define VIA_DESC_TX_STATE_WB_RS 32'h00000006 // Waits for that translation.
-`define VIA_DESC_TX_STATE_WB_W 32'h00000007 // Writes Status back and waits for its response.
-`define VIA_DESC_TX_STATE_ADV 32'h00000008 // Advances the queue to the next descriptor.
-`define VIA_DESC_TX_STATE_FIN 32'h00000009 // Finishes the work item.
+`define VIA_DESC_TX_ISSUE_IDLE 32'h00000000 // Waits for the next descriptor's fetch result (and a free record).
+`define VIA_DESC_TX_ISSUE_SEG_READ 32'h00000001 // Reads the next data segment out of the fetch slot.
+`define VIA_DESC_TX_ISSUE_SEG 32'h00000002 // Loads that segment (zero-length segments are skipped).
+`define VIA_DESC_TX_ISSUE_LOOKUP 32'h00000003 // Issues the segment's page lookups.
+`define VIA_DESC_TX_OUT_IDLE 32'h00000000 // Between frames (the first header beat goes out from here).
+`define VIA_DESC_TX_OUT_HDR1 32'h00000001 // Sends the header's second beat (64-bit datapath).
+`define VIA_DESC_TX_OUT_PAY 32'h00000002 // Sends the payload.
+`define VIA_DESC_TX_OUT_TRL 32'h00000003 // Sends the trailer.
 `define VIA_DESC_RX_STATE_HDR 32'h00000000 // Waits for a frame header.
 `define VIA_DESC_RX_STATE_CTX1 32'h00000001 // Reads the destination VI's context.
 `define VIA_DESC_RX_STATE_CTX2 32'h00000002 // Checks that context.
-`define VIA_DESC_RX_STATE_TAKE 32'h00000003 // Takes the head of the VI's receive queue.
-`define VIA_DESC_RX_STATE_FETCH 32'h00000005 // Fetches the receive descriptor.
+`define VIA_DESC_RX_STATE_TAKE 32'h00000003 // Takes the head of the VI's receive queue on demand.
+`define VIA_DESC_RX_STATE_RECV 32'h00000004 // Chooses the frame's receive: one held ahead for the hot VI, or one taken on demand.
+`define VIA_DESC_RX_STATE_FETCH 32'h00000005 // Waits for the receive descriptor's fetch result.
+`define VIA_DESC_RX_STATE_SWITCH 32'h00000006 // Gives the hot VI's receives held ahead back (rewind) before a frame for another VI.
 `define VIA_DESC_RX_STATE_SCATTER 32'h00000007 // Scatters the payload into the data segments.
 `define VIA_DESC_RX_STATE_DROP 32'h00000008 // Drains the frame and drops it.
 `define VIA_DESC_RX_STATE_EDRAIN 32'h00000009 // Drains the frame, then completes with an error.
-`define VIA_DESC_RX_STATE_WB_B 32'h0000000a // Waits for every data write response.
-`define VIA_DESC_RX_STATE_WB_LK 32'h0000000b // Translates the control segment for the write-back.
-`define VIA_DESC_RX_STATE_WB_W1 32'h0000000d // Writes Length and ImmediateData back.
-`define VIA_DESC_RX_STATE_WB_W2 32'h0000000e // Writes Status back.
-`define VIA_DESC_RX_STATE_WB_WAIT 32'h0000000f // Waits for the write-back responses.
-`define VIA_DESC_RX_STATE_ADV 32'h00000010 // Advances the receive queue.
+`define VIA_DESC_RX_STATE_WB_B 32'h0000000a // An aborted frame waits for its data write responses before its receive is given back.
+`define VIA_DESC_RX_STATE_ADV 32'h00000010 // Gives an aborted frame's receive back (rewind).
 `define VIA_DESC_RX_STATE_ABORT 32'h00000011 // Drains after an abort.
+`define VIA_DESC_RX_WB_IDLE 32'h00000000 // No record to write back.
+`define VIA_DESC_RX_WB_READ 32'h00000001 // Reads the record, waits for its data write responses.
+`define VIA_DESC_RX_WB_LOOKUP 32'h00000002 // Translates the descriptor's control segment (LOCAL_WRITE).
+`define VIA_DESC_RX_WB_LOOKUP_WAIT 32'h00000003 // Waits for that translation.
+`define VIA_DESC_RX_WB_WRITE_LEN 32'h00000004 // Writes Length and ImmediateData.
+`define VIA_DESC_RX_WB_WRITE_STATUS 32'h00000005 // Writes Status (last).
 `define VIA_DESC_FETCH_STATE_IDLE 32'h00000000 // Waits for a request.
 `define VIA_DESC_FETCH_STATE_LK 32'h00000001 // A TPT lookup is presented.
 `define VIA_DESC_FETCH_STATE_LKW 32'h00000002 // Awaits the lookup's response.
