@@ -675,7 +675,9 @@ assign w_axi_awburst = 2'b01;
 assign w_axi_awlock  = 1'b0;
 assign w_axi_awcache = 4'b0011;
 assign w_axi_awprot  = 3'b010;   // as via_desc_fetch and via_dma_diag: unprivileged, non-secure, data
-assign w_axi_awvalid = (aq_cnt != 0) && !abort && (b_out < BQ);
+// an AW once presented stays until taken, abort or not (AXI4)
+reg  aw_pres;
+assign w_axi_awvalid = (aq_cnt != 0) && (!abort || aw_pres) && (b_out < BQ);
 assign w_axi_wdata   = wb_data[wq_rd];
 assign w_axi_wstrb   = wb_strb[wq_rd];
 assign w_axi_wlast   = wb_last[wq_rd];
@@ -785,7 +787,7 @@ wire take_pf_go = take_free && !take_od_go && hot_valid && !hot_empty && !rel_ho
                   h_cnt < DEPTH && p_disc == {(SW+1){1'b0}} &&
                   state != S_SWITCH && state != S_ABW && state != S_ADV && state != S_ABORT;
 
-assign busy = (state != S_HDR && state != S_ABORT) || hdr_cnt != 2'd0 ||
+assign busy = (state != S_HDR && state != S_ABORT) || hdr_cnt != 2'd0 || aw_pres ||
               lk_out != 4'd0 || d_lk_valid || b_out != 9'd0 || w_credit != 8'd0 ||
               take_out || rxq_valid || adv_valid || seg_hold ||
               (state != S_ABORT && (tk_valid || rec_cnt != 0 || p_disc != {(SW+1){1'b0}})) ||
@@ -830,6 +832,7 @@ always @(posedge clk) begin
         bu_addr <= {ADDR_WIDTH{1'b0}}; bu_cnt <= 8'd0; wr_done_b <= 32'd0;
         wq_rd <= {WAW{1'b0}}; wq_wr <= {WAW{1'b0}}; wq_cnt <= {(WAW+1){1'b0}};
         aq_rd <= 3'd0; aq_wr <= 3'd0; aq_cnt <= 4'd0; w_credit <= 8'd0; b_out <= 9'd0;
+        aw_pres <= 1'b0;
         bq_rd <= 5'd0; bq_wr <= 5'd0;
         wb_pa <= {ADDR_WIDTH{1'b0}}; wb_beat <= 1'b0;
         rec_wr <= {RW{1'b0}}; ca <= {RW{1'b0}}; cb <= {RW{1'b0}}; rec_cnt <= {(RW+1){1'b0}};
@@ -1000,6 +1003,7 @@ always @(posedge clk) begin
             if (w_axi_bresp != 2'b00 && !b_tag[RW]) r_berr[b_tag[RW-1:0]] <= 1'b1;
         end
         aq_cnt <= aq_cnt + (aq_push ? 4'd1 : 4'd0) - (aw_fire ? 4'd1 : 4'd0);
+        aw_pres <= w_axi_awvalid && !w_axi_awready;
         w_credit <= w_credit + (aw_fire ? 8'd1 : 8'd0) - ((w_fire && w_axi_wlast) ? 8'd1 : 8'd0);
         b_out <= b_out + (aw_fire ? 9'd1 : 9'd0) - (b_fire ? 9'd1 : 9'd0);
         for (i = 0; i < CDEPTH; i = i + 1) r_dout[i] <= r_dout_nx[i];
@@ -1295,8 +1299,9 @@ always @(posedge clk) begin
             // the completion records are dropped
             ca_st <= CA_IDLE; cb_st <= CB_IDLE;
             if (!(adv_valid && !adv_ready)) adv_keep <= 1'b0;
-            // a W buffer without credit is dropped (its AW never goes out)
-            if (w_credit == 8'd0) begin
+            // a W buffer without credit is dropped (its AW never goes out;
+            // one already presented goes out and its beats follow)
+            if (w_credit == 8'd0 && !aw_pres) begin
                 aq_cnt <= 4'd0; aq_rd <= 3'd0; aq_wr <= 3'd0;
                 wq_cnt <= {(WAW+1){1'b0}}; wq_rd <= {WAW{1'b0}}; wq_wr <= {WAW{1'b0}};
             end
