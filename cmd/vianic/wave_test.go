@@ -27,7 +27,7 @@ func TestWaveSaveFileForDump(t *testing.T) {
 	for _, f := range []string{"cosim.gtkw", "via_nic.gtkw"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "sim-scripts", "gtkwave", f))
 		require.NoError(t, err)
-		assert.Contains(t, string(b), "^1 /vianic-gtkwave/filters/desc_tx_state.txt\n", f)
+		assert.Contains(t, string(b), "^1 /vianic-gtkwave/filters/desc_tx_out.txt\n", f)
 		assert.Contains(t, string(b), "^1 /vianic-gtkwave/filters/desc_ctl_status.txt\n", f)
 		assert.Contains(t, string(b), "VI doorbells (regfile to queues_inst)\n", f)
 	}

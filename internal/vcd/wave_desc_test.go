@@ -266,19 +266,19 @@ func TestWaveShotDescriptor(t *testing.T) {
 	// ones a faster design might skip), and the values of this traffic.
 	E := scope + "vi_engine_inst."
 	for sig, ns := range map[string][]string{
-		E + "tx_inst.state":             {"IDLE", "REQ", "DATA", "WB_W"},
-		E + "tx_inst.c_state":           {"CONNECTED"},
-		E + "tx_inst.wb_word":           {"DONE|op=SEND"},
-		E + "tx_inst.fetch.state_reg":   {"IDLE", "RES"},
+		E + "tx_inst.is_st":             {"IDLE", "SEG_READ", "SEG", "LOOKUP"},
+		E + "tx_inst.ph":                {"IDLE", "HDR1", "PAY", "TRL"},
+		E + "tx_inst.wa_word":           {"DONE|op=SEND"},
 		E + "tx_inst.fetch.res_kind":    {"DESC"},
 		E + "tx_inst.fetch.res_check":   {"OK"},
 		E + "tx_inst.fetch.res_control": {"op=SEND_RECV|IMMEDIATE", "op=SEND_RECV"},
 		E + "tx_inst.fetch.lk_kind":     {"LOCAL_READ"},
-		E + "rx_inst.state":             {"HDR", "FETCH", "SCATTER", "WB_W2"},
+		E + "rx_inst.state":             {"HDR", "RECV", "SCATTER"},
+		E + "rx_inst.ca_st":             {"IDLE", "LOOKUP", "WRITE_LEN", "WRITE_STATUS"},
 		E + "rx_inst.ctx_rd_state":      {"CONNECTED"},
 		E + "rx_inst.wb_status":         {"DONE|op=RECEIVE|IMMEDIATE", "DONE|LOCAL_LENGTH_ERROR|op=RECEIVE"},
 		E + "rx_inst.u_fetch.res_check": {"OK"},
-		E + "rx_inst.u_fetch.f_op":      {"SEND_RECV"},
+		E + "rx_inst.u_fetch.res_kind":  {"DESC"},
 		E + "queues_inst.work_state":    {"CONNECTED"},
 		E + "queues_inst.rxq_rsp_state": {"CONNECTED"},
 		scope + "tpt_inst.lk_kind":      {"LOCAL_READ", "LOCAL_WRITE"},
@@ -296,8 +296,8 @@ func TestWaveShotDescriptor(t *testing.T) {
 		}
 	}
 	// The engines' states and the Status words are always named.
-	for _, sig := range []string{E + "tx_inst.state", E + "rx_inst.state", E + "tx_inst.fetch.state_reg", E + "rx_inst.u_fetch.state_reg",
-		E + "tx_inst.wb_word", E + "rx_inst.wb_status", E + "tx_inst.st_r"} {
+	for _, sig := range []string{E + "tx_inst.is_st", E + "tx_inst.ph", E + "rx_inst.state", E + "rx_inst.ca_st",
+		E + "tx_inst.wa_word", E + "rx_inst.wb_status", E + "tx_inst.fetch.res_status", E + "rx_inst.u_fetch.res_status"} {
 		if names[sig]["?"] {
 			t.Errorf("%s shows a value its filter has no name for (%v)", sig, sorted(names[sig]))
 		}
