@@ -77,7 +77,7 @@ up_to_date() {
 }
 
 sim_deps() {
-  printf '%s\n' "${rtl_srcs[@]}" "$root"/rtl/generated/* "$harness"/*.h "${harness_srcs[@]}" \
+  printf '%s\n' "${rtl_srcs[@]}" "$rtl_dir"/*.vh "$root"/rtl/generated/* "$harness"/*.h "${harness_srcs[@]}" \
     "$root/firmware/include/via_bar0.h" "$root/sim-scripts/build-sim.sh"
 }
 
