@@ -217,8 +217,9 @@ localparam OP_DB = 3'd0, OP_HANDLE = 3'd1, OP_ADV = 3'd2, OP_REW = 3'd3,
 reg [NUM_VI-1:0] enable_reg;
 reg [2*NUM_VI-1:0] state_reg;
 reg [NQ-1:0]     word_valid_reg;
-reg [NQ-1:0]     ready_reg;      // an available item (VI enable aside)
-reg [NQ-1:0]     held_reg;       // F > 0
+reg [NUM_VI-1:0] sready_reg;     // per VI: its send queue has an available item (VI enable aside)
+reg [NUM_VI-1:0] held_s_reg;     // per VI: send queue F > 0
+reg [NUM_VI-1:0] held_r_reg;     // per VI: receive queue F > 0
 
 reg              lat_valid_reg;
 reg [QW-1:0]     lat_qa_reg;
@@ -319,48 +320,50 @@ wire          db_needs_ram = (db_hi_ok || db_is_h) && db_vi_en;
 
 wire [QW-1:0] adv_qa    = {adv_vi, adv_q};
 wire          adv_in_vi = ({1'b0, adv_vi} < NUM_VI_W);
-wire          adv_live  = adv_in_vi && held_reg[qix(adv_qa)];
+wire          adv_live  = adv_in_vi && (adv_q ? held_r_reg[vix(adv_vi)] : held_s_reg[vix(adv_vi)]);
 
 wire [QW-1:0] rxq_qa    = {rxq_vi, 1'b1};
 wire          rxq_in_vi = ({1'b0, rxq_vi} < NUM_VI_W);
 wire          rxq_want  = rxq_valid && !rxq_rsp_valid;
 
-// scheduler: eligible queues and the round-robin pick
-reg  [NQ-1:0] elig;
-reg  [QW-1:0] pick;
-reg           pick_found;
-reg           pick_hi;
-integer       i;
-always @* begin
-    for (i = 0; i < NQ; i = i + 1) begin
-        // the scheduler hands out send queues (q 0) only; receive queues
-        // are taken on demand through the rxq port
-        elig[i] = (i % 2 == 0) && ready_reg[i] && enable_reg[i / 2] &&
-                  !(blk_valid && {{(32-VI_WIDTH){1'b0}}, blk_vi} == i / 2);
-    end
-    pick = {QW{1'b0}};
-    pick_found = 1'b0;
-    pick_hi = 1'b0;
-    for (i = NQ - 1; i >= 0; i = i - 1) begin
-        if (elig[i]) begin
-            pick_found = 1'b1;
-            if (i >= rr_ptr_reg) begin
-                pick = i[QW-1:0];
-                pick_hi = 1'b1;
-            end else if (!pick_hi) begin
-                pick = i[QW-1:0];
+// scheduler: eligible send queues (one bit per VI) and the round-robin
+// pick. Vector operations and a logarithmic search, not a loop over the
+// queues: this logic settles every cycle.
+localparam [NUM_VI-1:0] VI_ONE = {{(NUM_VI-1){1'b0}}, 1'b1};
+wire [NUM_VI-1:0] blk_mask = blk_valid ? (VI_ONE << blk_vi) : {NUM_VI{1'b0}};
+// the scheduler hands out send queues (q 0) only; receive queues are taken
+// on demand through the rxq port
+wire [NUM_VI-1:0] elig = sready_reg & enable_reg & ~blk_mask;
+// the round-robin pointer is a queue index: VIs whose send queue is at or
+// after it come first
+wire [QW:0]       rr_vi = ({1'b0, rr_ptr_reg} + 1'b1) >> 1;
+wire [NUM_VI-1:0] rr_lo = (VI_ONE << rr_vi) - VI_ONE;   // VIs before the pointer
+wire [NUM_VI-1:0] elig_hi = elig & ~rr_lo;
+wire              pick_found = |elig;
+wire [VI_WIDTH-1:0] pick_vi = lowest_vi(|elig_hi ? elig_hi : elig);
+wire [QW-1:0]     pick = {pick_vi, 1'b0};
+
+// index of the lowest set bit of x (0 if none): halves the range each step
+function [VI_WIDTH-1:0] lowest_vi(input [NUM_VI-1:0] x);
+    reg [NUM_VI-1:0] v;
+    reg [31:0]       step;
+    integer          s;
+    begin
+        v = x;
+        lowest_vi = {VI_WIDTH{1'b0}};
+        for (s = VI_WIDTH - 1; s >= 0; s = s - 1) begin
+            step = 32'd1 << s;
+            if (step < NUM_VI && (v & ((VI_ONE << step) - VI_ONE)) == {NUM_VI{1'b0}}) begin
+                v = v >> step;
+                lowest_vi = lowest_vi | step[VI_WIDTH-1:0];
             end
         end
     end
-end
+endfunction
 
-genvar gv;
-generate
-    for (gv = 0; gv < NUM_VI; gv = gv + 1) begin : g_held
-        assign vi_held[gv] = held_reg[2 * gv] || held_reg[2 * gv + 1] ||
-                             (work_valid && {{(32-VI_WIDTH){1'b0}}, work_vi} == gv);
-    end
-endgenerate
+// per VI: a descriptor of either queue handed out and not yet advanced
+// (F > 0), or the RMW unit's work item
+assign vi_held = held_s_reg | held_r_reg | (work_valid ? (VI_ONE << work_vi) : {NUM_VI{1'b0}});
 
 wire idle       = !busy_reg;
 assign busy     = busy_reg || pick_found;
@@ -615,8 +618,9 @@ always @(posedge clk) begin
         enable_reg     <= {NUM_VI{1'b0}};
         state_reg      <= {2*NUM_VI{1'b0}};
         word_valid_reg <= {NQ{1'b0}};
-        ready_reg      <= {NQ{1'b0}};
-        held_reg       <= {NQ{1'b0}};
+        sready_reg     <= {NUM_VI{1'b0}};
+        held_s_reg     <= {NUM_VI{1'b0}};
+        held_r_reg     <= {NUM_VI{1'b0}};
         lat_valid_reg  <= 1'b0;
         lat_qa_reg     <= {QW{1'b0}};
         lat_lo_reg     <= 26'd0;
@@ -667,8 +671,12 @@ always @(posedge clk) begin
             end
             if (ram_wr_en) begin
                 word_valid_reg[qix(op_qa_reg)] <= 1'b1;
-                ready_reg[qix(op_qa_reg)]      <= n_ready;
-                held_reg[qix(op_qa_reg)]       <= n_held;
+                if (op_qa_reg[0]) begin
+                    held_r_reg[vix(op_qa_reg[QW-1:1])] <= n_held;
+                end else begin
+                    sready_reg[vix(op_qa_reg[QW-1:1])] <= n_ready;
+                    held_s_reg[vix(op_qa_reg[QW-1:1])] <= n_held;
+                end
             end
             if (n_overflow) begin
                 cnt_overflow <= cnt_overflow + 32'd1;
@@ -698,10 +706,9 @@ always @(posedge clk) begin
                 if (op_done) begin
                     word_valid_reg[qix({op_qa_reg[QW-1:1], 1'b0})] <= 1'b0;
                     word_valid_reg[qix({op_qa_reg[QW-1:1], 1'b1})] <= 1'b0;
-                    ready_reg[qix({op_qa_reg[QW-1:1], 1'b0})]      <= 1'b0;
-                    ready_reg[qix({op_qa_reg[QW-1:1], 1'b1})]      <= 1'b0;
-                    held_reg[qix({op_qa_reg[QW-1:1], 1'b0})]       <= 1'b0;
-                    held_reg[qix({op_qa_reg[QW-1:1], 1'b1})]       <= 1'b0;
+                    sready_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
+                    held_s_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
+                    held_r_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
                 end
             end
             if (op_reg == OP_SCHED && op_done && take_ok) begin
@@ -779,10 +786,9 @@ always @(posedge clk) begin
                 busy_reg  <= 1'b1;
                 op_reg    <= OP_CTX;
                 op_qa_reg <= {ctx_vi, 1'b0};
-                ready_reg[qix({ctx_vi, 1'b0})] <= 1'b0;
-                ready_reg[qix({ctx_vi, 1'b1})] <= 1'b0;
-                held_reg[qix({ctx_vi, 1'b0})]  <= 1'b0;
-                held_reg[qix({ctx_vi, 1'b1})]  <= 1'b0;
+                sready_reg[vix(ctx_vi)] <= 1'b0;
+                held_s_reg[vix(ctx_vi)] <= 1'b0;
+                held_r_reg[vix(ctx_vi)] <= 1'b0;
             end
         end
     end

@@ -55,7 +55,7 @@ void Node::initial_eval() {
     irq_ = uint32_t(t->irq);
 }
 
-void Node::negedge(uint64_t cycle) {
+void Node::negedge_drive(uint64_t cycle) {
     Vvia_nic* t = top_.get();
     MmioOp op;
     if (mmio.take_reset_request(&op)) {
@@ -81,8 +81,13 @@ void Node::negedge(uint64_t cycle) {
         dma.drive(t);
         drive_idle_ = mmio.idle() && dma.idle();
     }
-    t->eval();
-    if (rst) {
+}
+
+void Node::eval() { top_->eval(); }
+
+void Node::negedge_sample(uint64_t cycle) {
+    Vvia_nic* t = top_.get();
+    if (rst_driven_) {
         mmio.clear_sample();
         dma.clear_sample();
     } else {
@@ -92,10 +97,7 @@ void Node::negedge(uint64_t cycle) {
     stats.busy_cycles++;
 }
 
-void Node::posedge() {
-    top_->clk = 1;
-    top_->eval();
-}
+void Node::posedge_drive() { top_->clk = 1; }
 
 void Node::after_posedge(uint64_t cycle) {
     if (rst_driven_) {

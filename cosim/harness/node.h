@@ -2,11 +2,14 @@
 // master model, host memory and DMA model, hard reset, interrupt tracking,
 // idle detection, and the node's ownership state (driver, doorbell grants).
 //
-// A cycle of a node, driven by the server for every awake node in turn:
-//   negedge(c)       set inputs from the models (changes happen half a cycle
-//                    before the edge that samples them), clk=0, eval, then
-//                    sample the handshakes the rising edge will see
-//   posedge()        clk=1, eval
+// A cycle of a node, driven by the server for every awake node in turn
+// (the evals of all nodes run in parallel, see eval_pool.h):
+//   negedge_drive(c)  set inputs from the models (changes happen half a cycle
+//                     before the edge that samples them), clk=0
+//   eval()
+//   negedge_sample(c) sample the handshakes the rising edge will see
+//   posedge_drive()   clk=1
+//   eval()
 //   after_posedge(c) the models take the handshakes of edge c, irq changes
 //                    are reported, the reset counter runs, and the node goes
 //                    to sleep if it is idle
@@ -46,8 +49,12 @@ public:
 
     // Settles the model at time 0 (rst=1, clk=0) before the first cycle.
     void initial_eval();
-    void negedge(uint64_t cycle);
-    void posedge();
+    void negedge_drive(uint64_t cycle);
+    void negedge_sample(uint64_t cycle);
+    void posedge_drive();
+    // Evaluates the model; the only call that may run on another thread
+    // (touches nothing outside this node's model).
+    void eval();
     void after_posedge(uint64_t cycle);
 
     bool awake() const { return awake_; }

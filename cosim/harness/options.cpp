@@ -34,6 +34,8 @@ void usage(FILE* f) {
             "                             else ${XDG_RUNTIME_DIR:-/tmp}/vianic-$UID/sim-<pid>.sock)\n"
             "  --tcp HOST:PORT            also listen on TCP (no host memory over TCP); port 0 picks one\n"
             "  --nodes N                  number of NICs, 1..16 (default 2)\n"
+            "  --threads N                threads evaluating the nodes' models, 1..16 (default: one per\n"
+            "                             node, at most one per CPU); results do not depend on it\n"
             "  --mode lockstep|freerun    time control (default lockstep)\n"
             "  --clock-mhz F              NIC clock (default 250)\n"
             "  --dma-read-latency-ns N    host memory read latency (default 500)\n"
@@ -98,13 +100,14 @@ std::string default_socket_path() {
 
 void parse_options(int argc, char** argv, Options* o) {
     enum {
-        O_SOCKET = 1000, O_TCP, O_NODES, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_TRACE, O_TSTART, O_TEND,
+        O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_TRACE, O_TSTART, O_TEND,
         O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP
     };
     static const struct option longopts[] = {
         {"socket", required_argument, nullptr, O_SOCKET},
         {"tcp", required_argument, nullptr, O_TCP},
         {"nodes", required_argument, nullptr, O_NODES},
+        {"threads", required_argument, nullptr, O_THREADS},
         {"mode", required_argument, nullptr, O_MODE},
         {"clock-mhz", required_argument, nullptr, O_CLOCK},
         {"dma-read-latency-ns", required_argument, nullptr, O_RDLAT},
@@ -141,6 +144,7 @@ void parse_options(int argc, char** argv, Options* o) {
                 break;
             }
             case O_NODES: o->nodes = unsigned(parse_u64("--nodes", optarg, 1, 16)); break;
+            case O_THREADS: o->threads = unsigned(parse_u64("--threads", optarg, 1, 16)); break;
             case O_MODE:
                 if (!strcmp(optarg, "lockstep")) o->lockstep = true;
                 else if (!strcmp(optarg, "freerun") || !strcmp(optarg, "free-run")) o->lockstep = false;

@@ -11,6 +11,7 @@ struct Options {
     std::string socket_path;  // unix listener (always)
     std::string tcp;          // optional HOST:PORT listener
     unsigned nodes = 2;
+    unsigned threads = 0;  // model evaluation threads; 0 = one per node up to the CPUs
     bool lockstep = true;
     double clock_mhz = 250.0;
     uint64_t dma_read_latency_ns = 500;

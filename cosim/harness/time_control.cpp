@@ -22,25 +22,29 @@ bool Server::any_awake() const {
 
 void Server::step() {
     const uint64_t period = o_.clock_ps;
-    bool awake[16];
-    const size_t nn = nodes_.size();
-    for (size_t i = 0; i < nn; i++) awake[i] = nodes_[i]->awake();
+    Node* awake[16];
+    unsigned na = 0;
+    for (const auto& n : nodes_)
+        if (n->awake()) awake[na++] = n.get();
+    // the models of one edge are evaluated in parallel; everything else runs
+    // here, in node order
+    auto eval = [](void* arg, unsigned i) { static_cast<Node**>(arg)[i]->eval(); };
 
     uint64_t t = cycle_ * period + period / 2;
     ctx_->time(t);
-    for (size_t i = 0; i < nn; i++)
-        if (awake[i]) nodes_[i]->negedge(cycle_);
+    for (unsigned i = 0; i < na; i++) awake[i]->negedge_drive(cycle_);
+    pool_->run(na, eval, awake);
+    for (unsigned i = 0; i < na; i++) awake[i]->negedge_sample(cycle_);
     trace_.dump(t, cycle_);
 
     cycle_++;
     t = cycle_ * period;
     ctx_->time(t);
-    for (size_t i = 0; i < nn; i++)
-        if (awake[i]) nodes_[i]->posedge();
+    for (unsigned i = 0; i < na; i++) awake[i]->posedge_drive();
+    pool_->run(na, eval, awake);
     trace_.dump(t, cycle_);
 
-    for (size_t i = 0; i < nn; i++)
-        if (awake[i]) nodes_[i]->after_posedge(cycle_);
+    for (unsigned i = 0; i < na; i++) awake[i]->after_posedge(cycle_);
 }
 
 // Answers produced while cycles run are buffered (Conn::cork) and sent

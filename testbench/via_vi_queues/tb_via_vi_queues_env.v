@@ -392,7 +392,7 @@ always @(posedge clk) begin
         if (work_valid && (!prev_wv || prev_wfire)) begin
             qa = work_vi * 2 + work_q;
             loads = loads + 1;
-            if ($test$plusargs("debug")) $display("%s %0d load q %0d rr %0d ready %b en %b F0 %0d posted0 %0d l0 %0d fb0 %0d", NAME, cyc, qa, dut.rr_ptr_reg, dut.ready_reg, dut.enable_reg, head[0]-advd[0], posted[0], m_l[0], m_fb[0]);
+            if ($test$plusargs("debug")) $display("%s %0d load q %0d rr %0d ready %b en %b F0 %0d posted0 %0d l0 %0d fb0 %0d", NAME, cyc, qa, dut.rr_ptr_reg, dut.sready_reg, dut.enable_reg, head[0]-advd[0], posted[0], m_l[0], m_fb[0]);
             if (work_q != 0) $fatal(1, "tb %s: work for a receive queue (VI %0d)", NAME, work_vi);
             if (work_vi >= NUM_VI) $fatal(1, "tb %s: work for VI %0d out of range", NAME, work_vi);
             if (!avail(qa)) $fatal(1, "tb %s: work for q %0d with no item available: posted %0d head %0d advd %0d l %0d fb %0d en %0d",
