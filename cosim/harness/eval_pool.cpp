@@ -34,53 +34,64 @@ unsigned EvalPool::default_threads(unsigned nodes) {
 }
 
 EvalPool::EvalPool(unsigned threads) : threads_(threads ? threads : 1) {
-    for (unsigned i = 1; i < threads_; i++) workers_.emplace_back(&EvalPool::worker, this, i);
+    for (unsigned i = 1; i < threads_; i++) workers_.emplace_back(&EvalPool::worker, this);
 }
 
 EvalPool::~EvalPool() {
     {
         std::lock_guard<std::mutex> lk(mu_);
         stop_.store(true);
-        gen_.fetch_add(1);
+        state_.fetch_add(uint64_t(1) << 32);
     }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
 }
 
 void EvalPool::run(unsigned items, Job job, void* arg) {
-    unsigned used = items < threads_ ? items : threads_;  // threads with work
-    if (used <= 1) {
+    if (items <= 1 || threads_ == 1 || items > 0xffff) {
         for (unsigned i = 0; i < items; i++) job(arg, i);
         return;
     }
     job_ = job;
     arg_ = arg;
-    items_ = items;
     done_.store(0, std::memory_order_relaxed);
-    gen_.fetch_add(1);  // seq_cst: pairs with a worker's sleepers_ increment
+    uint32_t gen = uint32_t(state_.load(std::memory_order_relaxed) >> 32) + 1;
+    // seq_cst: pairs with a worker's sleepers_ increment
+    state_.store((uint64_t(gen) << 32) | (uint64_t(items) << 16));
     if (sleepers_.load() > 0) {
         std::lock_guard<std::mutex> lk(mu_);
         cv_.notify_all();
     }
-    for (unsigned i = 0; i < items; i += threads_) job(arg, i);
-    // every worker takes part in every run (one with no item just reports)
-    const unsigned workers = threads_ - 1;
-    while (done_.load(std::memory_order_acquire) != workers) cpu_relax();
+    work(gen);
+    while (done_.load(std::memory_order_acquire) != items) cpu_relax();
 }
 
-void EvalPool::worker(unsigned self) {
-    uint64_t seen = 0;
+void EvalPool::work(uint32_t gen) {
+    uint64_t s = state_.load(std::memory_order_acquire);
     for (;;) {
-        uint64_t g = gen_.load(std::memory_order_acquire);
+        if (uint32_t(s >> 32) != gen) return;  // a later run (or the end)
+        uint32_t i = uint32_t(s) & 0xffff;
+        if (i >= (uint32_t(s) >> 16)) return;  // all claimed
+        if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+        job_(arg_, i);
+        done_.fetch_add(1, std::memory_order_release);
+        s = state_.load(std::memory_order_acquire);
+    }
+}
+
+void EvalPool::worker() {
+    uint32_t seen = 0;
+    for (;;) {
+        uint32_t g = uint32_t(state_.load(std::memory_order_acquire) >> 32);
         if (g == seen) {
             auto until = std::chrono::steady_clock::now() + kSpin;
             unsigned n = 0;
-            while ((g = gen_.load(std::memory_order_acquire)) == seen) {
+            while ((g = uint32_t(state_.load(std::memory_order_acquire) >> 32)) == seen) {
                 cpu_relax();
                 if (++n % 256 == 0 && std::chrono::steady_clock::now() > until) {
                     std::unique_lock<std::mutex> lk(mu_);
-                    sleepers_.fetch_add(1);  // seq_cst, then gen_ is read again
-                    cv_.wait(lk, [&] { return gen_.load() != seen; });
+                    sleepers_.fetch_add(1);  // seq_cst, then state_ is read again
+                    cv_.wait(lk, [&] { return uint32_t(state_.load() >> 32) != seen; });
                     sleepers_.fetch_sub(1);
                     until = std::chrono::steady_clock::now() + kSpin;
                 }
@@ -88,11 +99,7 @@ void EvalPool::worker(unsigned self) {
         }
         seen = g;
         if (stop_.load()) return;
-        Job job = job_;
-        void* arg = arg_;
-        unsigned items = items_;
-        for (unsigned i = self; i < items; i += threads_) job(arg, i);
-        done_.fetch_add(1, std::memory_order_release);
+        work(g);
     }
 }
 

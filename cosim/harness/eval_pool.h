@@ -8,11 +8,12 @@
 // in node order on the main thread. The results do not depend on the thread
 // count: a run is the same cycles and the same waveform with 1 thread or 16.
 //
-// Item i of a run always goes to thread i % threads (thread 0 is the caller),
-// so a node is evaluated by the same thread every edge while the same set of
-// nodes is awake. Workers spin for a short while after each run (the next
-// edge usually follows within microseconds) and then sleep until the next
-// run, so an idle simulator costs no CPU.
+// The items of a run are claimed one at a time by whichever thread is free
+// (the caller included), so a worker that is slow to wake up never holds the
+// caller back: the caller then evaluates the items itself. Workers spin for
+// a short while after each run (the next edge usually follows within
+// microseconds) and then sleep until the next run, so a simulator waiting
+// for its clients leaves the CPUs to them.
 #pragma once
 
 #include <atomic>
@@ -36,8 +37,8 @@ public:
 
     unsigned threads() const { return threads_; }
 
-    // Runs job(arg, i) for every i in [0, items) and returns when all are
-    // done. Item i runs on thread i % threads(); with one item, or one
+    // Runs job(arg, i) for every i in [0, items), each exactly once, on any
+    // of the threads, and returns when all are done. With one item, or one
     // thread, everything runs on the caller.
     void run(unsigned items, Job job, void* arg);
 
@@ -46,20 +47,24 @@ public:
     static unsigned default_threads(unsigned nodes);
 
 private:
-    void worker(unsigned self);
+    void worker();
+    // claims and runs items of run `gen` until none is left
+    void work(uint32_t gen);
 
     const unsigned threads_;
     std::vector<std::thread> workers_;
-    std::atomic<uint64_t> gen_{0};       // incremented by every run
-    std::atomic<unsigned> done_{0};      // workers finished with the current run
+    // the current run: generation (bits 63:32), item count (31:16) and next
+    // unclaimed item (15:0); a claim is a compare-and-swap of all three, so
+    // a late worker never claims an item of another run
+    std::atomic<uint64_t> state_{0};
+    std::atomic<unsigned> done_{0};      // items of the current run finished
     std::atomic<unsigned> sleepers_{0};  // workers waiting on cv_
     std::atomic<bool> stop_{false};
     std::mutex mu_;
     std::condition_variable cv_;
-    // the current run (written before gen_ is incremented)
+    // the current run (written before state_ announces it)
     Job job_ = nullptr;
     void* arg_ = nullptr;
-    unsigned items_ = 0;
 };
 
 }  // namespace vianic
