@@ -5,7 +5,7 @@
 #   build/sim/fst/vianic-sim   the same with FST waveforms (a Verilated model has one format)
 #   build/sim/vianic-echo      echo server, the baseline of the MMIO round-trip benchmark
 #
-#   sim-scripts/build-sim.sh [-f] [-q] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]
+#   sim-scripts/build-sim.sh [-f] [-q] [-P] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]
 #
 # With no variant named, builds all three. A variant is skipped when its
 # binary is newer than every source it is built from (rtl/*.v,
@@ -13,7 +13,11 @@
 # script). -f rebuilds anyway; -q prints only errors and the result; -r takes
 # the Verilog sources from RTL_DIR instead of rtl/ (to try a modified via_nic;
 # rtl/generated/ stays on the include path); -o puts everything under OUT_DIR
-# instead of build/sim/; -j sets the C++ compile jobs (default 2). Verilator
+# instead of build/sim/; -j sets the C++ compile jobs (default 2); -P builds
+# the profiling variant (under build/prof/ unless -o says otherwise) that
+# sim-scripts/profile-sim.sh samples: Verilator's --prof-cfuncs (a C++
+# function per block, named after its module and line) with -g and
+# -fno-inline, without gprof's -pg; slower than the normal build. Verilator
 # output and logs go to <out>/<variant>/obj/.
 # Concurrent runs for the same variant wait for each other (flock); a binary
 # is replaced atomically, never removed, so running simulators and tests keep
@@ -23,21 +27,26 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 force=0
 quiet=0
+prof=0
+out_set=0
 rtl_dir=$root/rtl
 out_root=$root/build/sim
 jobs=2
-usage() { echo "usage: $0 [-f] [-q] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
-while getopts "fqj:r:o:h" opt; do
+usage() { echo "usage: $0 [-f] [-q] [-P] [-j JOBS] [-r RTL_DIR] [-o OUT_DIR] [vcd] [fst] [echo]" >&2; exit 2; }
+while getopts "fqPj:r:o:h" opt; do
   case $opt in
     f) force=1 ;;
     q) quiet=1 ;;
+    P) prof=1 ;;
     j) [[ $OPTARG =~ ^[1-9][0-9]*$ ]] || usage; jobs=$OPTARG ;;
     r) rtl_dir=$(cd "$OPTARG" 2>/dev/null && pwd) || { echo "build-sim: no directory $OPTARG" >&2; exit 2; } ;;
-    o) mkdir -p "$OPTARG" && out_root=$(cd "$OPTARG" && pwd) || { echo "build-sim: cannot use $OPTARG" >&2; exit 2; } ;;
+    o) mkdir -p "$OPTARG" && out_root=$(cd "$OPTARG" && pwd) || { echo "build-sim: cannot use $OPTARG" >&2; exit 2; }
+       out_set=1 ;;
     *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
+[ $prof -eq 0 ] || [ $out_set -eq 1 ] || out_root=$root/build/prof
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(vcd fst echo)
 for v in "${variants[@]}"; do
@@ -128,12 +137,16 @@ build_sim() {
   # would make X a fixed value and the seed meaningless). -O3 (Verilator's
   # own optimizations and the C++ compiler's) changes no behaviour: a few
   # percent fewer instructions per cycle. (clang++ builds a slower model.)
-  local vargs=(--cc --exe --build "$trace_flag" -O3
+  local pflags="" cflags="" mflags=""
+  if [ $prof -eq 1 ]; then
+    pflags=--prof-cfuncs cflags=" -g -fno-inline" mflags=" CFG_CXXFLAGS_PROFILE="
+  fi
+  local vargs=(--cc --exe --build "$trace_flag" -O3 $pflags
       -Wno-fatal --x-assign unique --x-initial unique
       --top-module via_nic --prefix Vvia_nic
       -I"$rtl_dir" -I"$root/rtl/generated"
-      -CFLAGS "-std=c++17 -O3 -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -DVIANIC_TRACE_FST=$fst_def"
-      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3${objcache}"
+      -CFLAGS "-std=c++17 -O3${cflags} -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -DVIANIC_TRACE_FST=$fst_def"
+      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3${mflags}${objcache}"
       -Mdir "$out/obj" -o vianic-sim)
   # make rebuilds objects whose sources changed, not those whose flags did:
   # start from scratch when the command line differs from the last build's

@@ -1013,3 +1013,68 @@ func TestSimTCP(t *testing.T) {
 	defer m.Close()
 	assert.ErrorContains(t, c.AttachMemory(ctx, m), "Unix socket")
 }
+
+// threadScenario runs DMA copies on both nodes at once (so that both models
+// are evaluated every edge) with the given evaluation threads, and returns
+// the cycles each connection saw.
+func threadScenario(t *testing.T, trace string, threads int) []uint64 {
+	s, err := simulator.StartSimulator(ctxT(t, simtest.BuildTimeout), simulator.SimOptions{
+		Nodes: 2, Trace: trace, Args: []string{"--threads", fmt.Sprint(threads)}})
+	require.NoError(t, err)
+	defer s.Stop()
+	ctx := ctxT(t, 60*time.Second)
+	var conns []*cosim.Conn
+	for node := range 2 {
+		c, err := s.Dial(ctx, cosim.Options{Name: fmt.Sprintf("threads %d", node), Node: node, Interrupts: true})
+		require.NoError(t, err)
+		mem, err := cosim.NewMemory(memSize)
+		require.NoError(t, err)
+		defer mem.Close()
+		require.NoError(t, c.AttachMemory(ctx, mem))
+		fill(mem.Bytes()[:32<<10], uint64(7+node))
+		conns = append(conns, c)
+	}
+	cycles := make([]uint64, 2)
+	errs := make([]error, 2)
+	simulator.Together(ctx, conns, func(i int) {
+		// different sizes: the nodes finish at different cycles
+		var st uint32
+		st, errs[i] = copyAndWait(ctx, conns[i], 0, 0x40000, uint32(16<<10*(i+1)))
+		if errs[i] == nil && (st&hw.DiagStatusDoneMask == 0 || st&hw.DiagStatusErrorMask != 0) {
+			errs[i] = fmt.Errorf("node %d: copy status %d", i, st)
+		}
+		cycles[i] = conns[i].LastCycle()
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	for _, c := range conns {
+		require.NoError(t, c.Close())
+	}
+	require.NoError(t, s.Stop())
+	require.NoError(t, s.Wait())
+	return cycles
+}
+
+// The nodes' models are evaluated in parallel (--threads): the thread count
+// must not change a cycle or a waveform.
+func TestSimThreadsSameWaveform(t *testing.T) {
+	simtest.RequireHDL(t)
+	w1 := simtest.WavePath(t, "threads1.vcd")
+	w2 := simtest.WavePath(t, "threads2.vcd")
+	simtest.KeepWaveOnFailure(t, w1)
+	simtest.KeepWaveOnFailure(t, w2)
+	c1 := threadScenario(t, w1, 1)
+	c2 := threadScenario(t, w2, 2)
+	assert.Equal(t, c1, c2, "same cycles with 1 and 2 threads")
+	assert.NotEqual(t, c1[0], c1[1], "the nodes finished at different cycles")
+	t.Logf("cycles: %v", c1)
+	b1, err := os.ReadFile(w1)
+	require.NoError(t, err)
+	b2, err := os.ReadFile(w2)
+	require.NoError(t, err)
+	require.NotEmpty(t, b1)
+	if !bytes.Equal(stripDate(b1), stripDate(b2)) {
+		t.Errorf("the waveforms differ (%d and %d bytes)", len(b1), len(b2))
+	}
+}

@@ -369,6 +369,8 @@ func TestSimOptionErrors(t *testing.T) {
 		{[]string{"--nodes", "0"}, "--nodes: 0 is out of range 1..16"},
 		{[]string{"--nodes", "17"}, "--nodes: 17 is out of range 1..16"},
 		{[]string{"--nodes", "two"}, "--nodes: 'two' is not a non-negative integer"},
+		{[]string{"--threads", "0"}, "--threads: 0 is out of range 1..16"},
+		{[]string{"--threads", "-1"}, "--threads: '-1' is not a non-negative integer"},
 		{[]string{"--mode", "fast"}, "--mode: 'fast' is neither lockstep nor freerun"},
 		{[]string{"--trace", filepath.Join(dir, "w"+other)}, "for the other format use " + otherBin},
 		{[]string{"--trace", filepath.Join(dir, "w.txt")}, "the file name must end in " + own},
