@@ -2,7 +2,7 @@
 # Where the simulator's time goes, by RTL block: builds a profiling variant of
 # the simulator (Verilator --prof-cfuncs: one C++ function per always block
 # and assign, named after the module and line; -fno-inline keeps them apart),
-# runs `vianic bench vi -quick` on it with one evaluation thread, samples the
+# runs `vianic bench vi` on it with one evaluation thread, samples the
 # simulator with `perf` while both nodes run the data-path traffic, and
 # prints the share of the model's time per module and per source line.
 #
@@ -52,8 +52,8 @@ EOF
 chmod +x "$work/sim"
 (cd "$root" && go build -o "$work/vianic" ./cmd/vianic)
 
-echo "profile-sim: running 'vianic bench vi -quick' on it; sampling ${secs} s of the two-node traffic..."
-VIANIC_SIM=$work/sim "$work/vianic" bench vi -quick >"$work/bench.out" 2>&1 &
+echo "profile-sim: running 'vianic bench vi' on it; sampling ${secs} s of the two-node traffic..."
+VIANIC_SIM=$work/sim "$work/vianic" bench vi -nobridge >"$work/bench.out" 2>&1 &
 bench_pid=$!
 for _ in $(seq 600); do
   grep -q "traffic on both nodes" "$work/bench.out" && break
@@ -62,8 +62,9 @@ for _ in $(seq 600); do
 done
 grep -q "traffic on both nodes" "$work/bench.out" || { echo "profile-sim: the bench did not reach the traffic" >&2; exit 1; }
 sim_pid=$(pgrep -n -f "$out/vcd/vianic-sim") || { echo "profile-sim: simulator not found" >&2; exit 1; }
-perf record -q -o "$work/perf.data" -p "$sim_pid" -- sleep "$secs" >/dev/null 2>&1 \
-  || { echo "profile-sim: perf record failed (permissions? see kernel.perf_event_paranoid)" >&2; exit 1; }
+# (perf ends early, with a non-zero status, when the simulator exits first)
+perf record -q -o "$work/perf.data" -p "$sim_pid" -- sleep "$secs" >"$work/perf.log" 2>&1 || true
+[ -s "$work/perf.data" ] || { cat "$work/perf.log" >&2; echo "profile-sim: perf record failed (permissions? see kernel.perf_event_paranoid)" >&2; exit 1; }
 kill "$bench_pid" 2>/dev/null || true
 pkill -f "$out/vcd/vianic-sim" 2>/dev/null || true
 wait "$bench_pid" 2>/dev/null || true
