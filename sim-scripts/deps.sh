@@ -18,6 +18,7 @@ declare -A pkg_of=(
   [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
   [riscv64-unknown-elf-objcopy]=binutils-riscv64-unknown-elf
   [riscv64-unknown-elf-objdump]=binutils-riscv64-unknown-elf
+  [tshark]=tshark
 )
 
 missing=()

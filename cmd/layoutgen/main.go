@@ -76,6 +76,13 @@ func Generate(root string) ([]Output, error) {
 			doc = "docs/registers.md"
 		}
 		outs = append(outs, Output{doc, l.Markdown()})
+		lua, err := l.Lua()
+		if err != nil {
+			return nil, err
+		}
+		if lua != nil {
+			outs = append(outs, Output{WiresharkPath, lua})
+		}
 	}
 	protoOuts, err := generateProtocol(root)
 	if err != nil {
