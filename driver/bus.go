@@ -64,6 +64,7 @@ type Interrupt struct {
 // BusInfo describes the device behind a Bus.
 type BusInfo struct {
 	Node     int    // node (device) index behind the bus
+	Nodes    int    // devices on the bus's fabric (0: unknown)
 	BARBytes uint32 // size of BAR0
 	IRQs     int    // interrupt lines
 	// MapHash is the register-map hash the bus reports for the device

@@ -311,6 +311,16 @@ func TestCosimTwoNodes(t *testing.T) {
 	for i := range nics {
 		require.NoError(t, errs[i], "node %d", i)
 		assert.Equal(t, uint32(firmware.Version), attrs[i].ProviderVersion)
+		// the NIC's address is its node number (the fabric port strap)
+		assert.Equal(t, []byte{byte(i)}, attrs[i].LocalNICAddress, "node %d address", i)
+	}
+	// (both connections read at once: in lockstep a connection that is not
+	// blocked on the simulator stops time for the other)
+	capNet := make([]uint32, 2)
+	simulator.Together(ctx, conns, func(i int) { capNet[i], errs[i] = conns[i].Read32(ctx, hw.RegCapNet) })
+	for i := range nics {
+		require.NoError(t, errs[i], "node %d", i)
+		assert.Equal(t, uint32(i), hw.CapNetNodeId.Get(capNet[i]), "node %d CAP_NET.NODE_ID", i)
 	}
 }
 

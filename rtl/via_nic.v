@@ -173,6 +173,10 @@ module via_nic #(
     // would provide); the firmware reads it as TIME_LO/HI
     input  wire [63:0]                time_cycles,
 
+    // the NIC's network address: the fabric port it is cabled to, strapped
+    // by the board (a static input; CAP_NET.NODE_ID shows it)
+    input  wire [7:0]                 node_id,
+
     // debug port (not part of the device's function; the simulator prints
     // the firmware's log from it): a one-cycle strobe with every word the
     // firmware stores into its LOG register, also when the FW_LOG FIFO is
@@ -776,6 +780,7 @@ via_nic_ctrl #(
     .rd_hit(blk_rd_hit[EXT_NIC]),
     .rd_data(blk_rd_data[32*EXT_NIC +: 32]),
     .soft_reset_req(soft_reset_req),
+    .node_id(node_id),
     .reset_busy(soft_reset_busy)
 );
 

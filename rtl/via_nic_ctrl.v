@@ -55,6 +55,9 @@ module via_nic_ctrl #(
     output wire        rd_hit,
     output wire [31:0] rd_data,
 
+    // the NIC's network address (CAP_NET.NODE_ID), a strap
+    input  wire [7:0]  node_id,
+
     // soft reset: CTRL.SOFT_RESET's pulse, STATUS.RESET_BUSY's source
     output wire        soft_reset_req,
     input  wire        reset_busy
@@ -141,6 +144,7 @@ via_bar0_nic_regs regs_inst (
     .cap_dma_burst_max_burst_i(CAP_DMA_MAX_BURST[`VIA_CAP_DMA_BURST_MAX_BURST_WIDTH-1:0]),
     .cap_irq_num_irq_i(CAP_NUM_IRQ[`VIA_CAP_IRQ_NUM_IRQ_WIDTH-1:0]),
     .cap_net_fifo_depth_i(CAP_NET_FIFO_DEPTH[`VIA_CAP_NET_FIFO_DEPTH_WIDTH-1:0]),
+    .cap_net_node_id_i(node_id),
     .cap_reset_cycles_i(CAP_RESET_CYCLES[`VIA_CAP_RESET_CYCLES_WIDTH-1:0]),
     .cap_cpu_imem_kb_i(CAP_IMEM_KB[`VIA_CAP_CPU_IMEM_KB_WIDTH-1:0]),
     .cap_cpu_dmem_kb_i(CAP_DMEM_KB[`VIA_CAP_CPU_DMEM_KB_WIDTH-1:0]),

@@ -164,6 +164,10 @@ func agentErr(op string, err error) error {
 	return &Error{Op: op, Code: ErrorResource, Cause: err}
 }
 
+// FabricNodes is the number of nodes on the NIC's fabric (0: unknown); the
+// name service's default names cover them.
+func (a *LocalAgent) FabricNodes() int { return a.nic.BusInfo().Nodes }
+
 // QueryNic implements KernelAgent.
 func (a *LocalAgent) QueryNic(ctx context.Context) (NicAttributes, error) {
 	if err := a.fence(ctx); err != nil {

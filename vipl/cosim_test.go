@@ -530,3 +530,29 @@ func TestCosimDataPollDeterministic(t *testing.T) {
 	assert.Equal(t, p1, p2, "polls")
 	assert.Greater(t, p1, 1, "the polls let time pass")
 }
+
+// The name service's default names are the simulation's nodes, and a
+// node's name resolves to the address its NIC reports (the fabric port).
+func TestCosimNameService(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 3})
+	ctx := ctxT(t)
+	n, err := vipl.OpenNic(ctx, simAddress(s), 1, vipl.Options{Name: t.Name(), MemoryBytes: testMemBytes, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(func() { n.Close(context.Background()) })
+	t.Setenv("VIANIC_HOSTS", "")
+	a, err := n.Query(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []byte{1}, a.LocalNicAddress, "node 1's NIC address")
+
+	require.NoError(t, n.NSInit(vipl.NSInfo{}))
+	addr, err := n.NSGetHostByName("node1", 0)
+	require.NoError(t, err)
+	assert.Equal(t, a.LocalNicAddress, addr.Host)
+	name, err := n.NSGetHostByAddr(vipl.NetAddress{Host: a.LocalNicAddress})
+	require.NoError(t, err)
+	assert.Equal(t, "node1", name)
+	_, err = n.NSGetHostByName("node2", 0)
+	require.NoError(t, err, "3 nodes: node0..node2")
+	requireCode(t, vipl.ErrorNameService, second(n.NSGetHostByName("node3", 0)), "3 nodes: no node3")
+	require.NoError(t, n.NSShutdown())
+}

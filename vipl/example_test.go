@@ -278,3 +278,50 @@ func Example_sendRecv() {
 	// 13 bytes, immediate 42: "hello, VIA!\r\n"
 	// VIP_TIMEOUT
 }
+
+// Resolve host names with the name service: a hosts file names the nodes
+// (without one, the nodes are node0..nodeN-1).
+func ExampleNic_NSGetHostByName() {
+	ctx := context.Background()
+	sim := startSimulator(ctx)
+	defer sim.Stop()
+	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Name: "example", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nic.Close(ctx)
+
+	dir, err := os.MkdirTemp("", "hosts")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	hosts := dir + "/hosts"
+	if err := os.WriteFile(hosts, []byte("# name  node(s)\nalpha   0\nbeta    1\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := nic.NSInit(vipl.NSInfo{HostsFile: hosts}); err != nil {
+		log.Fatal(err)
+	}
+	defer nic.NSShutdown()
+	addr, err := nic.NSGetHostByName("beta", 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("beta is", addr)
+	attrs, err := nic.Query(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	me, err := nic.NSGetHostByAddr(vipl.NetAddress{Host: attrs.LocalNicAddress})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("this NIC is", me)
+	_, err = nic.NSGetHostByName("gamma", 0)
+	fmt.Println(vipl.Code(err))
+	// Output:
+	// beta is node 1
+	// this NIC is alpha
+	// VIP_ERROR_NAMESERVICE
+}

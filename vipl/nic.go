@@ -54,6 +54,7 @@ type Nic struct {
 	closed  bool
 	bufs    map[uint64]*Buffer     // by VA
 	regions map[MemHandle]memRange // registered through this Nic
+	ns      *nameService           // NSInit's table, nil when not started
 }
 
 type memRange struct {

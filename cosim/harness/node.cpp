@@ -43,6 +43,8 @@ void Node::initial_eval() {
     Vvia_nic* t = top_.get();
     t->clk = 0;
     t->rst = 1;
+    // the board strap: node k is on fabric port k
+    t->node_id = uint8_t(idx);
     MmioMaster::drive_quiet(t);
     DmaMemory::drive_quiet(t);
     // network port: looped back inside the NIC; nothing comes in, all goes out

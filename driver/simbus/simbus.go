@@ -125,6 +125,7 @@ func (b *Bus) Info() driver.BusInfo {
 	d := b.c.Device()
 	return driver.BusInfo{
 		Node:        b.c.Node(),
+		Nodes:       d.Nodes,
 		BARBytes:    d.BARBytes,
 		IRQs:        d.IRQs,
 		MapHash:     d.MapHash,

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xc2269793204b6a82)
+#define VIA_BAR0_HASH VIA_ULL(0x6c41dbd00d738e50)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -131,6 +131,8 @@
 #define VIA_REG_CAP_NET VIA_U(0x060)
 #define VIA_CAP_NET_FIFO_DEPTH_SHIFT VIA_U(0)
 #define VIA_CAP_NET_FIFO_DEPTH_MASK VIA_U(0x0000ffff)
+#define VIA_CAP_NET_NODE_ID_SHIFT VIA_U(16)
+#define VIA_CAP_NET_NODE_ID_MASK VIA_U(0x00ff0000)
 
 /* CAP_RESET (ro): Soft reset. */
 #define VIA_REG_CAP_RESET VIA_U(0x064)
@@ -488,6 +490,8 @@ static inline uint32_t via_cap_irq_num_irq_get(uint32_t v) { return (uint32_t)((
 static inline uint32_t via_cap_irq_num_irq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_IRQ_NUM_IRQ_MASK) | ((x << VIA_CAP_IRQ_NUM_IRQ_SHIFT) & VIA_CAP_IRQ_NUM_IRQ_MASK)); }
 static inline uint32_t via_cap_net_fifo_depth_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_NET_FIFO_DEPTH_MASK) >> VIA_CAP_NET_FIFO_DEPTH_SHIFT); }
 static inline uint32_t via_cap_net_fifo_depth_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_NET_FIFO_DEPTH_MASK) | ((x << VIA_CAP_NET_FIFO_DEPTH_SHIFT) & VIA_CAP_NET_FIFO_DEPTH_MASK)); }
+static inline uint32_t via_cap_net_node_id_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_NET_NODE_ID_MASK) >> VIA_CAP_NET_NODE_ID_SHIFT); }
+static inline uint32_t via_cap_net_node_id_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_NET_NODE_ID_MASK) | ((x << VIA_CAP_NET_NODE_ID_SHIFT) & VIA_CAP_NET_NODE_ID_MASK)); }
 static inline uint32_t via_cap_reset_cycles_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_RESET_CYCLES_MASK) >> VIA_CAP_RESET_CYCLES_SHIFT); }
 static inline uint32_t via_cap_reset_cycles_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CAP_RESET_CYCLES_MASK) | ((x << VIA_CAP_RESET_CYCLES_SHIFT) & VIA_CAP_RESET_CYCLES_MASK)); }
 static inline uint32_t via_cap_cpu_imem_kb_get(uint32_t v) { return (uint32_t)((v & VIA_CAP_CPU_IMEM_KB_MASK) >> VIA_CAP_CPU_IMEM_KB_SHIFT); }

@@ -26,9 +26,9 @@ enum {
     ATTR_MAX_CQ_ENTRIES = 4096,
     /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
     ATTR_NATIVE_MTU = 4096,
-    /* No node address register yet (the fabric port will have one): no
-     * address bytes are reported. */
-    ATTR_NIC_ADDRESS_LEN = 0,
+    /* The NIC's address is its node number (CAP_NET.NODE_ID, the fabric
+     * port): one byte, as the wire's DST_NODE/SRC_NODE. */
+    ATTR_NIC_ADDRESS_LEN = 1,
     /* The Go VIPL is safe for concurrent use. */
     ATTR_THREAD_SAFE = 1,
 };
@@ -42,6 +42,7 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
     a->hardware_version = caps->hw_version;
     a->provider_version = FW_VERSION;
     a->nic_address_len = ATTR_NIC_ADDRESS_LEN;
+    a->local_nic_address[0] = (uint8_t)caps->node_id;
     a->thread_safe = ATTR_THREAD_SAFE;
     a->max_discriminator_len = ATTR_MAX_DISCRIMINATOR_LEN;
     a->max_register_bytes = VIA_ADMIN_MAX_REGISTER_BYTES;

@@ -31,6 +31,7 @@ typedef struct {
     uint32_t regions;    /* TPT regions registration uses (mem_init) */
     uint32_t max_desc;   /* CAP_VI_QUEUE.MAX_DESC: MaxDescriptorsPerQueue */
     uint32_t max_segs;   /* CAP_VI_QUEUE.MAX_SEGS: MaxSegmentsPerDesc */
+    uint32_t node_id;    /* CAP_NET.NODE_ID: the NIC's network address */
 } admin_caps_t;
 
 /* admin_execute runs one command and fills *rsp completely (every byte is

@@ -28,6 +28,7 @@ static const admin_caps_t test_caps = {
     .regions = 1024,
     .max_desc = 1024,
     .max_segs = 16,
+    .node_id = 7,
 };
 
 static via_admin_cmd_t *new_cmd(uint16_t opcode, uint16_t flags, uint32_t seq, uint32_t len)
@@ -148,8 +149,10 @@ static void test_query_nic(void)
     CHECK_EQ_U(a.max_vi, test_caps.num_vi);
     CHECK_EQ_U(a.max_cq, test_caps.num_vi);
     CHECK(a.max_transfer_size >= 32768);
-    CHECK(a.nic_address_len <= sizeof a.local_nic_address);
-    CHECK(all_zero(a.local_nic_address, sizeof a.local_nic_address));
+    /* the address is the node number, one byte */
+    CHECK_EQ_U(a.nic_address_len, 1);
+    CHECK_EQ_U(a.local_nic_address[0], test_caps.node_id);
+    CHECK(all_zero(a.local_nic_address + 1, sizeof a.local_nic_address - 1));
     CHECK(a.thread_safe == 0 || a.thread_safe == 1);
     CHECK(a.max_discriminator_len > 0);
     CHECK_EQ_U(a.max_register_regions, test_caps.regions);

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xc2269793204b6a82
+const Bar0Hash uint64 = 0x6c41dbd00d738e50
 
 // Constants of the layout.
 const (
@@ -339,6 +339,7 @@ const (
 	CapDmaBurstMaxBurstMask   = 0xffff     // CAP_DMA_BURST[15:0]
 	CapIrqNumIrqMask          = 0xff       // CAP_IRQ[7:0]
 	CapNetFifoDepthMask       = 0xffff     // CAP_NET[15:0]
+	CapNetNodeIdMask          = 0xff0000   // CAP_NET[23:16]
 	CapResetCyclesMask        = 0xffff     // CAP_RESET[15:0]
 	CapCpuImemKbMask          = 0xffff     // CAP_CPU[15:0]
 	CapCpuDmemKbMask          = 0xffff0000 // CAP_CPU[31:16]
@@ -422,6 +423,8 @@ var (
 	CapIrqNumIrq = Field{Reg: RegCapIrq, Name: "NUM_IRQ", LSB: 0, Width: 8, Access: AccessRO}
 	// CapNetFifoDepth is CAP_NET[15:0] (ro): NET_FIFO_DEPTH parameter, in beats.
 	CapNetFifoDepth = Field{Reg: RegCapNet, Name: "FIFO_DEPTH", LSB: 0, Width: 16, Access: AccessRO}
+	// CapNetNodeId is CAP_NET[23:16] (ro): The NIC's network address: the fabric port it is on (the node_id input, strapped by the board; the simulator ties it to the node's index).
+	CapNetNodeId = Field{Reg: RegCapNet, Name: "NODE_ID", LSB: 16, Width: 8, Access: AccessRO}
 	// CapResetCycles is CAP_RESET[15:0] (ro): SOFT_RESET_CYCLES parameter.
 	CapResetCycles = Field{Reg: RegCapReset, Name: "CYCLES", LSB: 0, Width: 16, Access: AccessRO}
 	// CapCpuImemKb is CAP_CPU[15:0] (ro): CPU_IMEM_BYTES parameter / 1024.
@@ -570,6 +573,7 @@ var Bar0 = Map{
 		}},
 		{Name: "CAP_NET", Offset: RegCapNet, Access: AccessRO, Doc: "Network port.", Fields: []Field{
 			CapNetFifoDepth,
+			CapNetNodeId,
 		}},
 		{Name: "CAP_RESET", Offset: RegCapReset, Access: AccessRO, Doc: "Soft reset.", Fields: []Field{
 			CapResetCycles,

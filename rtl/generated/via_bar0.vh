@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hc2269793204b6a82
+`define VIA_BAR0_HASH 64'h6c41dbd00d738e50
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -125,6 +125,10 @@
 `define VIA_CAP_NET_FIFO_DEPTH_MSB 15
 `define VIA_CAP_NET_FIFO_DEPTH_WIDTH 16
 `define VIA_CAP_NET_FIFO_DEPTH_RANGE 15:0
+`define VIA_CAP_NET_NODE_ID_LSB 16
+`define VIA_CAP_NET_NODE_ID_MSB 23
+`define VIA_CAP_NET_NODE_ID_WIDTH 8
+`define VIA_CAP_NET_NODE_ID_RANGE 23:16
 `define VIA_REG_CAP_RESET 16'h0064 // ro Soft reset.
 `define VIA_CAP_RESET_CYCLES_LSB 0
 `define VIA_CAP_RESET_CYCLES_MSB 15

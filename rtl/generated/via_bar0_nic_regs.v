@@ -91,6 +91,7 @@ module via_bar0_nic_regs (
 
     // CAP_NET (ro): Network port.
     input  wire [15:0] cap_net_fifo_depth_i,
+    input  wire [7:0]  cap_net_node_id_i,
 
     // CAP_RESET (ro): Soft reset.
     input  wire [15:0] cap_reset_cycles_i,
@@ -237,6 +238,7 @@ always @* begin
         `VIA_REG_CAP_NET: begin
             rd_match = 1'b1;
             rd_word[15:0] = cap_net_fifo_depth_i;
+            rd_word[23:16] = cap_net_node_id_i;
         end
         `VIA_REG_CAP_RESET: begin
             rd_match = 1'b1;

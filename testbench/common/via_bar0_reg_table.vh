@@ -510,7 +510,7 @@ function [31:0] via_bar0_reg_known;
             10: via_bar0_reg_known = 32'hff000000; // CAP_DMA
             11: via_bar0_reg_known = 32'hffff0000; // CAP_DMA_BURST
             12: via_bar0_reg_known = 32'hffffff00; // CAP_IRQ
-            13: via_bar0_reg_known = 32'hffff0000; // CAP_NET
+            13: via_bar0_reg_known = 32'hff000000; // CAP_NET
             14: via_bar0_reg_known = 32'hffff0000; // CAP_RESET
             15: via_bar0_reg_known = 32'h00000000; // CAP_CPU
             16: via_bar0_reg_known = 32'hffff0000; // CAP_TPT

@@ -161,6 +161,7 @@ via_nic_ctrl nic_ctrl (
     .rd_hit(blk_rd_hit[0]),
     .rd_data(blk_rd_data[0 +: 32]),
     .soft_reset_req(),
+    .node_id(8'd0),
     .reset_busy(1'b0)
 );
 

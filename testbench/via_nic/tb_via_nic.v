@@ -266,6 +266,7 @@ via_nic dut (
     .m_axis_tlast(m_axis_tlast),
     .irq(irq),
     .time_cycles(time_cycles),
+    .node_id(8'd3),
     .fw_log_valid(fw_log_valid),
     .fw_log_word(fw_log_word),
     .idle(idle)
@@ -1034,7 +1035,7 @@ initial begin
     rd_check(`VIA_REG_CAP_DMA, (DMA_MAX_OUTSTANDING << 16) | (DMA_ID_WIDTH << 8) | DMA_ADDR_WIDTH);
     rd_check(`VIA_REG_CAP_DMA_BURST, DMA_MAX_BURST);
     rd_check(`VIA_REG_CAP_IRQ, NUM_IRQ);
-    rd_check(`VIA_REG_CAP_NET, NET_FIFO_DEPTH);
+    rd_check(`VIA_REG_CAP_NET, (32'd3 << 16) | NET_FIFO_DEPTH);  // node_id 3
     rd_check(`VIA_REG_CAP_RESET, SOFT_RESET_CYCLES);
     rd_check(`VIA_REG_CAP_TPT, ($clog2(`VIA_DEFAULT_TPT_CACHE_ENTRIES) << 8) | $clog2(`VIA_DEFAULT_TPT_REGIONS));
     check_reset_values();

@@ -317,6 +317,7 @@ via_nic_ctrl #(
     .rd_hit(blk_rd_hit[0]),
     .rd_data(blk_rd_data[0 +: 32]),
     .soft_reset_req(),
+    .node_id(8'd5),
     .reset_busy(reset_busy)
 );
 
