@@ -83,6 +83,9 @@ func Generate(root string) ([]Output, error) {
 		if lua != nil {
 			outs = append(outs, Output{WiresharkPath, lua})
 		}
+		if crc := l.CRCVerilog(); crc != nil {
+			outs = append(outs, Output{CRCPath, crc})
+		}
 	}
 	protoOuts, err := generateProtocol(root)
 	if err != nil {
