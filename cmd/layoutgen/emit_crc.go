@@ -92,8 +92,9 @@ func (l *Layout) CRCVerilog() []byte {
 	p("// from register c. The CRC of a frame is ~register after its last byte,\n")
 	p("// starting from 32'hFFFFFFFF (IEEE 802.3, reflected; docs/wire.md).\n")
 	p("// Each bit is an XOR of masked register and data bits: parallel logic,\n")
-	p("// no loop, so that the simulator and synthesis both see a small XOR tree.\n\n")
-	p("`ifndef VIA_WIRE_CRC_VH\n`define VIA_WIRE_CRC_VH\n\n")
+	p("// no loop, so that the simulator and synthesis both see a small XOR tree.\n")
+	p("// Include it inside each module that uses it (no include guard: a\n")
+	p("// function belongs to the module it is declared in).\n\n")
 	p("function automatic [31:0] via_wire_crc32_d64(input [31:0] c, input [63:0] d, input [3:0] n);\n")
 	p("    begin\n        case (n)\n")
 	for n := 1; n <= 8; n++ {
@@ -105,6 +106,6 @@ func (l *Layout) CRCVerilog() []byte {
 		p("        end\n")
 	}
 	p("        default: via_wire_crc32_d64 = c;\n")
-	p("        endcase\n    end\nendfunction\n\n`endif // VIA_WIRE_CRC_VH\n")
+	p("        endcase\n    end\nendfunction\n")
 	return b.Bytes()
 }

@@ -6,9 +6,8 @@
 // starting from 32'hFFFFFFFF (IEEE 802.3, reflected; docs/wire.md).
 // Each bit is an XOR of masked register and data bits: parallel logic,
 // no loop, so that the simulator and synthesis both see a small XOR tree.
-
-`ifndef VIA_WIRE_CRC_VH
-`define VIA_WIRE_CRC_VH
+// Include it inside each module that uses it (no include guard: a
+// function belongs to the module it is declared in).
 
 function automatic [31:0] via_wire_crc32_d64(input [31:0] c, input [63:0] d, input [3:0] n);
     begin
@@ -289,5 +288,3 @@ function automatic [31:0] via_wire_crc32_d64(input [31:0] c, input [63:0] d, inp
         endcase
     end
 endfunction
-
-`endif // VIA_WIRE_CRC_VH

@@ -1,0 +1,462 @@
+// via_wire_rx: the depacketizer. Checks the wire frames that come in from
+// the fabric (docs/wire.md) and turns the segments of each message back
+// into one internal frame for the receive engine (rtl/via_frame.vh), and
+// connection-management frames into messages for the firmware.
+//
+// Store and forward per frame: a frame's payload is written into a buffer
+// and handed on only once its trailer shows it good, so a bad frame is
+// dropped whole and never delivered. Good means: the CRC matches, the
+// trailer's STATUS is 0, the payload has SEG_LEN bytes (at most MTU), the
+// frame is for this node (DST_NODE = node_id), and its KIND is SEND, or
+// CONNECT with a 32-byte payload. Everything else is counted and dropped.
+//
+// Reassembly: the segments of a message arrive one after the other (the
+// fabric carries one message at a time on a link, and a sender sends a
+// message's segments back to back), so one message is open at a time. A
+// FIRST segment starts the internal frame (its header: DST_VI, SRC_VI,
+// LENGTH = MSG_LEN, IMM, the immediate flag, OP send, PEER_NODE = the
+// sender's node in byte 14), each segment adds its payload, the LAST one
+// ends it with trailer status 0. A segment that does not continue the open
+// message (another sender or VI, a gap in OFFSET, a non-last segment whose
+// length is not a multiple of 8, more bytes than MSG_LEN), and a FIRST
+// while one is open, end the open message with trailer status
+// STATUS_ABORT (the receive engine then drops it and keeps its receive
+// descriptor), and a segment that starts nothing is dropped; all counted.
+//
+//   s_axis_*   wire frames (from the link)
+//   m_axis_*   internal frames (to the receive engine)
+//   cm_*       a CONNECT frame's sender and 32-byte payload (docs/wire.md CM)
+//   cnt_*      counters (wrap): good frames, CRC or STATUS failures,
+//              malformed (short, too long, SEG_LEN, CONNECT size), not
+//              for this node, unknown KIND, reassembly errors (messages
+//              aborted and segments dropped), messages delivered
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_frame.vh"
+`include "via_param_check.vh"
+module via_wire_rx #(
+    parameter MTU       = 4096,  // payload bytes per frame at most (a multiple of 8)
+    parameter BUF_BEATS = 1024,  // payload buffer, beats (power of two, > MTU/8)
+    parameter SEGQ      = 8      // frames buffered (power of two, 2..256)
+) (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire [7:0]   node_id,
+
+    input  wire [63:0]  s_axis_tdata,
+    input  wire [7:0]   s_axis_tkeep,
+    input  wire         s_axis_tvalid,
+    output wire         s_axis_tready,
+    input  wire         s_axis_tlast,
+
+    output wire [63:0]  m_axis_tdata,
+    output wire [7:0]   m_axis_tkeep,
+    output wire         m_axis_tvalid,
+    input  wire         m_axis_tready,
+    output wire         m_axis_tlast,
+
+    output reg          cm_valid,
+    input  wire         cm_ready,
+    output reg  [7:0]   cm_src_node,
+    output reg  [15:0]  cm_src_vi,
+    output reg  [15:0]  cm_dst_vi,
+    output reg  [255:0] cm_data,
+
+    output wire         busy,
+    output reg  [31:0]  cnt_frames,
+    output reg  [31:0]  cnt_crc,
+    output reg  [31:0]  cnt_malformed,
+    output reg  [31:0]  cnt_misrouted,
+    output reg  [31:0]  cnt_kind,
+    output reg  [31:0]  cnt_reasm,
+    output reg  [31:0]  cnt_msgs
+);
+
+localparam BA = $clog2(BUF_BEATS);
+localparam QA = (SEGQ > 2) ? $clog2(SEGQ) : 1;
+localparam [31:0] MTU_W = MTU;
+localparam [31:0] MTU_BEATS = MTU / 8;
+localparam [BA:0] BUF_W = BUF_BEATS;
+
+generate
+    if (MTU < 8 || MTU > 65528 || MTU % 8 != 0) begin : g_bad_mtu
+        `VIA_PARAM_FAIL(("via_wire_rx: MTU=%0d, must be a multiple of 8 in 8..65528", MTU))
+    end
+    if (BUF_BEATS < 4 || (BUF_BEATS & (BUF_BEATS - 1)) != 0 || BUF_BEATS <= MTU / 8) begin : g_bad_buf
+        `VIA_PARAM_FAIL(("via_wire_rx: BUF_BEATS=%0d, must be a power of two above MTU/8=%0d", BUF_BEATS, MTU / 8))
+    end
+    if (SEGQ < 2 || SEGQ > 256 || (SEGQ & (SEGQ - 1)) != 0) begin : g_bad_segq
+        `VIA_PARAM_FAIL(("via_wire_rx: SEGQ=%0d, must be a power of two in 2..256", SEGQ))
+    end
+endgenerate
+
+localparam [7:0]  KIND_SEND = 8'd0, KIND_CONNECT = 8'd1;
+localparam [31:0] CM_BYTES = 32;
+// the internal trailer's status of an aborted message (any nonzero value
+// makes the receive engine drop the frame)
+localparam [31:0] STATUS_ABORT = 32'h8000_0000;
+
+// ------------------------------------------------------------ write side
+
+localparam [1:0] W_H = 2'd0, W_P = 2'd1, W_DISCARD = 2'd2;
+reg [1:0]   w_st;
+reg [1:0]   w_hb;
+reg [63:0]  h0, h1, h2;         // header beats 0..2 (beat 3 is IMM: h3)
+reg [31:0]  h3;
+reg [BA:0]  wp;                 // committed write pointer (free-running, one extra bit)
+reg [BA:0]  wp_t;               // this frame's next beat
+reg [BA:0]  rp;                 // read pointer
+reg [31:0]  w_bytes;            // payload bytes of this frame
+reg [QA:0]  q_cnt;
+
+wire s_fire = s_axis_tvalid && s_axis_tready;
+wire [BA:0] used = wp_t - rp;
+wire        room = (used != BUF_W);
+wire        q_full = (q_cnt == SEGQ[QA:0]);
+
+assign s_axis_tready = (w_st == W_H) ? !q_full : (w_st == W_P) ? (s_axis_tlast || room) : 1'b1;
+
+function [3:0] ones(input [7:0] k);
+    integer i;
+    begin
+        ones = 4'd0;
+        for (i = 0; i < 8; i = i + 1) ones = ones + {3'd0, k[i]};
+    end
+endfunction
+
+wire [31:0] crc;
+wire [31:0] crc_unused;
+wire        hdr_beat = (w_st == W_H) && s_fire && !s_axis_tlast;
+wire        pay_beat = (w_st == W_P) && s_fire && !s_axis_tlast;
+via_wire_crc u_crc (
+    .clk(clk),
+    .rst(rst),
+    .init(hdr_beat && w_hb == 2'd0),
+    .valid(hdr_beat || pay_beat),
+    .data(s_axis_tdata),
+    .nbytes(hdr_beat ? 4'd8 : ones(s_axis_tkeep)),
+    .crc(crc),
+    .crc_next(crc_unused)
+);
+
+// the header's fields (docs/wire.md HDR)
+wire [7:0]  f_dst_node = h0[7:0];
+wire [7:0]  f_src_node = h0[15:8];
+wire [15:0] f_dst_vi   = h0[31:16];
+wire [15:0] f_src_vi   = h0[47:32];
+wire [7:0]  f_kind     = h0[55:48];
+wire [7:0]  f_flags    = h0[63:56];
+wire [31:0] f_msg_len  = h1[63:32];
+wire [31:0] f_offset   = h2[31:0];
+wire [15:0] f_seg_len  = h2[47:32];
+
+// the trailer's verdict
+wire [31:0] t_crc    = s_axis_tdata[31:0];
+wire [31:0] t_status = s_axis_tdata[63:32];
+wire        v_crc    = (t_crc == crc) && (t_status == 32'd0);
+wire        v_len    = ({16'd0, f_seg_len} == w_bytes) && ({16'd0, f_seg_len} <= MTU_W);
+wire        v_node   = (f_dst_node == node_id);
+wire        v_kind   = (f_kind == KIND_SEND) || (f_kind == KIND_CONNECT);
+wire        v_cm     = (f_kind != KIND_CONNECT) || ({16'd0, f_seg_len} == CM_BYTES && f_flags[1:0] == 2'b11);
+wire        trl_beat = (w_st == W_P) && s_fire && s_axis_tlast;
+wire        good     = v_crc && v_len && v_node && v_kind && v_cm;
+
+// segment queue: {kind connect, first, last, immf, src_node, src_vi,
+// dst_vi, msg_len, offset, seg_len, imm, start}
+localparam QW = 1 + 1 + 1 + 1 + 8 + 16 + 16 + 32 + 32 + 16 + 32 + (BA + 1);
+reg  [QW-1:0] q_mem [0:SEGQ-1];
+reg  [QA-1:0] q_wr, q_rd;
+wire          q_push = trl_beat && good;
+wire [QW-1:0] q_in = {f_kind == KIND_CONNECT, f_flags[0], f_flags[1], f_flags[2], f_src_node, f_src_vi,
+                      f_dst_vi, f_msg_len, f_offset, f_seg_len, h3, wp};
+
+always @(posedge clk) begin
+    if (q_push) q_mem[q_wr] <= q_in;
+end
+
+// payload buffer
+wire          b_rd_en;
+wire [BA-1:0] b_rd_addr;
+wire [63:0]   b_rd_data;
+via_ram #(.WIDTH(64), .WORDS(BUF_BEATS)) u_buf (
+    .clk(clk),
+    .wr_en(pay_beat),
+    .wr_addr(wp_t[BA-1:0]),
+    .wr_data(s_axis_tdata),
+    .rd_en(b_rd_en),
+    .rd_addr(b_rd_addr),
+    .rd_data(b_rd_data)
+);
+
+always @(posedge clk) begin
+    if (rst) begin
+        w_st <= W_H; w_hb <= 2'd0;
+        h0 <= 64'd0; h1 <= 64'd0; h2 <= 64'd0; h3 <= 32'd0;
+        wp <= {(BA + 1){1'b0}}; wp_t <= {(BA + 1){1'b0}};
+        w_bytes <= 32'd0;
+        q_wr <= {QA{1'b0}};
+        cnt_frames <= 32'd0; cnt_crc <= 32'd0; cnt_malformed <= 32'd0;
+        cnt_misrouted <= 32'd0; cnt_kind <= 32'd0;
+    end else begin
+        case (w_st)
+        W_H: if (s_fire) begin
+            if (s_axis_tlast) begin
+                cnt_malformed <= cnt_malformed + 32'd1;  // shorter than a header and a trailer
+                w_hb <= 2'd0;
+            end else begin
+                case (w_hb)
+                2'd0: h0 <= s_axis_tdata;
+                2'd1: h1 <= s_axis_tdata;
+                2'd2: h2 <= s_axis_tdata;
+                default: h3 <= s_axis_tdata[31:0];
+                endcase
+                w_hb <= w_hb + 2'd1;
+                if (w_hb == 2'd3) begin
+                    w_st <= W_P;
+                    w_bytes <= 32'd0;
+                    wp_t <= wp;
+                end
+            end
+        end
+        W_P: if (s_fire) begin
+            if (s_axis_tlast) begin
+                w_st <= W_H;
+                w_hb <= 2'd0;
+                if (good) begin
+                    wp <= wp_t;
+                    cnt_frames <= cnt_frames + 32'd1;
+                end else begin
+                    wp_t <= wp;
+                    if (!v_crc) cnt_crc <= cnt_crc + 32'd1;
+                    else if (!v_len || !v_cm) cnt_malformed <= cnt_malformed + 32'd1;
+                    else if (!v_node) cnt_misrouted <= cnt_misrouted + 32'd1;
+                    else cnt_kind <= cnt_kind + 32'd1;
+                end
+            end else begin
+                wp_t <= wp_t + 1'b1;
+                w_bytes <= w_bytes + {28'd0, ones(s_axis_tkeep)};
+                if (wp_t - wp == MTU_BEATS[BA:0]) begin
+                    // more payload than MTU: drop the frame
+                    w_st <= W_DISCARD;
+                    wp_t <= wp;
+                    cnt_malformed <= cnt_malformed + 32'd1;
+                end
+            end
+        end
+        default: if (s_fire && s_axis_tlast) begin  // W_DISCARD
+            w_st <= W_H;
+            w_hb <= 2'd0;
+        end
+        endcase
+        if (q_push) q_wr <= q_wr + 1'b1;
+    end
+end
+
+// ------------------------------------------------------------ read side
+
+wire [QW-1:0] q_out = q_mem[q_rd];
+wire        d_cm, d_first, d_last, d_immf;
+wire [7:0]  d_src_node;
+wire [15:0] d_src_vi, d_dst_vi, d_seg_len;
+wire [31:0] d_msg_len, d_offset, d_imm;
+wire [BA:0] d_start;
+assign {d_cm, d_first, d_last, d_immf, d_src_node, d_src_vi, d_dst_vi, d_msg_len, d_offset, d_seg_len, d_imm, d_start} = q_out;
+wire        q_any = (q_cnt != {(QA + 1){1'b0}});
+// payload beats of the frame (SEG_LEN <= MTU < 8 * BUF_BEATS: it fits BA+1 bits)
+wire [13:0] d_beats14 = {1'b0, d_seg_len[15:3]} + {13'd0, d_seg_len[2:0] != 3'd0};
+wire [BA:0] d_beats = d_beats14[BA:0];
+
+// output FIFO of internal beats {tlast, tkeep, tdata}: a push is decided
+// one cycle (header, trailer) or two (a buffer read) before it happens, so
+// a new one is decided only while the FIFO has room for it and for those in
+// progress (level <= 4 of 8)
+reg         o_push;
+reg  [72:0] o_reg;
+wire        o_ready_unused;
+wire [3:0]  o_level;
+via_fifo #(.WIDTH(73), .DEPTH(8)) u_out (
+    .clk(clk),
+    .rst(rst),
+    .s_data(o_reg),
+    .s_valid(o_push),
+    .s_ready(o_ready_unused),
+    .m_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}),
+    .m_valid(m_axis_tvalid),
+    .m_ready(m_axis_tready),
+    .level(o_level)
+);
+wire o_room = (o_level <= 4'd4);
+
+// reassembly state
+reg        open;
+reg [31:0] exp_off, cur_len;
+reg [15:0] cur_src_vi, cur_dst_vi;
+reg [7:0]  cur_src_node;
+
+localparam [2:0] R_IDLE = 3'd0,  // take the next frame
+                 R_ABORT = 3'd1, // end the open message with STATUS_ABORT
+                 R_H0 = 3'd2,    // internal header, first beat
+                 R_H1 = 3'd3,    // second beat
+                 R_PAY = 3'd4,   // payload beats from the buffer
+                 R_TRL = 3'd5,   // trailer, status 0
+                 R_CM = 3'd6,    // gather a CONNECT payload
+                 R_SKIP = 3'd7;  // drop the frame's payload
+reg [2:0]  r_st;
+reg        r_then_h;     // after R_ABORT: start this frame (FIRST) or skip it
+reg [BA:0] r_left;       // payload beats still to read
+reg [BA:0] r_addr;
+reg        r_inflight;   // a buffer read whose data lands this cycle
+reg        r_last_beat;  // that read is the frame's last beat
+reg [7:0]  r_keep_last;
+reg        r_msg_done;   // after the payload: the trailer (LAST) or back to idle
+reg        pop_req;      // the head frame is done: pop it (next cycle)
+
+// what the head frame does to the open message
+wire        d_send_ok_first = !d_cm && d_first && (d_offset == 32'd0) && ({16'd0, d_seg_len} <= d_msg_len) &&
+                              (d_last ? ({16'd0, d_seg_len} == d_msg_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+wire        d_cont_ok = !d_cm && !d_first && open && d_src_node == cur_src_node && d_src_vi == cur_src_vi &&
+                        d_dst_vi == cur_dst_vi && d_msg_len == cur_len && d_offset == exp_off &&
+                        (d_offset + {16'd0, d_seg_len} <= cur_len) &&
+                        (d_last ? (d_offset + {16'd0, d_seg_len} == cur_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+wire [7:0]  d_keep_last = (d_seg_len[2:0] == 3'd0) ? 8'hFF : (8'hFF >> (4'd8 - {1'b0, d_seg_len[2:0]}));
+
+wire rd_pay = (r_st == R_PAY) && (r_left != {(BA + 1){1'b0}}) && o_room;
+wire rd_cm  = (r_st == R_CM) && (r_left != {(BA + 1){1'b0}}) && !r_inflight;
+assign b_rd_en = rd_pay || rd_cm;
+assign b_rd_addr = r_addr[BA-1:0];
+
+wire [63:0] ihdr0 = {d_msg_len, d_src_vi, d_dst_vi};
+wire [63:0] ihdr1 = {8'd0, d_src_node, 8'd0 /* OP send */, 7'd0, d_immf, d_imm};
+wire        can_push = o_room && !r_inflight;  // a header or trailer beat now
+
+always @(posedge clk) begin
+    if (rst) begin
+        r_st <= R_IDLE; r_then_h <= 1'b0;
+        r_left <= {(BA + 1){1'b0}}; r_addr <= {(BA + 1){1'b0}};
+        r_inflight <= 1'b0; r_last_beat <= 1'b0; r_keep_last <= 8'hFF; r_msg_done <= 1'b0;
+        pop_req <= 1'b0;
+        open <= 1'b0; exp_off <= 32'd0; cur_len <= 32'd0;
+        cur_src_vi <= 16'd0; cur_dst_vi <= 16'd0; cur_src_node <= 8'd0;
+        o_push <= 1'b0; o_reg <= 73'd0;
+        q_rd <= {QA{1'b0}}; q_cnt <= {(QA + 1){1'b0}};
+        rp <= {(BA + 1){1'b0}};
+        cm_valid <= 1'b0; cm_src_node <= 8'd0; cm_src_vi <= 16'd0; cm_dst_vi <= 16'd0; cm_data <= 256'd0;
+        cnt_reasm <= 32'd0; cnt_msgs <= 32'd0;
+    end else begin
+        o_push <= 1'b0;
+        pop_req <= 1'b0;
+        r_inflight <= b_rd_en;
+        // a buffer read lands: a payload beat, or a word of a CONNECT payload
+        if (r_inflight) begin
+            if (r_st == R_CM) begin
+                cm_data <= {b_rd_data, cm_data[255:64]};
+            end else begin
+                o_push <= 1'b1;
+                o_reg <= {1'b0, r_last_beat ? r_keep_last : 8'hFF, b_rd_data};
+            end
+        end
+        if (cm_valid && cm_ready) cm_valid <= 1'b0;
+        if (b_rd_en) begin
+            r_addr <= r_addr + 1'b1;
+            r_left <= r_left - 1'b1;
+            r_last_beat <= (r_left == {{BA{1'b0}}, 1'b1});
+        end
+        if (pop_req) begin
+            q_rd <= q_rd + 1'b1;
+        end
+
+        case (r_st)
+        R_IDLE: if (q_any && !pop_req) begin
+            if (d_cm) begin
+                if (!cm_valid) begin
+                    cm_src_node <= d_src_node; cm_src_vi <= d_src_vi; cm_dst_vi <= d_dst_vi;
+                    r_addr <= d_start; r_left <= d_beats;
+                    r_st <= R_CM;
+                end
+            end else if (d_first) begin
+                if (open) begin
+                    r_then_h <= d_send_ok_first;
+                    r_st <= R_ABORT;
+                end else if (d_send_ok_first) begin
+                    r_st <= R_H0;
+                end else begin
+                    cnt_reasm <= cnt_reasm + 32'd1;
+                    r_st <= R_SKIP;
+                end
+            end else if (d_cont_ok) begin
+                r_addr <= d_start; r_left <= d_beats;
+                r_keep_last <= d_keep_last;
+                exp_off <= d_offset + {16'd0, d_seg_len};
+                r_msg_done <= d_last;
+                r_st <= R_PAY;
+            end else begin
+                // does not continue the open message: end it, drop this
+                cnt_reasm <= cnt_reasm + 32'd1;
+                r_then_h <= 1'b0;
+                r_st <= open ? R_ABORT : R_SKIP;
+            end
+        end
+        R_ABORT: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b1, 8'hFF, 32'd0, STATUS_ABORT};
+            open <= 1'b0;
+            cnt_reasm <= cnt_reasm + 32'd1;
+            r_st <= r_then_h ? R_H0 : R_SKIP;
+        end
+        R_H0: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b0, 8'hFF, ihdr0};
+            r_st <= R_H1;
+        end
+        R_H1: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b0, 8'hFF, ihdr1};
+            open <= 1'b1;
+            cur_src_node <= d_src_node; cur_src_vi <= d_src_vi; cur_dst_vi <= d_dst_vi; cur_len <= d_msg_len;
+            exp_off <= {16'd0, d_seg_len};
+            r_addr <= d_start; r_left <= d_beats;
+            r_keep_last <= d_keep_last;
+            r_msg_done <= d_last;
+            r_st <= R_PAY;
+        end
+        R_PAY: if (r_left == {(BA + 1){1'b0}} && !r_inflight && !b_rd_en) begin
+            // every payload beat is read (the last one lands, or landed):
+            // free the frame's buffer space and let it go
+            rp <= d_start + d_beats;
+            pop_req <= 1'b1;
+            r_st <= r_msg_done ? R_TRL : R_IDLE;
+        end
+        R_TRL: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b1, 8'hFF, 64'd0};
+            open <= 1'b0;
+            cnt_msgs <= cnt_msgs + 32'd1;
+            r_st <= R_IDLE;
+        end
+        R_CM: if (r_left == {(BA + 1){1'b0}} && !r_inflight && !b_rd_en) begin
+            cm_valid <= 1'b1;
+            rp <= d_start + d_beats;
+            pop_req <= 1'b1;
+            r_st <= R_IDLE;
+        end
+        default: begin  // R_SKIP
+            rp <= d_start + d_beats;
+            pop_req <= 1'b1;
+            r_st <= R_IDLE;
+        end
+        endcase
+
+        q_cnt <= q_cnt + {{QA{1'b0}}, q_push} - {{QA{1'b0}}, pop_req};
+    end
+end
+
+assign busy = (w_st != W_H) || (w_hb != 2'd0) || q_any || (r_st != R_IDLE) || m_axis_tvalid || cm_valid;
+
+// SEQ (h1[31:0]) and the reserved bytes are not used yet
+wire unused_ok = &{1'b0, crc_unused, o_ready_unused, h1[31:0], h2[63:48], f_flags[7:3], d_beats14};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,221 @@
+// via_wire_tx: the packetizer. Turns the send engine's internal frames
+// (rtl/via_frame.vh: a 16-byte header, the message, a status trailer) into
+// wire frames (docs/wire.md): the message is cut into segments of at most
+// MTU bytes, each sent as one frame with its own base header (KIND SEND,
+// FIRST on the first, LAST on the last, OFFSET, SEG_LEN, MSG_LEN, the
+// immediate data), its payload and a trailer with the CRC-32 of header and
+// payload. Cut-through: nothing is buffered, the header of a segment is
+// known before its payload; one beat per cycle in and out (64-bit).
+//
+// The internal header's byte 14 (PEER_NODE) is the destination node;
+// SRC_NODE is node_id. SEQ is 0 (sequence numbers come with the reliable
+// levels). The internal trailer's status goes into the last segment's
+// trailer STATUS; a message whose payload ends early (the trailer comes
+// before LENGTH bytes) ends its current segment there with that status
+// (or 32'hFFFFFFFF if it was 0), so that the receiver drops it.
+//
+//   s_axis_*  internal frames from the send engine (tlast on the trailer)
+//   m_axis_*  wire frames (tlast on each frame's trailer; tkeep all ones
+//             except on a segment's last payload beat)
+//   busy      a frame is being converted
+//   cnt_frames / cnt_msgs  wire frames / messages sent (wrap)
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "via_frame.vh"
+`include "via_param_check.vh"
+module via_wire_tx #(
+    parameter MTU = 4096  // payload bytes per frame: a multiple of 8, 8 .. 65528
+) (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [7:0]  node_id,
+
+    input  wire [63:0] s_axis_tdata,
+    input  wire [7:0]  s_axis_tkeep,
+    input  wire        s_axis_tvalid,
+    output wire        s_axis_tready,
+    input  wire        s_axis_tlast,
+
+    output wire [63:0] m_axis_tdata,
+    output wire [7:0]  m_axis_tkeep,
+    output wire        m_axis_tvalid,
+    input  wire        m_axis_tready,
+    output wire        m_axis_tlast,
+
+    output wire        busy,
+    output reg  [31:0] cnt_frames,
+    output reg  [31:0] cnt_msgs
+);
+
+generate
+    if (MTU < 8 || MTU > 65528 || MTU % 8 != 0) begin : g_bad_mtu
+        `VIA_PARAM_FAIL(("via_wire_tx: MTU=%0d, must be a multiple of 8 in 8..65528", MTU))
+    end
+endgenerate
+
+localparam [31:0] MTU_W = MTU;
+localparam [7:0]  KIND_SEND = 8'd0;
+
+// states
+localparam [2:0] S_H0 = 3'd0,   // take the internal header's first beat
+                 S_H1 = 3'd1,   // its second beat
+                 S_WH = 3'd2,   // send the segment's 4 header beats
+                 S_PAY = 3'd3,  // pass the segment's payload
+                 S_END = 3'd4,  // take the internal trailer (last segment)
+                 S_TRL = 3'd5;  // send the segment's trailer
+
+reg [2:0]  st;
+reg [1:0]  hb;          // header beat being sent
+reg [15:0] dst_vi, src_vi;
+reg [31:0] msg_len, imm;
+reg        immf;
+reg [7:0]  dst_node;
+reg [31:0] off;         // the segment's offset in the message
+reg [31:0] seg_len;     // its payload bytes
+reg [31:0] seg_done;    // payload bytes of it passed
+reg        first;
+reg [31:0] trl_status;  // STATUS of the trailer to send
+
+wire        lastseg = (off + seg_len == msg_len);
+wire [7:0]  flags = {5'd0, immf, lastseg, first};
+
+reg [63:0] hdr_beat;
+always @(*) begin
+    case (hb)
+    2'd0: hdr_beat = {flags, KIND_SEND, src_vi, dst_vi, node_id, dst_node};
+    2'd1: hdr_beat = {msg_len, 32'd0};                 // SEQ 0
+    2'd2: hdr_beat = {16'd0, seg_len[15:0], off};
+    default: hdr_beat = {32'd0, imm};
+    endcase
+end
+
+wire [31:0] crc;
+wire [31:0] crc_unused;
+wire        s_fire = s_axis_tvalid && s_axis_tready;
+wire        m_fire = m_axis_tvalid && m_axis_tready;
+
+// payload beat bytes: the internal payload is packed from lane 0
+function [3:0] ones(input [7:0] k);
+    integer i;
+    begin
+        ones = 4'd0;
+        for (i = 0; i < 8; i = i + 1) ones = ones + {3'd0, k[i]};
+    end
+endfunction
+wire [3:0]  pay_n = ones(s_axis_tkeep);
+wire        pay_beat = (st == S_PAY) && !s_axis_tlast;
+wire        pay_cut = (st == S_PAY) && s_axis_tvalid && s_axis_tlast;  // trailer before the end
+
+assign s_axis_tready = (st == S_H0) || (st == S_H1) || (st == S_END) ||
+                       (st == S_PAY && (s_axis_tlast || m_axis_tready));
+assign m_axis_tvalid = (st == S_WH) || (st == S_TRL) || (st == S_PAY && s_axis_tvalid && !s_axis_tlast);
+assign m_axis_tdata  = (st == S_WH) ? hdr_beat : (st == S_TRL) ? {trl_status, crc} : s_axis_tdata;
+assign m_axis_tkeep  = (st == S_PAY) ? s_axis_tkeep : 8'hFF;
+assign m_axis_tlast  = (st == S_TRL);
+assign busy = (st != S_H0);
+wire unused_ok = &{1'b0, crc_unused};
+
+via_wire_crc u_crc (
+    .clk(clk),
+    .rst(rst),
+    .init(st == S_WH && hb == 2'd0 && m_fire),
+    .valid((st == S_WH || pay_beat) && m_fire),
+    .data(m_axis_tdata),
+    .nbytes(st == S_WH ? 4'd8 : pay_n),
+    .crc(crc),
+    .crc_next(crc_unused)
+);
+
+// a segment's payload is complete once seg_len bytes passed
+wire [31:0] seg_done_next = seg_done + {28'd0, pay_n};
+
+always @(posedge clk) begin
+    if (rst) begin
+        st <= S_H0;
+        hb <= 2'd0;
+        dst_vi <= 16'd0; src_vi <= 16'd0;
+        msg_len <= 32'd0; imm <= 32'd0; immf <= 1'b0; dst_node <= 8'd0;
+        off <= 32'd0; seg_len <= 32'd0; seg_done <= 32'd0; first <= 1'b0;
+        trl_status <= 32'd0;
+        cnt_frames <= 32'd0; cnt_msgs <= 32'd0;
+    end else begin
+        case (st)
+        S_H0: if (s_fire) begin
+            dst_vi <= s_axis_tdata[`VIA_FRAME_HDR_DST_VI_RANGE];
+            src_vi <= s_axis_tdata[`VIA_FRAME_HDR_SRC_VI_RANGE];
+            msg_len <= s_axis_tdata[`VIA_FRAME_HDR_LENGTH_RANGE];
+            // a one-beat frame (only a trailer) is not a frame: skip it
+            st <= s_axis_tlast ? S_H0 : S_H1;
+        end
+        S_H1: if (s_fire) begin
+            // the header's second beat: bytes 8..15 (IMM, FLAGS, OP, PEER_NODE)
+            imm <= s_axis_tdata[31:0];
+            immf <= s_axis_tdata[32 + `VIA_FRAME_FLAG_IMM_BIT];
+            dst_node <= s_axis_tdata[55:48];
+            off <= 32'd0;
+            first <= 1'b1;
+            seg_len <= (msg_len > MTU_W) ? MTU_W : msg_len;
+            seg_done <= 32'd0;
+            hb <= 2'd0;
+            if (s_axis_tlast) begin
+                st <= S_H0;  // malformed: ends in the header
+            end else begin
+                st <= S_WH;
+            end
+        end
+        S_WH: if (m_fire) begin
+            hb <= hb + 2'd1;
+            if (hb == 2'd3) begin
+                st <= (seg_len == 32'd0) ? S_END : S_PAY;
+            end
+        end
+        S_PAY: begin
+            if (pay_cut) begin
+                // the payload ended early: this segment ends with the
+                // sender's status, and so does the message
+                trl_status <= (s_axis_tdata[31:0] == 32'd0) ? 32'hFFFF_FFFF : s_axis_tdata[31:0];
+                st <= S_TRL;
+            end else if (s_fire) begin
+                seg_done <= seg_done_next;
+                if (seg_done_next >= seg_len) begin
+                    if (lastseg) begin
+                        st <= S_END;
+                    end else begin
+                        trl_status <= 32'd0;
+                        st <= S_TRL;
+                    end
+                end
+            end
+        end
+        S_END: if (s_fire) begin
+            if (s_axis_tlast) begin
+                trl_status <= s_axis_tdata[31:0];
+                st <= S_TRL;
+            end
+            // (extra payload beats past LENGTH are dropped here; the
+            // engine never sends any)
+        end
+        S_TRL: if (m_fire) begin
+            cnt_frames <= cnt_frames + 32'd1;
+            if (lastseg || trl_status != 32'd0) begin
+                cnt_msgs <= cnt_msgs + 32'd1;
+                st <= S_H0;
+            end else begin
+                off <= off + seg_len;
+                seg_len <= (msg_len - (off + seg_len) > MTU_W) ? MTU_W : msg_len - (off + seg_len);
+                seg_done <= 32'd0;
+                first <= 1'b0;
+                hb <= 2'd0;
+                st <= S_WH;
+            end
+        end
+        default: st <= S_H0;
+        endcase
+    end
+end
+
+endmodule
+
+`default_nettype wire
