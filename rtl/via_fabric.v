@@ -187,6 +187,7 @@ localparam [31:0] BW_DEN32   = BW_DEN;
 localparam [CW-1:0] CRED_INIT = CREDITS32[CW-1:0];
 localparam [TW-1:0] TOK_NUM   = BW_NUM32[TW-1:0];
 localparam [TW-1:0] TOK_DEN   = BW_DEN32[TW-1:0];
+localparam [TW-1:0] TOK_CAP   = TOK_DEN + TOK_NUM - 1'b1;  // the buckets' size: no token lost while sending
 localparam [OPW:0]  OQ_FULL   = OQ_DEPTH32[OPW:0];
 
 // actions
@@ -744,8 +745,8 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
         if (send) begin
             tok_next = tok_next - TOK_DEN;
         end
-        if (tok_next > TOK_DEN) begin
-            tok_next = TOK_DEN;
+        if (tok_next > TOK_CAP) begin
+            tok_next = TOK_CAP;
         end
     end
 

@@ -28,10 +28,12 @@
 //   rx_credit one registered pulse, the cycle after the NIC takes a beat
 //             (a slot freed); the far end must start with RX_DEPTH credits.
 //
-// Bandwidth limit: a token bucket of BW_DEN tokens; BW_NUM tokens come in
-// every cycle (the bucket never holds more than BW_DEN) and a beat costs
-// BW_DEN. In the long run at most BW_NUM beats go out per BW_DEN cycles (at
-// most one beat more in any window). 1/1 (the default) is line rate.
+// Bandwidth limit: a token bucket. BW_NUM tokens come in every cycle, a beat
+// needs and costs BW_DEN tokens, the bucket holds at most BW_DEN + BW_NUM - 1
+// (it starts with BW_DEN). So at most BW_NUM beats go out in any BW_DEN
+// consecutive cycles, and a sender that always has a beat gets exactly
+// BW_NUM per BW_DEN (no token is lost while it sends). 1/1 (the default) is
+// line rate.
 //
 // Latency: a beat on s_axis appears on tx_* the next cycle; a beat on rx_*
 // can be on m_axis the next cycle (via_fifo's first-word fall-through).
@@ -102,6 +104,7 @@ localparam [31:0] BW_DEN32  = BW_DEN;
 localparam [CW-1:0] CRED_INIT = CREDITS32[CW-1:0];
 localparam [AW-1:0] TOK_NUM   = BW_NUM32[AW-1:0];
 localparam [AW-1:0] TOK_DEN   = BW_DEN32[AW-1:0];
+localparam [AW-1:0] TOK_CAP   = TOK_DEN + TOK_NUM - 1'b1;  // the bucket's size: no token lost while sending
 
 // ---------------------------------------------------------------- send side
 reg [CW-1:0] cred_reg, cred_next;
@@ -121,8 +124,8 @@ always @* begin
     if (send) begin
         tok_next = tok_next - TOK_DEN;
     end
-    if (tok_next > TOK_DEN) begin
-        tok_next = TOK_DEN;
+    if (tok_next > TOK_CAP) begin
+        tok_next = TOK_CAP;
     end
 end
 

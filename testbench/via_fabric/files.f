@@ -3,4 +3,5 @@ rtl/via_fifo.v
 rtl/via_link_port.v
 rtl/via_fabric.v
 testbench/via_fabric/tb_fabric_delay.v
+testbench/via_fabric/tb_fabric_env.v
 testbench/via_fabric/tb_via_fabric.v
