@@ -82,10 +82,12 @@
 //   0x02          SEED         rw      loads every rule's generator when written
 //   0x03          STATUS       ro      [0] idle
 //   0x10+16r+0    RULE_CTRL    rw      [0] enable, [3:1] action (0 DROP, 1 CORRUPT,
-//                                      2 DUPLICATE, 3 REORDER, 4 DELAY, others: none),
+//                                      2 DUPLICATE, 3 REORDER, 4 DELAY; 5..7: none, the
+//                                      rule matches and counts but changes nothing),
 //                                      [4] selection (0 EVERY_N, 1 PROBABILITY),
 //                                      [8] match input port, [9] match output port,
-//                                      [10] match dst_vi, [11] match kind
+//                                      [10] match dst_vi, [11] match kind;
+//                                      a write restarts the rule's EVERY_N count
 //   0x10+16r+1    RULE_MATCH   rw      [7:0] input port, [15:8] output port (dst_node), [23:16] kind
 //   0x10+16r+2    RULE_VI      rw      [15:0] dst_vi
 //   0x10+16r+3    RULE_SELVAL  rw      [15:0] N (EVERY_N) or P (PROBABILITY)
@@ -95,7 +97,7 @@
 //   0x10+16r+7    RULE_DELAY   rw      [15:0] DELAY cycles; REORDER's wait limit
 //   0x10+16r+8    RULE_MATCHED ro      frames the rule matched
 //   0x10+16r+9    RULE_ACTED   ro      frames it acted on
-//   0x80+4p+0     FRAMES_IN    ro      frames that arrived at input p (dropped ones included)
+//   0x80+4p+0     FRAMES_IN    ro      frames classified at input p (dropped ones included)
 //   0x80+4p+1     FRAMES_OUT   ro      frames sent on output p (a duplicate counts twice)
 //   0x80+4p+2     DROPPED      ro      frames from input p dropped for dst_node >= PORTS
 // (r < NRULES <= 7, p < PORTS <= 16; counters are 32 bits and wrap.)
@@ -515,6 +517,7 @@ always @(posedge clk) begin
                 r_act_reg[3*k +: 3] <= cfg_wdata[3:1];
                 r_sel_reg[k] <= cfg_wdata[4];
                 r_men_reg[4*k +: 4] <= cfg_wdata[11:8];
+                r_count_reg[16*k +: 16] <= 16'd0;
             end
             if (cfg_we && cfg_addr == 8'h11 + 8'd16 * k[7:0]) begin
                 r_match_reg[24*k +: 24] <= cfg_wdata[23:0];
