@@ -674,6 +674,10 @@ initial begin
     $display("%m: bad dst_node: 2 frames dropped and counted");
 
     // ---------------------------------------------------------------- 5
+    // sinks always ready: the DELAY phase compares two latencies
+    for (n = 0; n < P; n = n + 1) begin
+        rdy_mode[n] = 2'd0;
+    end
     strict = 1'b0;
     cfg_write(8'h01, 32'h1);
 
@@ -789,6 +793,9 @@ initial begin
     wait_quiet(100000);
     lat2 = lg_time[LN + base + 1] - t0;
     check(lg_n[1] - base == 2 && lg_ndiff[LN + base + 1] == 0, "DELAY: intact");
+    if (lat2 - lat1 < 400) begin
+        $display("%m: DELAY: latency %0d, %0d without the rule", lat2, lat1);
+    end
     check(lat2 - lat1 >= 400, "DELAY: >= 400 cycles later");
     $display("%m: DELAY 400: latency %0d cycles, %0d without the rule", lat2, lat1);
 
