@@ -654,9 +654,13 @@ initial begin
             check(s_tready[n] == 1'b0, "stalled sink: the senders' link ports hold no credit");
         end
     end
+    cfg_read(8'h03, w);
+    check(!idle && w == 32'd0, "stalled sink: the switch is not idle (STATUS)");
     rdy_mode[1] = 2'd1;
     wait_quiet(400000);
     check(received_good == pushed_good && rx_frames[1] == base + 8 * (P - 1), "stalled sink: everything arrives");
+    cfg_read(8'h03, w);
+    check(idle && w == 32'd1, "stalled sink: idle again (STATUS)");
     $display("%m: stalled sink: senders held by credits for 4000 cycles, then %0d frames arrived", 8 * (P - 1));
 
     // ---------------------------------------------------------------- 4
@@ -790,6 +794,8 @@ initial begin
     lat1 = lg_time[LN + base] - t0;
     t0 = cyc;
     push_frame(0, 1, 6, 0, 8'h61);
+    repeat (200) @(negedge clk);
+    check(!idle && lg_n[1] - base == 1, "DELAY: not idle while the frame waits");
     wait_quiet(100000);
     lat2 = lg_time[LN + base + 1] - t0;
     check(lg_n[1] - base == 2 && lg_ndiff[LN + base + 1] == 0, "DELAY: intact");
