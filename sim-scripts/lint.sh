@@ -45,6 +45,11 @@ lint via_nic -GTPT_REGIONS=65536 -GTPT_CACHE_ENTRIES=16384 -GDMA_ADDR_WIDTH=64 -
 lint via_tpt -GREGIONS=16 -GCACHE_ENTRIES=64 -GADDR_WIDTH=32 -GDATA_WIDTH=128 -GTAG_WIDTH=1 -GID_WIDTH=1
 lint via_tpt -GREGIONS=65536 -GCACHE_ENTRIES=16384 -GADDR_WIDTH=64 -GDATA_WIDTH=512 -GTAG_WIDTH=32
 
+# the fabric switch and the link port are not under via_nic: their edge cases here
+lint via_fabric -GPORTS=2 -GNRULES=1 -GIN_DEPTH=2 -GOQ_DEPTH=2 -GCREDITS=1
+lint via_fabric -GPORTS=16 -GNRULES=7 -GBW_NUM=2 -GBW_DEN=3 -GOQ_DEPTH=65536
+lint via_link_port -GCREDITS=65535 -GRX_DEPTH=2 -GBW_NUM=1 -GBW_DEN=65535
+
 for f in rtl/*.v rtl/generated/*.v; do
   m=$(basename "$f" .v)
   [ "$m" = via_nic ] && continue

@@ -46,6 +46,13 @@ cases=(
   "via_vi_queues POOL 24"
   "via_vi_queues MAX_INFLIGHT 65"
   "via_desc_pipe DEPTH 3"
+  "via_fabric PORTS 17"
+  "via_fabric PORTS 1"
+  "via_fabric IN_DEPTH 48"
+  "via_fabric OQ_DEPTH 100"
+  "via_fabric NRULES 8"
+  "via_link_port RX_DEPTH 48"
+  "via_link_port BW_NUM 2"
 )
 
 bad() { echo "param-check: $*" >&2; fail=1; case_fail=1; }
