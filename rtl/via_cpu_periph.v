@@ -157,7 +157,7 @@ module via_cpu_periph #(
     output wire        ctx_rdma_read,
     output wire [15:0] ctx_ptag,
     output wire [31:0] ctx_max_transfer,
-    output wire [15:0] ctx_peer,
+    output wire [23:0] ctx_peer,      // {peer node, peer VI}
 
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
@@ -214,6 +214,15 @@ function [17:0] merge_attr;
     end
 endfunction
 
+function [23:0] merge24;
+    input [23:0] old;
+    input [23:0] data;
+    input [23:0] mask;
+    begin
+        merge24 = (old & ~mask) | (data & mask);
+    end
+endfunction
+
 function [15:0] merge16;
     input [15:0] old;
     input [15:0] data;
@@ -253,13 +262,13 @@ reg [15:0] vc_vi_reg, vc_vi_next;
 reg [17:0] vc_attr_reg, vc_attr_next;     // ATTR bits 17:0 (fields only)
 reg [15:0] vc_ptag_reg, vc_ptag_next;
 reg [31:0] vc_mtu_reg, vc_mtu_next;
-reg [15:0] vc_peer_reg, vc_peer_next;
+reg [23:0] vc_peer_reg, vc_peer_next;
 reg        ctx_valid_reg, ctx_valid_next;
 reg [15:0] ctx_vi_reg, ctx_vi_next;
 reg [17:0] ctx_attr_reg, ctx_attr_next;
 reg [15:0] ctx_ptag_reg, ctx_ptag_next;
 reg [31:0] ctx_mtu_reg, ctx_mtu_next;
-reg [15:0] ctx_peer_reg, ctx_peer_next;
+reg [23:0] ctx_peer_reg, ctx_peer_next;
 // the command pulse, then waiting for the TPT to finish it
 reg        tpt_go_reg, tpt_go_next;
 reg        tpt_wait_reg, tpt_wait_next;
@@ -420,7 +429,7 @@ always @* begin
                             `VIA_FW_REG_VI_CTX_ATTR:  rdata_next[17:0] = vc_attr_reg;
                             `VIA_FW_REG_VI_CTX_PTAG:  rdata_next[15:0] = vc_ptag_reg;
                             `VIA_FW_REG_VI_CTX_MTU:   rdata_next = vc_mtu_reg;
-                            `VIA_FW_REG_VI_CTX_PEER:  rdata_next[15:0] = vc_peer_reg;
+                            `VIA_FW_REG_VI_CTX_PEER:  rdata_next[23:0] = vc_peer_reg;
                             `VIA_FW_REG_VI_CTX_CMD:   rdata_next = 32'd0;
                             `VIA_FW_REG_VI_CTX_STATUS: rdata_next[`VIA_FW_VI_CTX_STATUS_BUSY_RANGE] = ctx_valid_reg;
                             `VIA_FW_REG_TPT_STATUS: begin
@@ -460,7 +469,7 @@ always @* begin
                             `VIA_FW_REG_VI_CTX_ATTR:    vc_attr_next = merge_attr(vc_attr_reg, per_wdata[17:0], wmask[17:0] & VC_ATTR_MASK);
                             `VIA_FW_REG_VI_CTX_PTAG:    vc_ptag_next = merge16(vc_ptag_reg, per_wdata[15:0], wmask[15:0]);
                             `VIA_FW_REG_VI_CTX_MTU:     vc_mtu_next = merge(vc_mtu_reg, per_wdata, wmask);
-                            `VIA_FW_REG_VI_CTX_PEER:    vc_peer_next = merge16(vc_peer_reg, per_wdata[15:0], wmask[15:0]);
+                            `VIA_FW_REG_VI_CTX_PEER:    vc_peer_next = merge24(vc_peer_reg, per_wdata[23:0], wmask[23:0]);
                             `VIA_FW_REG_VI_CTX_CMD: begin
                                 if (per_wstrb[0] && per_wdata[`VIA_FW_VI_CTX_CMD_COMMIT_LSB] && !ctx_valid_reg) begin
                                     ctx_valid_next = 1'b1;
@@ -569,13 +578,13 @@ always @(posedge clk) begin
         vc_attr_reg    <= 18'd0;
         vc_ptag_reg    <= 16'd0;
         vc_mtu_reg     <= 32'd0;
-        vc_peer_reg    <= 16'd0;
+        vc_peer_reg    <= 24'd0;
         ctx_valid_reg  <= 1'b0;
         ctx_vi_reg     <= 16'd0;
         ctx_attr_reg   <= 18'd0;
         ctx_ptag_reg   <= 16'd0;
         ctx_mtu_reg    <= 32'd0;
-        ctx_peer_reg   <= 16'd0;
+        ctx_peer_reg   <= 24'd0;
     end else begin
         state_reg      <= state_next;
         ready_reg      <= ready_next;

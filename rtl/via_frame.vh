@@ -5,7 +5,9 @@
 // bits, tdata/tkeep/tlast, little endian. A frame is:
 //   1. HEADER: FRAME_HDR_BYTES (16) bytes: bytes 0..1 dst_vi (u16), 2..3
 //      src_vi (u16), 4..7 length (u32, message bytes), 8..11 immediate (u32),
-//      12 flags (bit 0: immediate present), 13 op (0 = send), 14..15 zero.
+//      12 flags (bit 0: immediate present), 13 op (0 = send), 14 peer node
+//      (u8: from the send engine, the node the frame goes to; from the
+//      network, the node it came from), 15 zero.
 //      DATA_WIDTH 64: 2 beats; wider: one beat with bytes 0..15 in lanes
 //      0..15, the other lanes 0. Header beats: tkeep all ones, tlast 0.
 //   2. PAYLOAD: the message bytes packed from lane 0 of the first payload
@@ -37,8 +39,10 @@
 `define VIA_FRAME_FLAGS_SIZE     1
 `define VIA_FRAME_OP_OFF         13
 `define VIA_FRAME_OP_SIZE        1
-`define VIA_FRAME_PAD_OFF        14
-`define VIA_FRAME_PAD_SIZE       2
+`define VIA_FRAME_PEER_NODE_OFF  14
+`define VIA_FRAME_PEER_NODE_SIZE 1
+`define VIA_FRAME_PAD_OFF        15
+`define VIA_FRAME_PAD_SIZE       1
 
 // bit ranges inside the 128-bit header (byte offset * 8)
 `define VIA_FRAME_HDR_DST_VI_RANGE  15:0
@@ -47,7 +51,8 @@
 `define VIA_FRAME_HDR_IMM_RANGE     95:64
 `define VIA_FRAME_HDR_FLAGS_RANGE   103:96
 `define VIA_FRAME_HDR_OP_RANGE      111:104
-`define VIA_FRAME_HDR_PAD_RANGE     127:112
+`define VIA_FRAME_HDR_PEER_NODE_RANGE 119:112
+`define VIA_FRAME_HDR_PAD_RANGE     127:120
 
 // flags byte
 `define VIA_FRAME_FLAG_IMM_BIT   0       // immediate present

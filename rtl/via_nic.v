@@ -573,7 +573,7 @@ wire        vctx_rdma_write;
 wire        vctx_rdma_read;
 wire [15:0] vctx_ptag;
 wire [31:0] vctx_max_transfer;
-wire [15:0] vctx_peer;
+wire [23:0] vctx_peer;
 
 // the read masters: the diagnostic engine and the TPT
 wire [DMA_ID_WIDTH-1:0]   diag_arid;

@@ -2,7 +2,7 @@
 //
 // Holds what the send and receive engines need to know about a VI and the
 // doorbell block does not: enable, state, ptag, MaxTransferSize, the RDMA
-// enables and the peer VI of the connection. The firmware writes one VI's
+// enables and the peer of the connection (its node and VI). The firmware writes one VI's
 // whole context at a time through the context port (via_cpu_periph's
 // VI_CTX_* registers; the same commit goes to via_vi_queues). Two read
 // ports, one per engine: the engine drives rdN_vi, and in the next cycle
@@ -37,7 +37,7 @@ module via_vi_ctx #(
     input  wire [31:0]         wr_max_transfer,
     input  wire                wr_rdma_write,
     input  wire                wr_rdma_read,
-    input  wire [15:0]         wr_peer,
+    input  wire [23:0]         wr_peer,    // {node, VI}
 
     // read port 0
     input  wire [VI_WIDTH-1:0] rd0_vi,
@@ -47,7 +47,7 @@ module via_vi_ctx #(
     output wire [31:0]         rd0_max_transfer,
     output wire                rd0_rdma_write,
     output wire                rd0_rdma_read,
-    output wire [15:0]         rd0_peer,
+    output wire [23:0]         rd0_peer,
 
     // read port 1
     input  wire [VI_WIDTH-1:0] rd1_vi,
@@ -57,7 +57,7 @@ module via_vi_ctx #(
     output wire [31:0]         rd1_max_transfer,
     output wire                rd1_rdma_write,
     output wire                rd1_rdma_read,
-    output wire [15:0]         rd1_peer
+    output wire [23:0]         rd1_peer
 );
 
 generate
@@ -68,7 +68,7 @@ endgenerate
 
 localparam WORDS = (NUM_VI > 1) ? (1 << VI_WIDTH) : 2;
 localparam AW    = $clog2(WORDS);
-localparam W     = 2 + 16 + 32 + 1 + 1 + 16;
+localparam W     = 2 + 16 + 32 + 1 + 1 + 24;
 localparam [31:0] NUM_VI_U = NUM_VI;
 
 wire          wr_in_range = ({16'd0, wr_vi} < NUM_VI_U);

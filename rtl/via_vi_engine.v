@@ -86,7 +86,7 @@ module via_vi_engine #(
     input  wire                    ctx_rdma_read,
     input  wire [15:0]             ctx_ptag,
     input  wire [31:0]             ctx_max_transfer,
-    input  wire [15:0]             ctx_peer,
+    input  wire [23:0]             ctx_peer,       // {peer node, peer VI}
 
     // TPT lookups: port 0 TX fetch, 1 TX data, 2 RX fetch, 3 RX data
     output wire [3:0]              lk_valid,
@@ -211,7 +211,7 @@ wire [1:0]            tx_ctx_state, rx_ctx_state;
 wire [15:0]           tx_ctx_ptag, rx_ctx_ptag;
 wire [31:0]           tx_ctx_mtu, rx_ctx_mtu;
 wire                  tx_ctx_rw, rx_ctx_rw, tx_ctx_rr, rx_ctx_rr;
-wire [15:0]           tx_ctx_peer, rx_ctx_peer;
+wire [23:0]           tx_ctx_peer, rx_ctx_peer;
 
 wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale, q_cnt_chained;
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;

@@ -15,7 +15,8 @@
 //      ends (tlast) inside its header: cnt_drop_aborted. The dst's context
 //      is read (ctx_rd_*; ctx_rd_vi follows the header register, so on a
 //      64-bit bus the read of dst runs during the second header beat): dst
-//      >= NUM_VI, disabled, not CONNECTED, or src != its peer: the frame is
+//      >= NUM_VI, disabled, not CONNECTED, or (sender node, src) != its peer:
+//      the frame is
 //      drained, cnt_drop_bad_vi.
 //   2. The receive. The engine keeps up to DEPTH receives of one VI, the
 //      "hot" VI (the VI of the last frame), taken ahead (rxq port) and
@@ -154,7 +155,7 @@ module via_vi_rx #(
     input  wire [31:0]             ctx_rd_max_transfer,
     input  wire                    ctx_rd_rdma_write,
     input  wire                    ctx_rd_rdma_read,
-    input  wire [15:0]             ctx_rd_peer,
+    input  wire [23:0]             ctx_rd_peer,    // {peer node, peer VI}
 
     // the fetch unit's TPT lookup port
     output wire                    f_lk_valid,
@@ -345,6 +346,7 @@ reg [127:0] hdr;
 reg [1:0]   hdr_cnt;
 wire [15:0] h_dst = hdr[`VIA_FRAME_HDR_DST_VI_RANGE];
 wire [15:0] h_src = hdr[`VIA_FRAME_HDR_SRC_VI_RANGE];
+wire [7:0]  h_node = hdr[`VIA_FRAME_HDR_PEER_NODE_RANGE];  // the sender's node
 wire [31:0] h_len = hdr[`VIA_FRAME_HDR_LENGTH_RANGE];
 wire [31:0] h_imm = hdr[`VIA_FRAME_HDR_IMM_RANGE];
 wire [7:0]  h_flags = hdr[`VIA_FRAME_HDR_FLAGS_RANGE];
@@ -1144,7 +1146,7 @@ always @(posedge clk) begin
                 max_transfer <= ctx_rd_max_transfer;
                 rdma_we <= ctx_rd_rdma_write;
                 rdma_re <= ctx_rd_rdma_read;
-                if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || h_src != ctx_rd_peer) begin
+                if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || {h_node, h_src} != ctx_rd_peer) begin
                     cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
                     state <= S_DROP;
                 end else if ((!hot_valid || hot_vi != dst) && (h_cnt != 0 || tk_valid || take_out || rxq_valid)) begin

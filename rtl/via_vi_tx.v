@@ -147,7 +147,7 @@ module via_vi_tx #(
     input  wire [31:0]             ctx_rd_max_transfer,
     input  wire                    ctx_rd_rdma_write,
     input  wire                    ctx_rd_rdma_read,
-    input  wire [15:0]             ctx_rd_peer,
+    input  wire [23:0]             ctx_rd_peer,    // {peer node, peer VI}
 
     // TPT lookups of the descriptor fetch unit
     output wire                    f_lk_valid,
@@ -331,14 +331,15 @@ reg                a_v, b_v;
 reg [VI_WIDTH-1:0] a_vi, b_vi;
 reg [63:0]         a_va, b_va;
 reg [31:0]         a_h, b_h;
-reg [15:0]         b_ptag, b_peer;
+reg [15:0]         b_ptag;
+reg [23:0]         b_peer;
 reg [31:0]         b_mts;
 reg                b_rw, b_rr, b_en;
 reg [1:0]          b_state;
 
 // item FIFO: pairs the fetch results (in request order) with their items
 // (a via_ram; its read register is the head, iqh_v)
-localparam IQW = VI_WIDTH + 58 + 32 + 16 + 16 + 2 + 1;
+localparam IQW = VI_WIDTH + 58 + 32 + 16 + 24 + 2 + 1;
 reg [PSW-1:0]      iq_wp, iq_rp;
 reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
 reg [PSW:0]        iq_rc;      // entries written, not yet read
@@ -349,7 +350,8 @@ wire               iq_rd_en = (iq_rc != 0) && (!iqh_v || iq_pop);
 wire [VI_WIDTH-1:0] iqh_vi;
 wire [63:6]        iqh_va;
 wire [31:0]        iqh_h;
-wire [15:0]        iqh_ptag, iqh_peer;
+wire [15:0]        iqh_ptag;
+wire [23:0]        iqh_peer;
 wire [1:0]         iqh_state;
 wire               iqh_en;
 assign {iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
@@ -366,7 +368,7 @@ reg [31:0]         r_st [0:MQ-1];      // error bits of its status
 // the wide fields are in three via_rams, one per reader, each read every
 // cycle at its reader's next pointer; a valid flag says the read register
 // holds the word of the reader's record (written at least a cycle before)
-localparam OW = 32 + 32 + 1 + 16 + VI_WIDTH;    // output: header fields
+localparam OW = 32 + 32 + 1 + 24 + VI_WIDTH;    // output: header fields
 localparam WW = 58 + 32 + 16;                   // write-back lookup (VA bits 63:6)
 localparam AW2 = VI_WIDTH + 64 + 32;            // advance
 wire [OW-1:0]      o_rd;
@@ -375,7 +377,7 @@ wire [AW2-1:0]     ap_rd;
 reg                o_rv, wl_rv, ap_rv;
 wire [31:0]        o_len, o_imm;
 wire               o_immf;
-wire [15:0]        o_peer;
+wire [23:0]        o_peer;    // {node, VI}
 wire [VI_WIDTH-1:0] o_vi;
 wire [63:6]        wl_dva;
 wire [31:0]        wl_dh;
@@ -751,13 +753,14 @@ wire [127:0] hdr;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [31:0] vi32 = {{(32-VI_WIDTH){1'b0}}, o_vi};
 /* verilator lint_on UNUSEDSIGNAL */
-assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = o_peer;
+assign hdr[`VIA_FRAME_HDR_DST_VI_RANGE] = o_peer[15:0];
 assign hdr[`VIA_FRAME_HDR_SRC_VI_RANGE] = vi32[15:0];
 assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = o_len;
 assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = o_imm;
 assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, o_immf};
 assign hdr[`VIA_FRAME_HDR_OP_RANGE] = `VIA_FRAME_OP_SEND;
-assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 16'd0;
+assign hdr[`VIA_FRAME_HDR_PEER_NODE_RANGE] = o_peer[23:16];
+assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 8'd0;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [2*DATA_WIDTH+127:0] hdr_ext = {{(2*DATA_WIDTH){1'b0}}, hdr};
 /* verilator lint_on UNUSEDSIGNAL */
@@ -973,7 +976,7 @@ always @(posedge clk) begin
         b_va <= 64'd0;
         b_h <= 32'd0;
         b_ptag <= 16'd0;
-        b_peer <= 16'd0;
+        b_peer <= 24'd0;
         b_mts <= 32'd0;
         b_rw <= 1'b0;
         b_rr <= 1'b0;

@@ -26,15 +26,6 @@ if ! yosys -q -l "$out/yosys.log" sim-scripts/synth.ys >/dev/null 2>&1; then
   exit 1
 fi
 secs=$(( $(date +%s) - start ))
-# the blocks via_nic does not instantiate (yet): the fabric switch, the link
-# port, the wire packetizer and depacketizer
-bstart=$(date +%s)
-if ! yosys -q -l "$out/yosys-blocks.log" sim-scripts/synth-blocks.ys >/dev/null 2>&1; then
-  grep -E "ERROR|Assert|assert" "$out/yosys-blocks.log" >&2 || tail -n 20 "$out/yosys-blocks.log" >&2
-  echo "synth: FAILED in sim-scripts/synth-blocks.ys (log $out/yosys-blocks.log)" >&2
-  exit 1
-fi
-echo "synth: fabric, link port and wire blocks: ok ($(( $(date +%s) - bstart )) s)"
 [ -s "$out/stat.txt" ] || { echo "synth: no statistics in $out/stat.txt" >&2; exit 1; }
 [ -s "$out/stat_flat.txt" ] || { echo "synth: no statistics in $out/stat_flat.txt" >&2; exit 1; }
 flat=$(awk '/Number of cells:/ { c = $4 } $1 ~ /^\$_.*DFF.*_$/ { f += $2 } END { printf "%d cells, %d flip-flops", c, f }' "$out/stat_flat.txt")

@@ -21,6 +21,7 @@ q=$(printf '%q' "$root")
 {
   echo "0 lint $q/sim-scripts/lint.sh"
   echo "0 synth $q/sim-scripts/synth.sh"
+  echo "0 synth-blocks $q/sim-scripts/synth-blocks.sh"
   echo "0 firmware make --no-print-directory -C $q/firmware test"
   echo "0 sim-vcd $q/sim-scripts/build-sim.sh -j 1 vcd"
   echo "0 sim-fst $q/sim-scripts/build-sim.sh -j 1 fst"

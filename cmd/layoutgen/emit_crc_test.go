@@ -23,7 +23,7 @@ func TestCRCMasksMatchCRC32(t *testing.T) {
 			for k := 0; k < n; k++ {
 				d |= uint64(data[off+k]) << (8 * k)
 			}
-			d |= rng.Uint64() << (8 * n) & ^(uint64(1)<<(8*n)-1) // junk above n bytes is ignored
+			d |= rng.Uint64() << (8 * n) & ^(uint64(1)<<(8*n) - 1) // junk above n bytes is ignored
 			if n == 8 {
 				d = 0
 				for k := 0; k < 8; k++ {

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0xd55203f338c23de1)
+#define VIA_FW_HASH VIA_ULL(0x5de979ea2aed1697)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -163,6 +163,8 @@
 #define VIA_FW_REG_VI_CTX_PEER VIA_U(0x150)
 #define VIA_FW_VI_CTX_PEER_PEER_SHIFT VIA_U(0)
 #define VIA_FW_VI_CTX_PEER_PEER_MASK VIA_U(0x0000ffff)
+#define VIA_FW_VI_CTX_PEER_NODE_SHIFT VIA_U(16)
+#define VIA_FW_VI_CTX_PEER_NODE_MASK VIA_U(0x00ff0000)
 
 /* VI_CTX_CMD (wo): A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored. */
 #define VIA_FW_REG_VI_CTX_CMD VIA_U(0x154)
@@ -220,6 +222,8 @@ static inline uint32_t via_fw_vi_ctx_ptag_ptag_get(uint32_t v) { return (uint32_
 static inline uint32_t via_fw_vi_ctx_ptag_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PTAG_PTAG_MASK) | ((x << VIA_FW_VI_CTX_PTAG_PTAG_SHIFT) & VIA_FW_VI_CTX_PTAG_PTAG_MASK)); }
 static inline uint32_t via_fw_vi_ctx_peer_peer_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PEER_PEER_MASK) >> VIA_FW_VI_CTX_PEER_PEER_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_peer_peer_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PEER_PEER_MASK) | ((x << VIA_FW_VI_CTX_PEER_PEER_SHIFT) & VIA_FW_VI_CTX_PEER_PEER_MASK)); }
+static inline uint32_t via_fw_vi_ctx_peer_node_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PEER_NODE_MASK) >> VIA_FW_VI_CTX_PEER_NODE_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_peer_node_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PEER_NODE_MASK) | ((x << VIA_FW_VI_CTX_PEER_NODE_SHIFT) & VIA_FW_VI_CTX_PEER_NODE_MASK)); }
 static inline uint32_t via_fw_vi_ctx_cmd_commit_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_CMD_COMMIT_MASK) >> VIA_FW_VI_CTX_CMD_COMMIT_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_cmd_commit_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_CMD_COMMIT_MASK) | ((x << VIA_FW_VI_CTX_CMD_COMMIT_SHIFT) & VIA_FW_VI_CTX_CMD_COMMIT_MASK)); }
 static inline uint32_t via_fw_vi_ctx_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_BUSY_MASK) >> VIA_FW_VI_CTX_STATUS_BUSY_SHIFT); }

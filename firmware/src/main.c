@@ -107,6 +107,7 @@ static void boot(void)
     caps.max_desc = via_cap_vi_queue_max_desc_get(vq);
     caps.max_segs = via_cap_vi_queue_max_segs_get(vq);
     caps.node_id = via_cap_net_node_id_get(hw_bar0_read(VIA_REG_CAP_NET));
+    vi_set_node(caps.node_id);
     /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT
      * (registration then says NO_RESOURCE and never touches the TPT). */
     uint32_t rlog2 = via_cap_tpt_regions_log2_get(hw_bar0_read(VIA_REG_CAP_TPT));

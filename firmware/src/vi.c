@@ -24,7 +24,7 @@ _Static_assert(VIA_VIP_VI_STATE_IDLE == VIA_FW_VI_CTX_STATE_IDLE && VIA_VIP_VI_S
 _Static_assert(VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK == VIA_ADMIN_VI_RDMA_WRITE << 16, "RDMA_WRITE bit");
 _Static_assert(VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK == VIA_ADMIN_VI_RDMA_READ << 16, "RDMA_READ bit");
 
-/* One VI: 8 bytes, so MAX_VI entries take 2 KiB of data memory. */
+/* One VI: 12 bytes, so MAX_VI entries take 3 KiB of data memory. */
 typedef struct {
     uint32_t mts : 17;  /* MaxTransferSize (1 .. MAX_TRANSFER_SIZE) */
     uint32_t live : 1;  /* created and not destroyed */
@@ -33,11 +33,15 @@ typedef struct {
     uint32_t state : 2; /* VIA_VIP_VI_STATE_* */
     uint16_t ptag;      /* the ptag it holds a use of */
     uint16_t peer;      /* CONNECTED: the peer VI's id; else 0 */
+    uint8_t peer_node;  /* CONNECTED: the peer's node (this node for loopback); else 0 */
 } vi_t;
-_Static_assert(sizeof(vi_t) == 8, "vi_t is 8 bytes");
+_Static_assert(sizeof(vi_t) == 12, "vi_t is 12 bytes");
 
 static vi_t vis[VIA_ADMIN_MAX_VI];
 static uint32_t nvi; /* VIs that can exist (vi_init) */
+static uint8_t self_node; /* this NIC's node (vi_set_node) */
+
+void vi_set_node(uint32_t node) { self_node = (uint8_t)node; }
 
 /* The attributes CREATE_VI and MODIFY_VI carry. */
 typedef struct {
@@ -89,7 +93,7 @@ static uint32_t ctx_commit(uint32_t id, const vi_t *v, int reset_q)
     vi_ctx_write(VIA_FW_REG_VI_CTX_ATTR, attr);
     vi_ctx_write(VIA_FW_REG_VI_CTX_PTAG, v ? v->ptag : 0);
     vi_ctx_write(VIA_FW_REG_VI_CTX_MTU, v ? v->mts : 0);
-    vi_ctx_write(VIA_FW_REG_VI_CTX_PEER, v ? v->peer : 0);
+    vi_ctx_write(VIA_FW_REG_VI_CTX_PEER, v ? ((uint32_t)v->peer_node << VIA_FW_VI_CTX_PEER_NODE_SHIFT) | v->peer : 0);
     vi_ctx_write(VIA_FW_REG_VI_CTX_CMD, VIA_FW_VI_CTX_CMD_COMMIT_MASK);
     return ctx_idle() ? VIA_ADMIN_ST_OK : VIA_ADMIN_ST_INTERNAL;
 }
@@ -218,6 +222,8 @@ static uint32_t set_state_commit(uint32_t id, vi_t *v, uint32_t state, uint32_t 
     vi_t nv = *v;
     nv.state = state & 3;
     nv.peer = (uint16_t)peer;
+    /* loopback (the only connection so far): the peer is on this node */
+    nv.peer_node = state == VIA_VIP_VI_STATE_CONNECTED ? self_node : 0;
     uint32_t st = ctx_commit(id, &nv, 0);
     if (st == VIA_ADMIN_ST_OK)
         *v = nv;

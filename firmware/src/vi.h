@@ -64,6 +64,10 @@
  * VI). QUERY_NIC reports it as MAX_VI. */
 uint32_t vi_init(uint32_t num_vi);
 
+/* vi_set_node tells the VI table this NIC's node (CAP_NET.NODE_ID): a
+ * loopback connection's peer is on it. */
+void vi_set_node(uint32_t node);
+
 /* CREATE_VI: OK with the new VI's id; the VI is IDLE. */
 uint32_t vi_create(const via_admin_create_vi_t *c, uint32_t *vi);
 /* DESTROY_VI: the VI's ptag use ends. */

@@ -82,6 +82,7 @@ void vi_ctx_write(uint32_t reg, uint32_t v)
         break;
     case VIA_FW_REG_VI_CTX_PEER:
         r = &fake_ctx.peer;
+        mask = VIA_FW_VI_CTX_PEER_PEER_MASK | VIA_FW_VI_CTX_PEER_NODE_MASK;
         break;
     case VIA_FW_REG_VI_CTX_CMD:
         if (v != VIA_FW_VI_CTX_CMD_COMMIT_MASK)
@@ -99,7 +100,8 @@ void vi_ctx_write(uint32_t reg, uint32_t v)
             .rdma_write = (fake_ctx.attr & VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK) != 0,
             .rdma_read = (fake_ctx.attr & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) != 0,
             .ptag = (uint16_t)fake_ctx.ptag,
-            .peer = (uint16_t)fake_ctx.peer,
+            .peer = (uint16_t)via_fw_vi_ctx_peer_peer_get(fake_ctx.peer),
+            .peer_node = (uint8_t)via_fw_vi_ctx_peer_node_get(fake_ctx.peer),
             .mtu = fake_ctx.mtu,
         };
         fake_ctx.pend_vi = fake_ctx.vi % FAKE_CTX_MAX_VI;

@@ -18,6 +18,7 @@
 typedef struct {
     uint8_t enable, state, rdma_write, rdma_read;
     uint16_t ptag, peer;
+    uint8_t peer_node;
     uint32_t mtu;
     uint32_t commits; /* commits applied to this VI */
     uint32_t resets;  /* of them with RESET_Q */

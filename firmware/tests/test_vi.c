@@ -34,6 +34,7 @@
 #define ST_INVALID_REL VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL
 #define ST_INVALID_MTU VIA_ADMIN_ST_INVALID_MTU
 #define ST_INVALID_RDMAREAD VIA_ADMIN_ST_INVALID_RDMAREAD
+#define TEST_NODE 6u /* this NIC's node in these tests (vi_set_node) */
 #define RW VIA_ADMIN_VI_RDMA_WRITE
 #define RR VIA_ADMIN_VI_RDMA_READ
 #define UNREL VIA_VIP_RELIABILITY_UNRELIABLE
@@ -60,6 +61,7 @@ static void boot(uint32_t num_vi)
     fake_tpt_reset(64, 0);
     fake_ctx_reset(num_vi);
     caps.regions = mem_init(64);
+    vi_set_node(TEST_NODE);
     caps.num_vi = vi_init(num_vi);
     CHECK_EQ_U(fake_ctx.commits, 0); /* the NIC reset disabled every VI */
 }
@@ -190,6 +192,7 @@ static void check_ctx(uint32_t vi)
         CHECK_EQ_U(e->ptag, 0);
         CHECK_EQ_U(e->mtu, 0);
         CHECK_EQ_U(e->peer, 0);
+        CHECK_EQ_U(e->peer_node, 0);
         return;
     }
     CHECK_EQ_U(e->enable, 1);
@@ -199,6 +202,7 @@ static void check_ctx(uint32_t vi)
     CHECK_EQ_U(e->rdma_write, (i.flags & RW) != 0);
     CHECK_EQ_U(e->rdma_read, (i.flags & RR) != 0);
     CHECK_EQ_U(e->peer, vi_peer(vi));
+    CHECK_EQ_U(e->peer_node, i.state == CONNECTED ? TEST_NODE : 0);
 }
 
 static uint32_t rng = 0x1234ABCDu;
@@ -700,6 +704,9 @@ static void test_connect(void)
     check_ctx(b);
     CHECK_EQ_U(fake_ctx.e[a].peer, b);
     CHECK_EQ_U(fake_ctx.e[b].peer, a);
+    /* a loopback peer is on this node (vi_set_node) */
+    CHECK_EQ_U(fake_ctx.e[a].peer_node, TEST_NODE);
+    CHECK_EQ_U(fake_ctx.e[b].peer_node, TEST_NODE);
     CHECK_EQ_U(fake_ctx.e[a].state, CONNECTED);
     CHECK_EQ_U(fake_ctx.e[a].resets, resets_a);
     CHECK_EQ_U(fake_ctx.e[b].resets, resets_b);

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0xd55203f338c23de1
+const FwHash uint64 = 0x5de979ea2aed1697
 
 // Constants of the layout.
 const (
@@ -206,6 +206,7 @@ const (
 	FwViCtxAttrRdmaReadMask  = 0x20000    // VI_CTX_ATTR[17:17]
 	FwViCtxPtagPtagMask      = 0xffff     // VI_CTX_PTAG[15:0]
 	FwViCtxPeerPeerMask      = 0xffff     // VI_CTX_PEER[15:0]
+	FwViCtxPeerNodeMask      = 0xff0000   // VI_CTX_PEER[23:16]
 	FwViCtxCmdCommitMask     = 0x1        // VI_CTX_CMD[0:0]
 	FwViCtxStatusBusyMask    = 0x1        // VI_CTX_STATUS[0:0]
 )
@@ -254,6 +255,8 @@ var (
 	FwViCtxPtagPtag = Field{Reg: FwRegViCtxPtag, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
 	// FwViCtxPeerPeer is VI_CTX_PEER[15:0] (rw): VI index of the connected peer (0 when not connected).
 	FwViCtxPeerPeer = Field{Reg: FwRegViCtxPeer, Name: "PEER", LSB: 0, Width: 16, Access: AccessRW}
+	// FwViCtxPeerNode is VI_CTX_PEER[23:16] (rw): Node of the connected peer: this NIC's own node (CAP_NET.NODE_ID) for a loopback connection; the send engine addresses the peer's frames to it, the receive engine takes frames only from it.
+	FwViCtxPeerNode = Field{Reg: FwRegViCtxPeer, Name: "NODE", LSB: 16, Width: 8, Access: AccessRW}
 	// FwViCtxCmdCommit is VI_CTX_CMD[0:0] (wo): 1: commit.
 	FwViCtxCmdCommit = Field{Reg: FwRegViCtxCmd, Name: "COMMIT", LSB: 0, Width: 1, Access: AccessWO}
 	// FwViCtxStatusBusy is VI_CTX_STATUS[0:0] (ro): A commit is in progress: held from the VI_CTX_CMD store until the data path accepts it (ctx_ready).
@@ -323,6 +326,7 @@ var Fw = Map{
 		{Name: "VI_CTX_MTU", Offset: FwRegViCtxMtu, Access: AccessRW, Doc: "The VI's MaxTransferSize in bytes for the next commit (the engines' max transfer).", Fields: []Field{}},
 		{Name: "VI_CTX_PEER", Offset: FwRegViCtxPeer, Access: AccessRW, Doc: "The VI's peer for the next commit.", Fields: []Field{
 			FwViCtxPeerPeer,
+			FwViCtxPeerNode,
 		}},
 		{Name: "VI_CTX_CMD", Offset: FwRegViCtxCmd, Access: AccessWO, Doc: "A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored.", Fields: []Field{
 			FwViCtxCmdCommit,

@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'hd55203f338c23de1
+`define VIA_FW_HASH 64'h5de979ea2aed1697
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -146,6 +146,10 @@
 `define VIA_FW_VI_CTX_PEER_PEER_MSB 15
 `define VIA_FW_VI_CTX_PEER_PEER_WIDTH 16
 `define VIA_FW_VI_CTX_PEER_PEER_RANGE 15:0
+`define VIA_FW_VI_CTX_PEER_NODE_LSB 16
+`define VIA_FW_VI_CTX_PEER_NODE_MSB 23
+`define VIA_FW_VI_CTX_PEER_NODE_WIDTH 8
+`define VIA_FW_VI_CTX_PEER_NODE_RANGE 23:16
 `define VIA_FW_REG_VI_CTX_CMD 16'h0154 // wo A store with COMMIT 1 (byte 0 strobed) while VI_CTX_STATUS.BUSY is 0 writes VI_CTX_VI .. VI_CTX_PEER to the VI's context in one commit; while BUSY it is ignored.
 `define VIA_FW_VI_CTX_CMD_COMMIT_LSB 0
 `define VIA_FW_VI_CTX_CMD_COMMIT_MSB 0

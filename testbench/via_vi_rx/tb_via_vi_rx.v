@@ -114,7 +114,8 @@ wire [31:0]   adv_next_handle;
 wire [VW-1:0] ctx_rd_vi;
 reg           ctx_rd_enable = 0, ctx_rd_rdma_write = 0, ctx_rd_rdma_read = 0;
 reg  [1:0]    ctx_rd_state = 0;
-reg  [15:0]   ctx_rd_ptag = 0, ctx_rd_peer = 0;
+reg  [15:0]   ctx_rd_ptag = 0;
+reg  [23:0]   ctx_rd_peer = 0;   // {node, VI}
 reg  [31:0]   ctx_rd_max_transfer = 0;
 
 wire          lk_valid [0:1];
@@ -212,7 +213,7 @@ always @(posedge clk) begin
     ctx_rd_state <= c_st[ctx_rd_vi];
     ctx_rd_ptag <= c_ptag[ctx_rd_vi];
     ctx_rd_max_transfer <= c_max[ctx_rd_vi];
-    ctx_rd_peer <= c_peer[ctx_rd_vi];
+    ctx_rd_peer <= {8'd0, c_peer[ctx_rd_vi]};  // every peer on node 0
     ctx_rd_rdma_write <= 0;
     ctx_rd_rdma_read <= 0;
 end
@@ -431,6 +432,7 @@ endtask
 reg [7:0] msg [0:65535];
 
 // send a frame: npay payload bytes of msg (may differ from len), trailer st
+reg [7:0] tx_node = 8'd0;  // the sender's node in the frames' byte 14
 task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
                 input has_imm, input integer npay, input [31:0] st);
     integer i, j;
@@ -438,7 +440,7 @@ task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:
     reg [BYTES-1:0] k;
     reg [127:0] h;
     begin
-        h = {16'd0, 8'd0, 7'd0, has_imm, imm, len, src, dst};
+        h = {8'd0, tx_node, 8'd0, 7'd0, has_imm, imm, len, src, dst};
         if (HB == 2) begin
             push_beat(h[63:0], ALL, 0);
             push_beat(h[127:64], ALL, 0);
@@ -926,7 +928,8 @@ initial begin
         x_norecv = x_norecv + 1;
         check("no receive");
         // bad VIs: out of range (4 aliases VI 0 in 2 bits), disabled, not
-        // connected, wrong src; a receive is posted on VI 0 and stays
+        // connected, wrong src, wrong node; a receive is posted on VI 0 and
+        // stays
         make_segs(2, 500);
         dva = next_slot(0);
         desc_write(RD, dva, 0, 500, 2, 0);
@@ -936,7 +939,10 @@ initial begin
         send_frame(3, 3, 40, 0, 0, 40, 0);
         send_frame(2, 9, 40, 0, 0, 40, 0);
         send_frame(0, 6, 40, 0, 0, 40, 0);
-        x_badvi = x_badvi + 5;
+        tx_node = 8'd1;  // the right VI on another node
+        send_frame(0, 5, 40, 0, 0, 40, 0);
+        tx_node = 8'd0;
+        x_badvi = x_badvi + 6;
         check("bad vi");
         // aborted trailer, short payload, long payload, short frame: the
         // receive stays and takes the next message

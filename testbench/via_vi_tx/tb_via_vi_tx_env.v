@@ -91,7 +91,7 @@ reg  [1:0]          ctx_rd_state;
 reg  [15:0]         ctx_rd_ptag;
 reg  [31:0]         ctx_rd_mts;
 reg                 ctx_rd_rw, ctx_rd_rr;
-reg  [15:0]         ctx_rd_peer;
+reg  [23:0]         ctx_rd_peer;    // {node, VI}
 
 wire        f_lk_valid, f_lk_ready, f_rs_valid, f_rs_ready;
 wire [31:0] f_lk_handle, f_lk_len;
@@ -559,7 +559,7 @@ endtask
 // context model: one-cycle registered read
 reg        cx_enable [0:NUM_VI-1];
 reg [1:0]  cx_state [0:NUM_VI-1];
-reg [15:0] cx_peer [0:NUM_VI-1];
+reg [23:0] cx_peer [0:NUM_VI-1];   // {node, VI}
 reg        cx_rw [0:NUM_VI-1];
 always @(posedge clk) begin
     ctx_rd_enable <= cx_enable[ctx_rd_vi];
@@ -881,12 +881,13 @@ task run_desc;
         n_errst = n_errst + ((exp_st & 32'h1fe) != 0);
         n_lost = n_lost + exp_wb_lost;
         if (exp_frame) begin
-            if (rx_hdr[15:0] !== cx_peer[vi_sel]) `XFAIL("header dst")
+            if (rx_hdr[15:0] !== cx_peer[vi_sel][15:0]) `XFAIL("header dst")
+            if (rx_hdr[119:112] !== cx_peer[vi_sel][23:16]) `XFAIL("header peer node")
             if (rx_hdr[31:16] !== {13'd0, vi_sel}) `XFAIL("header src")
             if (rx_hdr[63:32] !== b_len) `XFAIL("header length")
             if (rx_hdr[95:64] !== (b_ctrl[2] ? b_imm : 32'd0)) `XFAIL("header immediate")
             if (rx_hdr[103:96] !== {7'd0, b_ctrl[2]}) `XFAIL("header flags")
-            if (rx_hdr[127:104] !== 24'd0) `XFAIL("header op / pad")
+            if (rx_hdr[111:104] !== 8'd0 || rx_hdr[127:120] !== 8'd0) `XFAIL("header op / pad")
             if (rx_trl !== exp_trl) begin
                 $display("  trailer 0x%0h expected 0x%0h", rx_trl, exp_trl);
                 `XFAIL("trailer status")
@@ -1004,7 +1005,8 @@ always @(posedge clk) begin
         if (st_fx >= st_n) begin
             `XFAIL("stream: a frame no item expects")
         end else begin
-            if (rx_hdr[15:0] !== cx_peer[it_vi[st_fx]]) `XFAIL("stream: header dst")
+            if (rx_hdr[15:0] !== cx_peer[it_vi[st_fx]][15:0]) `XFAIL("stream: header dst")
+            if (rx_hdr[119:112] !== cx_peer[it_vi[st_fx]][23:16]) `XFAIL("stream: header peer node")
             if (rx_hdr[31:16] !== {{(16-VI_WIDTH){1'b0}}, it_vi[st_fx]}) `XFAIL("stream: header src")
             if (rx_hdr[63:32] !== it_len[st_fx]) `XFAIL("stream: header length")
             if (rx_hdr[95:64] !== (it_immf[st_fx] ? it_imm[st_fx] : 32'd0)) `XFAIL("stream: header immediate")
@@ -1251,7 +1253,7 @@ initial begin
     for (i = 0; i < NUM_VI; i = i + 1) begin
         cx_enable[i] = 1'b1;
         cx_state[i] = 2'd1;
-        cx_peer[i] = 16'h100 + i * 3;
+        cx_peer[i] = {i[7:0] + 8'd1, 16'h100 + i[15:0] * 16'd3};
         cx_rw[i] = 1'b1;
     end
     for (i = 0; i < MEM_BYTES; i = i + 1) begin
