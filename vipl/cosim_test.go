@@ -285,10 +285,15 @@ type dataEnv struct {
 }
 
 func newDataEnv(t *testing.T, s *simulator.Sim, opts vipl.Options) *dataEnv {
+	return newDataEnvNode(t, s, 0, opts)
+}
+
+// newDataEnvNode is newDataEnv on a given node of the simulator.
+func newDataEnvNode(t *testing.T, s *simulator.Sim, node int, opts vipl.Options) *dataEnv {
 	t.Helper()
 	ctx := ctxT(t)
 	opts.Name, opts.MemoryBytes, opts.Logger = t.Name(), testMemBytes, slog.New(slog.DiscardHandler)
-	n, err := vipl.OpenNic(ctx, simAddress(s), 0, opts)
+	n, err := vipl.OpenNic(ctx, simAddress(s), node, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { n.Close(context.Background()) })
 	e := &dataEnv{n: n}
@@ -342,7 +347,17 @@ func (e *dataEnv) exchange(t *testing.T, send, recv *vipl.Desc) (*vipl.Desc, *vi
 
 func TestCosimDataSendRecv8(t *testing.T) {
 	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
-	e := newDataEnv(t, s, vipl.Options{})
+	testSendRecv8(t, newDataEnv(t, s, vipl.Options{}))
+}
+
+// On node 2 the VIs' peer is on node 2: the context's peer node, the
+// frame's and the node strap must agree, or the receive engine drops it.
+func TestCosimDataSendRecv8Node2(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 3})
+	testSendRecv8(t, newDataEnvNode(t, s, 2, vipl.Options{}))
+}
+
+func testSendRecv8(t *testing.T, e *dataEnv) {
 	copy(e.buf.Bytes[4096:], "8 bytes!")
 	for i := range 64 {
 		e.buf.Bytes[8192+i] = 0xEE
