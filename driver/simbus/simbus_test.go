@@ -30,7 +30,8 @@ func TestBus(t *testing.T) {
 	b, err := simbus.New(c)
 	require.NoError(t, err)
 	d := c.Device()
-	assert.Equal(t, driver.BusInfo{Node: 1, BARBytes: d.BARBytes, IRQs: d.IRQs, MapHash: d.MapHash, ClockPS: d.ClockPS}, b.Info())
+	assert.Equal(t, driver.BusInfo{Node: 1, Nodes: d.Nodes, BARBytes: d.BARBytes, IRQs: d.IRQs, MapHash: d.MapHash, ClockPS: d.ClockPS}, b.Info())
+	assert.Equal(t, 2, b.Info().Nodes, "the nodes on the fabric")
 
 	// A wait that times out matches both the bridge's and the driver's
 	// sentinel.
