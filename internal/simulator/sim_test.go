@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -819,9 +820,33 @@ func TestSimLockstepDeterminism(t *testing.T) {
 	b2, err := os.ReadFile(w2)
 	require.NoError(t, err)
 	require.NotEmpty(t, b1)
-	if !bytes.Equal(stripDate(b1), stripDate(b2)) {
-		t.Errorf("the waveforms differ (%d and %d bytes)", len(b1), len(b2))
+	// up to the last cycle a client saw: after the clients leave, the
+	// simulator holds the nodes in reset for a few cycles on its own, and
+	// Stop's signal can arrive before or after those
+	end := slices.Max(c1) * 4000
+	v1, v2 := vcdUpTo(stripDate(b1), end), vcdUpTo(stripDate(b2), end)
+	require.Greater(t, len(v1), len(b1)/2, "most of the waveform is compared")
+	if !bytes.Equal(v1, v2) {
+		t.Errorf("the waveforms differ (%d and %d bytes up to %d ps)", len(v1), len(v2), end)
 	}
+}
+
+// vcdUpTo returns the VCD up to its first timestamp after ps.
+func vcdUpTo(b []byte, ps uint64) []byte {
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return b
+		}
+		line := b[i : i+j]
+		if len(line) > 1 && line[0] == '#' {
+			if v, err := strconv.ParseUint(string(line[1:]), 10, 64); err == nil && v > ps {
+				return b[:i]
+			}
+		}
+		i += j + 1
+	}
+	return b
 }
 
 // ---------------------------------------------------------------- concurrency
@@ -1074,7 +1099,13 @@ func TestSimThreadsSameWaveform(t *testing.T) {
 	b2, err := os.ReadFile(w2)
 	require.NoError(t, err)
 	require.NotEmpty(t, b1)
-	if !bytes.Equal(stripDate(b1), stripDate(b2)) {
-		t.Errorf("the waveforms differ (%d and %d bytes)", len(b1), len(b2))
+	// up to the last cycle a client saw: after the clients leave, the
+	// simulator holds the nodes in reset for a few cycles on its own, and
+	// Stop's signal can arrive before or after those
+	end := max(c1[0], c1[1]) * 4000
+	v1, v2 := vcdUpTo(stripDate(b1), end), vcdUpTo(stripDate(b2), end)
+	require.Greater(t, len(v1), len(b1)/2, "most of the waveform is compared")
+	if !bytes.Equal(v1, v2) {
+		t.Errorf("the waveforms differ (%d and %d bytes up to %d ps)", len(v1), len(v2), end)
 	}
 }
