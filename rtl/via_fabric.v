@@ -118,7 +118,16 @@ module via_fabric #(
     parameter OQ_DEPTH = 512,  // output queue per port in beats (power of two, 2 .. 65536)
     parameter BW_NUM   = 1,    // per output: at most BW_NUM beats ... (1 .. BW_DEN)
     parameter BW_DEN   = 1,    // ... per BW_DEN cycles (1 .. 65535)
-    parameter NRULES   = 4     // fault rules (1 .. 7)
+    parameter NRULES   = 4,    // fault rules (1 .. 7)
+    // One message at a time per output: once an output takes a frame with
+    // FIRST and not LAST (header byte 7, bits 0 and 1), it takes only that
+    // input's next frames until one with LAST, as a wormhole-routed network
+    // keeps a path for a packet, so that a node reassembles one message at
+    // a time. It lets go early when that input's next frame is for another
+    // output or starts a new message (FIRST), when a rule drops it, or after
+    // HOLD_WAIT cycles without one (the sender stopped). 0: per frame.
+    parameter MSG_HOLD  = 1,
+    parameter HOLD_WAIT = 4096  // cycles (1 .. 65535)
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -165,6 +174,12 @@ generate
     if (BW_NUM < 1 || BW_NUM > BW_DEN) begin : g_bad_bw_num
         `VIA_PARAM_FAIL(("via_fabric: BW_NUM=%0d, must be 1..BW_DEN", BW_NUM))
     end
+    if (MSG_HOLD != 0 && MSG_HOLD != 1) begin : g_bad_msg_hold
+        `VIA_PARAM_FAIL(("via_fabric: MSG_HOLD=%0d, must be 0 or 1", MSG_HOLD))
+    end
+    if (HOLD_WAIT < 1 || HOLD_WAIT > 65535) begin : g_bad_hold_wait
+        `VIA_PARAM_FAIL(("via_fabric: HOLD_WAIT=%0d, must be 1..65535", HOLD_WAIT))
+    end
     if (NRULES < 1 || NRULES > 7) begin : g_bad_nrules
         `VIA_PARAM_FAIL(("via_fabric: NRULES=%0d, must be 1..7", NRULES))
     end
@@ -181,6 +196,7 @@ localparam CW  = 17;                                 // credit counters
 localparam TW  = 18;                                 // token buckets
 
 localparam [31:0] PORTS32    = PORTS;
+localparam [15:0] HOLD_WAIT16 = HOLD_WAIT;
 localparam [31:0] NRULES32   = NRULES;
 localparam [31:0] CREDITS32  = CREDITS;
 localparam [31:0] OQ_DEPTH32 = OQ_DEPTH;
@@ -248,6 +264,8 @@ wire [BW*PORTS-1:0]   ic_beat;       // the head with CORRUPT applied
 wire [FW*PORTS-1:0]   i_flags;       // the frame's flags for the output queue
 wire [2*PORTS-1:0]    i_state;
 wire [PW*PORTS-1:0]   i_dst;
+wire [PORTS-1:0]      i_first;       // the classified frame's FIRST flag
+wire [PORTS-1:0]      i_lastm;       // and its LAST flag
 wire [PORTS-1:0]      i_pop;
 
 wire [PORTS*PORTS-1:0] o_grant;      // [o*PORTS+i]: output o grants input i
@@ -296,6 +314,7 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
     reg [2:0]    act_reg, act_next;
     reg [RW-1:0] rule_reg, rule_next;
     reg [PW-1:0] dst_reg, dst_next;
+    reg [1:0]    fl_reg, fl_next;    // {LAST, FIRST} of the frame
     reg [15:0]   beat_reg, beat_next;
     reg          credit_reg;
     reg          granted, taken, pop;
@@ -317,6 +336,7 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
         act_next = act_reg;
         rule_next = rule_reg;
         dst_next = dst_reg;
+        fl_next = fl_reg;
         beat_next = beat_reg;
         case (st_reg)
             S_HDR: begin
@@ -325,6 +345,7 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
                     act_next = cls_action;
                     rule_next = cls_rule;
                     dst_next = ih_beat[BW*gi +: PW];
+                    fl_next = ih_beat[BW*gi + 56 +: 2];
                 end
             end
             S_READY: begin
@@ -357,6 +378,7 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
             act_reg <= A_NONE;
             rule_reg <= {RW{1'b0}};
             dst_reg <= {PW{1'b0}};
+            fl_reg <= 2'b00;
             beat_reg <= 16'd0;
             credit_reg <= 1'b0;
         end else begin
@@ -364,6 +386,7 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
             act_reg <= act_next;
             rule_reg <= rule_next;
             dst_reg <= dst_next;
+            fl_reg <= fl_next;
             beat_reg <= beat_next;
             credit_reg <= pop;
         end
@@ -373,6 +396,8 @@ for (gi = 0; gi < PORTS; gi = gi + 1) begin : g_in
     assign in_credit[gi] = credit_reg;
     assign i_state[2*gi +: 2] = st_reg;
     assign i_dst[PW*gi +: PW] = dst_reg;
+    assign i_first[gi] = fl_reg[0];
+    assign i_lastm[gi] = fl_reg[1];
     assign ic_beat[BW*gi +: BW] = {ih_beat[BW*gi + 64 +: 9],
                                    ih_beat[BW*gi +: 64] ^ (corrupt ? r_mask_reg[64*rule_reg +: 64] : 64'd0)};
     assign i_flags[FW*gi +: FW] = {rule_reg, act_reg == A_DELAY, act_reg == A_REORDER, act_reg == A_DUP};
@@ -564,6 +589,9 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
 
     reg          busy_reg, busy_next;
     reg [PW-1:0] owner_reg, owner_next;
+    reg          hold_reg, hold_next;    // keeping the output for owner_reg's message
+    reg [15:0]   hwait_reg, hwait_next;  // cycles waited for its next frame
+    reg          hold_free;              // the hold ends without a grant
     reg [PW-1:0] rr_reg, rr_next;
     reg [PORTS-1:0] req, grant, take;
     reg          found, move;
@@ -604,7 +632,25 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
         found = 1'b0;
         sum = {(PW+1){1'b0}};
         cand = {PW{1'b0}};
-        if (!busy_reg) begin
+        hold_next = hold_reg;
+        hwait_next = 16'd0;
+        // the owner's next frame is classified for another output or starts
+        // a new message, or is being dropped, or it took too long
+        hold_free = (i_state[2*owner_reg +: 2] == S_READY &&
+                     (i_dst[PW*owner_reg +: PW] != OIDX || i_first[owner_reg])) ||
+                    i_state[2*owner_reg +: 2] == S_DROP || hwait_reg >= HOLD_WAIT16;
+        if (!busy_reg && hold_reg && !hold_free) begin
+            // only the rest of the owner's message
+            hwait_next = hwait_reg + 16'd1;
+            if (req[owner_reg]) begin
+                found = 1'b1;
+                owner_next = owner_reg;
+                grant[owner_reg] = 1'b1;
+                busy_next = 1'b1;
+                hold_next = !i_lastm[owner_reg];
+                hwait_next = 16'd0;
+            end
+        end else if (!busy_reg) begin
             for (k = 1; k <= PORTS; k = k + 1) begin
                 sum = {1'b0, rr_reg} + k[PW:0];
                 if (sum >= PORTS32[PW:0]) begin
@@ -616,10 +662,13 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
                     owner_next = cand;
                 end
             end
+            hold_next = 1'b0;
             if (found) begin
                 grant[owner_next] = 1'b1;
                 busy_next = 1'b1;
                 rr_next = owner_next;
+                // a message of several frames: keep the output for it
+                hold_next = MSG_HOLD != 0 && i_first[owner_next] && !i_lastm[owner_next];
             end
         end
         move = busy_reg && ih_valid[owner_reg] && room;
@@ -757,6 +806,8 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
         if (rst) begin
             busy_reg <= 1'b0;
             owner_reg <= {PW{1'b0}};
+            hold_reg <= 1'b0;
+            hwait_reg <= 16'd0;
             rr_reg <= OIDX;
             wr_reg <= {(OPW+1){1'b0}};
             rd_reg <= {(OPW+1){1'b0}};
@@ -771,6 +822,8 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
         end else begin
             busy_reg <= busy_next;
             owner_reg <= owner_next;
+            hold_reg <= hold_next;
+            hwait_reg <= hwait_next;
             rr_reg <= rr_next;
             if (move) begin
                 wr_reg <= wr_reg + 1'b1;
@@ -804,7 +857,8 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
     assign out_keep[8*go +: 8] = obeat_reg[71:64];
     assign out_last[go] = obeat_reg[72];
     assign cnt_out[32*go +: 32] = frames_reg;
-    assign o_idle[go] = !busy_reg && used == {(OPW+1){1'b0}} && mode_reg == M_HEAD && !ovalid_reg;
+    // (a hold counts its wait: not idle while it lasts)
+    assign o_idle[go] = !busy_reg && !hold_reg && used == {(OPW+1){1'b0}} && mode_reg == M_HEAD && !ovalid_reg;
 end
 endgenerate
 

@@ -50,6 +50,8 @@ cases=(
   "via_fabric IN_DEPTH 48"
   "via_fabric OQ_DEPTH 100"
   "via_fabric NRULES 8"
+  "via_fabric MSG_HOLD 2"
+  "via_fabric HOLD_WAIT 0"
   "via_link_port RX_DEPTH 48"
   "via_link_port BW_NUM 2"
 )

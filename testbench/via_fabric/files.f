@@ -4,4 +4,5 @@ rtl/via_link_port.v
 rtl/via_fabric.v
 testbench/via_fabric/tb_fabric_delay.v
 testbench/via_fabric/tb_fabric_env.v
+testbench/via_fabric/tb_fabric_msg.v
 testbench/via_fabric/tb_via_fabric.v

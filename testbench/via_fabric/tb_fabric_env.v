@@ -104,7 +104,10 @@ via_fabric #(
     .OQ_DEPTH(OQ_DEPTH),
     .BW_NUM(FAB_BW_NUM),
     .BW_DEN(FAB_BW_DEN),
-    .NRULES(4)
+    .NRULES(4),
+    // these frames carry their length in byte 7 (the flags byte): the
+    // message hold has its own test (tb_fabric_msg)
+    .MSG_HOLD(0)
 ) dut (
     .clk(clk),
     .rst(rst),

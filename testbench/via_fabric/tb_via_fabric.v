@@ -10,7 +10,8 @@
 //       cycles and the link ports to 2 per 3: the hot spot runs at the
 //       switch's limit (0.70 .. 0.76), one sender at its link port's
 //       (0.62 .. 0.675).
-// PASS when both are done; any failure is a $fatal.
+// A third part, tb_fabric_msg, tests the message hold (one message at a time
+// per output). PASS when all are done; any failure is a $fatal.
 
 `timescale 1ns / 1ps
 
@@ -29,7 +30,12 @@ initial begin
     $fatal(1, "tb_via_fabric: watchdog timeout");
 end
 
-wire done4, done2;
+wire done4, done2, done_msg;
+
+// the message hold (MSG_HOLD 1), with frames whose flags byte is FIRST/LAST
+tb_fabric_msg m4 (
+    .done(done_msg)
+);
 
 tb_fabric_env #(
     .P(4)
@@ -53,7 +59,7 @@ tb_fabric_env #(
 );
 
 initial begin
-    wait (done4 && done2);
+    wait (done4 && done2 && done_msg);
     $display("PASS");
     $finish;
 end
