@@ -192,20 +192,11 @@ localparam BW  = 73;                                 // a buffered beat: {last, 
 localparam FW  = 3 + RW;                             // a frame's flags: {rule, delay, reorder, dup}
 localparam QW  = BW + FW;                            // an output queue entry
 localparam OPW = (OQ_DEPTH > 2) ? $clog2(OQ_DEPTH) : 1;  // output queue index
-localparam CW  = 17;                                 // credit counters
-localparam TW  = 18;                                 // token buckets
 
 localparam [31:0] PORTS32    = PORTS;
 localparam [15:0] HOLD_WAIT16 = HOLD_WAIT;
 localparam [31:0] NRULES32   = NRULES;
-localparam [31:0] CREDITS32  = CREDITS;
 localparam [31:0] OQ_DEPTH32 = OQ_DEPTH;
-localparam [31:0] BW_NUM32   = BW_NUM;
-localparam [31:0] BW_DEN32   = BW_DEN;
-localparam [CW-1:0] CRED_INIT = CREDITS32[CW-1:0];
-localparam [TW-1:0] TOK_NUM   = BW_NUM32[TW-1:0];
-localparam [TW-1:0] TOK_DEN   = BW_DEN32[TW-1:0];
-localparam [TW-1:0] TOK_CAP   = TOK_DEN + TOK_NUM - 1'b1;  // the buckets' size: no token lost while sending
 localparam [OPW:0]  OQ_FULL   = OQ_DEPTH32[OPW:0];
 
 // actions
@@ -601,8 +592,7 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
     reg [OPW:0]  wr_reg, rd_reg, rd_next, pk_reg, pk_next, skip_reg, skip_next;
     reg [2:0]    mode_reg, mode_next;
     reg [15:0]   timer_reg, timer_next;
-    reg [CW-1:0] cred_reg, cred_next;
-    reg [TW-1:0] tok_reg, tok_next;
+    wire         may_send;           // a credit and a token (via_link_gate)
     reg [31:0]   frames_reg;
     reg          send;
     reg          ovalid_reg;
@@ -618,7 +608,7 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
     wire          h_dly = head[BW + 2];
     wire [RW-1:0] h_rule = head[BW + 3 +: RW];
     wire [15:0]   h_delay = r_delay_reg[16*h_rule +: 16];
-    wire          can = avail && cred_reg != {CW{1'b0}} && tok_reg >= TOK_DEN;
+    wire          can = avail && may_send;
 
     // arbiter and transfer into the queue
     always @* begin
@@ -786,21 +776,19 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
                 end
             end
         endcase
-
-        cred_next = cred_reg;
-        if (send && !out_credit[go]) begin
-            cred_next = cred_reg - 1'b1;
-        end else if (!send && out_credit[go]) begin
-            cred_next = cred_reg + 1'b1;
-        end
-        tok_next = tok_reg + TOK_NUM;
-        if (send) begin
-            tok_next = tok_next - TOK_DEN;
-        end
-        if (tok_next > TOK_CAP) begin
-            tok_next = TOK_CAP;
-        end
     end
+
+    via_link_gate #(
+        .CREDITS(CREDITS),
+        .BW_NUM(BW_NUM),
+        .BW_DEN(BW_DEN)
+    ) u_gate (
+        .clk(clk),
+        .rst(rst),
+        .send(send),
+        .credit(out_credit[go]),
+        .may_send(may_send)
+    );
 
     always @(posedge clk) begin
         if (rst) begin
@@ -815,8 +803,6 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
             skip_reg <= {(OPW+1){1'b0}};
             mode_reg <= M_HEAD;
             timer_reg <= 16'd0;
-            cred_reg <= CRED_INIT;
-            tok_reg <= TOK_DEN;
             frames_reg <= 32'd0;
             ovalid_reg <= 1'b0;
         end else begin
@@ -833,8 +819,6 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
             skip_reg <= skip_next;
             mode_reg <= mode_next;
             timer_reg <= timer_next;
-            cred_reg <= cred_next;
-            tok_reg <= tok_next;
             ovalid_reg <= send;
             if (cfg_clear) begin
                 frames_reg <= 32'd0;

@@ -96,47 +96,27 @@ generate
     end
 endgenerate
 
-localparam CW = 17;   // credit counter: holds 0 .. 65535 (+1 of slack)
-localparam AW = 18;   // token bucket: holds 0 .. 2 * BW_DEN
-localparam [31:0] CREDITS32 = CREDITS;
-localparam [31:0] BW_NUM32  = BW_NUM;
-localparam [31:0] BW_DEN32  = BW_DEN;
-localparam [CW-1:0] CRED_INIT = CREDITS32[CW-1:0];
-localparam [AW-1:0] TOK_NUM   = BW_NUM32[AW-1:0];
-localparam [AW-1:0] TOK_DEN   = BW_DEN32[AW-1:0];
-localparam [AW-1:0] TOK_CAP   = TOK_DEN + TOK_NUM - 1'b1;  // the bucket's size: no token lost while sending
-
 // ---------------------------------------------------------------- send side
-reg [CW-1:0] cred_reg, cred_next;
-reg [AW-1:0] tok_reg, tok_next;
-
+wire may_send;
 wire send = s_axis_tvalid && s_axis_tready;
-assign s_axis_tready = (cred_reg != {CW{1'b0}}) && (tok_reg >= TOK_DEN);
+assign s_axis_tready = may_send;
 
-always @* begin
-    cred_next = cred_reg;
-    if (send && !tx_credit) begin
-        cred_next = cred_reg - 1'b1;
-    end else if (!send && tx_credit) begin
-        cred_next = cred_reg + 1'b1;
-    end
-    tok_next = tok_reg + TOK_NUM;
-    if (send) begin
-        tok_next = tok_next - TOK_DEN;
-    end
-    if (tok_next > TOK_CAP) begin
-        tok_next = TOK_CAP;
-    end
-end
+via_link_gate #(
+    .CREDITS(CREDITS),
+    .BW_NUM(BW_NUM),
+    .BW_DEN(BW_DEN)
+) u_gate (
+    .clk(clk),
+    .rst(rst),
+    .send(send),
+    .credit(tx_credit),
+    .may_send(may_send)
+);
 
 always @(posedge clk) begin
     if (rst) begin
-        cred_reg <= CRED_INIT;
-        tok_reg  <= TOK_DEN;
         tx_valid <= 1'b0;
     end else begin
-        cred_reg <= cred_next;
-        tok_reg  <= tok_next;
         tx_valid <= send;
     end
 end

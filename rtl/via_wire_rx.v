@@ -118,13 +118,8 @@ wire        q_full = (q_cnt == SEGQ[QA:0]);
 
 assign s_axis_tready = (w_st == W_H) ? !q_full : (w_st == W_P) ? (s_axis_tlast || room) : 1'b1;
 
-function [3:0] ones(input [7:0] k);
-    integer i;
-    begin
-        ones = 4'd0;
-        for (i = 0; i < 8; i = i + 1) ones = ones + {3'd0, k[i]};
-    end
-endfunction
+`include "via_keep.vh"
+wire [3:0] s_n = via_keep_bytes(s_axis_tkeep);  // the beat's bytes
 
 wire [31:0] crc;
 wire [31:0] crc_unused;
@@ -136,7 +131,7 @@ via_wire_crc u_crc (
     .init(hdr_beat && w_hb == 2'd0),
     .valid(hdr_beat || pay_beat),
     .data(s_axis_tdata),
-    .nbytes(hdr_beat ? 4'd8 : ones(s_axis_tkeep)),
+    .nbytes(hdr_beat ? 4'd8 : s_n),
     .crc(crc),
     .crc_next(crc_unused)
 );
@@ -236,7 +231,7 @@ always @(posedge clk) begin
                 end
             end else begin
                 wp_t <= wp_t + 1'b1;
-                w_bytes <= w_bytes + {28'd0, ones(s_axis_tkeep)};
+                w_bytes <= w_bytes + {28'd0, s_n};
                 if (wp_t - wp == MTU_BEATS[BA:0]) begin
                     // more payload than MTU: drop the frame
                     w_st <= W_DISCARD;

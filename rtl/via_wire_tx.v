@@ -97,14 +97,8 @@ wire        s_fire = s_axis_tvalid && s_axis_tready;
 wire        m_fire = m_axis_tvalid && m_axis_tready;
 
 // payload beat bytes: the internal payload is packed from lane 0
-function [3:0] ones(input [7:0] k);
-    integer i;
-    begin
-        ones = 4'd0;
-        for (i = 0; i < 8; i = i + 1) ones = ones + {3'd0, k[i]};
-    end
-endfunction
-wire [3:0]  pay_n = ones(s_axis_tkeep);
+`include "via_keep.vh"
+wire [3:0]  pay_n = via_keep_bytes(s_axis_tkeep);
 wire        pay_beat = (st == S_PAY) && !s_axis_tlast;
 wire        pay_cut = (st == S_PAY) && s_axis_tvalid && s_axis_tlast;  // trailer before the end
 

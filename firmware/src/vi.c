@@ -215,15 +215,14 @@ uint32_t vi_modify(const via_admin_modify_vi_t *m)
     return VIA_ADMIN_ST_OK;
 }
 
-/* Sets VI id (v) to state with peer, in the table once its commit is
- * taken (queues kept). */
-static uint32_t set_state_commit(uint32_t id, vi_t *v, uint32_t state, uint32_t peer)
+/* Sets VI id (v) to state with peer (VI peer on node peer_node), in the
+ * table once its commit is taken (queues kept). */
+static uint32_t set_state_commit(uint32_t id, vi_t *v, uint32_t state, uint32_t peer, uint32_t peer_node)
 {
     vi_t nv = *v;
     nv.state = state & 3;
     nv.peer = (uint16_t)peer;
-    /* loopback (the only connection so far): the peer is on this node */
-    nv.peer_node = state == VIA_VIP_VI_STATE_CONNECTED ? self_node : 0;
+    nv.peer_node = (uint8_t)peer_node;
     uint32_t st = ctx_commit(id, &nv, 0);
     if (st == VIA_ADMIN_ST_OK)
         *v = nv;
@@ -244,14 +243,14 @@ uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c)
         return VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL;
     if (a->mts != b->mts)
         return VIA_ADMIN_ST_INVALID_MTU;
-    uint32_t st = set_state_commit(ia, a, VIA_VIP_VI_STATE_CONNECTED, ib);
+    uint32_t st = set_state_commit(ia, a, VIA_VIP_VI_STATE_CONNECTED, ib, self_node);
     if (st != VIA_ADMIN_ST_OK)
         return st;
-    st = set_state_commit(ib, b, VIA_VIP_VI_STATE_CONNECTED, ia);
+    st = set_state_commit(ib, b, VIA_VIP_VI_STATE_CONNECTED, ia, self_node);
     if (st != VIA_ADMIN_ST_OK) {
         /* Put the first end back (this fails too if the window is stuck:
          * then the table keeps it CONNECTED, as the hardware has it). */
-        set_state_commit(ia, a, VIA_VIP_VI_STATE_IDLE, 0);
+        set_state_commit(ia, a, VIA_VIP_VI_STATE_IDLE, 0, 0);
         return st;
     }
     return VIA_ADMIN_ST_OK;
@@ -266,12 +265,12 @@ uint32_t vi_disconnect(uint32_t vi)
         return VIA_ADMIN_ST_INVALID_STATE;
     uint32_t ip = v->peer;
     vi_t *p = vi_get(ip);
-    uint32_t st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0);
+    uint32_t st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
     if (st != VIA_ADMIN_ST_OK)
         return st;
     /* The peer, if it is still connected to this VI. */
     if (p && p != v && p->state == VIA_VIP_VI_STATE_CONNECTED && p->peer == vi)
-        st = set_state_commit(ip, p, VIA_VIP_VI_STATE_IDLE, 0);
+        st = set_state_commit(ip, p, VIA_VIP_VI_STATE_IDLE, 0, 0);
     return st;
 }
 
@@ -286,7 +285,8 @@ uint32_t vi_set_state(uint32_t vi, uint32_t state)
     vi_t *v = vi_get(vi);
     if (!v || state > VIA_VIP_VI_STATE_ERROR)
         return VIA_ADMIN_ST_INVALID_VI;
-    return set_state_commit(vi, v, state, state == VIA_VIP_VI_STATE_CONNECTED ? v->peer : 0);
+    int keep = state == VIA_VIP_VI_STATE_CONNECTED;
+    return set_state_commit(vi, v, state, keep ? v->peer : 0, keep ? v->peer_node : 0);
 }
 
 uint32_t vi_peer(uint32_t vi)

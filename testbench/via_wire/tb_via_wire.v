@@ -49,6 +49,7 @@ initial begin
 end
 
 `include "via_wire_crc.vh"
+`include "via_keep.vh"
 
 // pseudo-random numbers: xorshift32, one state per process (the same
 // sequence in every simulator)
@@ -248,12 +249,8 @@ always @(posedge clk) begin
                 end
                 if (cb == 1) ch1 = w_data;
                 if (cb == 2) ch2 = w_data;
-                ccrc = via_wire_crc32_d64(ccrc, w_data, cb < 4 ? 4'd8 :
-                       (w_keep == 8'hFF ? 4'd8 : w_keep == 8'h7F ? 4'd7 : w_keep == 8'h3F ? 4'd6 : w_keep == 8'h1F ? 4'd5 :
-                        w_keep == 8'h0F ? 4'd4 : w_keep == 8'h07 ? 4'd3 : w_keep == 8'h03 ? 4'd2 : 4'd1));
-                if (cb >= 4) cpay = cpay + (w_keep == 8'hFF ? 8 : w_keep == 8'h7F ? 7 : w_keep == 8'h3F ? 6 :
-                                            w_keep == 8'h1F ? 5 : w_keep == 8'h0F ? 4 : w_keep == 8'h07 ? 3 :
-                                            w_keep == 8'h03 ? 2 : 1);
+                ccrc = via_wire_crc32_d64(ccrc, w_data, cb < 4 ? 4'd8 : via_keep_bytes(w_keep));
+                if (cb >= 4) cpay = cpay + via_keep_bytes(w_keep);
                 cb = cb + 1;
             end
         end
