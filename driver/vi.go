@@ -286,8 +286,34 @@ func (s *Session) ConnectLoopback(ctx context.Context, a, b VI) error {
 	return nil
 }
 
+// ConnectRemote connects one of the session's VIs, IDLE, to VI peerVI of
+// node peerNode without a handshake (admin CONNECT_REMOTE): it becomes
+// CONNECTED, sends to that VI and takes messages only from it. The far VI
+// must be connected back the same way on its node. This is the data path's
+// bring-up and test connection between nodes (as a verbs QP moved to RTR
+// by hand); the connection manager's handshake ends in the same state.
+// Errors: the VI is not the session's or does not exist, peerNode is this
+// node or above 255, peerVI above 65535 (VIP_INVALID_PARAMETER); not IDLE
+// (VIP_INVALID_STATE); VIP_ERROR_RESOURCE as ConnectLoopback.
+func (s *Session) ConnectRemote(ctx context.Context, vi VI, peerNode, peerVI uint32) error {
+	const op = "ConnectRemote"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sync()
+	if err := s.viLookup(op, vi); err != nil {
+		return err
+	}
+	c := hw.AdminConnectRemote{Vi: uint32(vi), PeerNode: peerNode, PeerVi: peerVI}
+	buf := make([]byte, hw.AdminConnectRemoteBytes)
+	c.Marshal(buf)
+	if _, _, err := s.n.Admin(ctx, hw.AdminOpConnectRemote, buf); err != nil {
+		return adminVip(op, err)
+	}
+	return nil
+}
+
 // Disconnect disconnects one of the session's VIs (VipDisconnect): the VI
-// and its peer go back to IDLE. The driver checks the VI
+// and its peer (when it is on this NIC) go back to IDLE. The driver checks the VI
 // (VIP_INVALID_PARAMETER); the firmware answers VIP_INVALID_STATE unless
 // it is CONNECTED. Descriptors still queued on either VI stay queued (the
 // flush on disconnect is not built yet).

@@ -23,7 +23,7 @@
 // Path of a frame through the switch:
 //   1. input buffer p (via_fifo). When a frame's first beat is at its head,
 //      the classifier (one, shared by all inputs, round-robin, one frame per
-//      cycle) reads its header: dst_node >= PORTS -> the frame is dropped
+//      cycle) reads its header: dst_node >= PORTS (or >= the nports input) -> the frame is dropped
 //      whole (counted in DROPPED of port p, no rule applies); otherwise the
 //      fault rules are evaluated (below) and the decision is kept with the
 //      input. This costs one cycle per frame at an input.
@@ -99,7 +99,7 @@
 //   0x10+16r+9    RULE_ACTED   ro      frames it acted on
 //   0x80+4p+0     FRAMES_IN    ro      frames classified at input p (dropped ones included)
 //   0x80+4p+1     FRAMES_OUT   ro      frames sent on output p (a duplicate counts twice)
-//   0x80+4p+2     DROPPED      ro      frames from input p dropped for dst_node >= PORTS
+//   0x80+4p+2     DROPPED      ro      frames from input p dropped for dst_node >= PORTS or nports
 // (r < NRULES <= 7, p < PORTS <= 16; counters are 32 bits and wrap.)
 //
 // idle: no beat in any buffer or queue, no frame half moved, no beat or
@@ -145,6 +145,10 @@ module via_fabric #(
     output wire [8*PORTS-1:0]    out_keep,
     output wire [PORTS-1:0]      out_last,
     input  wire [PORTS-1:0]      out_credit,
+
+    // ports with a node (a static input: 2..PORTS; a frame for a port at
+    // or above it is dropped as one for a port that does not exist)
+    input  wire [4:0]            nports,
 
     // register port
     input  wire                  cfg_we,
@@ -440,7 +444,7 @@ always @* begin
     cls_kind = ih_beat[BW*cls_idx + 48 +: 8];
     cls_in = 8'd0;
     cls_in[PW-1:0] = cls_idx;
-    cls_bad = {24'd0, cls_dst} >= PORTS32;
+    cls_bad = {24'd0, cls_dst} >= PORTS32 || {24'd0, cls_dst} >= {27'd0, nports};
 
     // the first enabled rule that matches
     cls_hit = 1'b0;
@@ -593,6 +597,7 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
     reg [2:0]    mode_reg, mode_next;
     reg [15:0]   timer_reg, timer_next;
     wire         may_send;           // a credit and a token (via_link_gate)
+    wire         bucket_full;        // its token bucket is full
     reg [31:0]   frames_reg;
     reg          send;
     reg          ovalid_reg;
@@ -787,7 +792,8 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
         .rst(rst),
         .send(send),
         .credit(out_credit[go]),
-        .may_send(may_send)
+        .may_send(may_send),
+        .full(bucket_full)
     );
 
     always @(posedge clk) begin
@@ -842,7 +848,7 @@ for (go = 0; go < PORTS; go = go + 1) begin : g_out
     assign out_last[go] = obeat_reg[72];
     assign cnt_out[32*go +: 32] = frames_reg;
     // (a hold counts its wait: not idle while it lasts)
-    assign o_idle[go] = !busy_reg && !hold_reg && used == {(OPW+1){1'b0}} && mode_reg == M_HEAD && !ovalid_reg;
+    assign o_idle[go] = !busy_reg && !hold_reg && used == {(OPW+1){1'b0}} && mode_reg == M_HEAD && !ovalid_reg && bucket_full;
 end
 endgenerate
 

@@ -14,6 +14,8 @@
 //             the registers only (no path from `send` or `credit`)
 //   send      a beat goes this cycle (the user's may_send && valid)
 //   credit    a credit comes back this cycle
+//   full      the bucket is full: nothing changes here until `send` or
+//             `credit` does (for a simulator's idle detection)
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -28,7 +30,8 @@ module via_link_gate #(
     input  wire rst,
     input  wire send,
     input  wire credit,
-    output wire may_send
+    output wire may_send,
+    output wire full
 );
 
 generate
@@ -56,6 +59,7 @@ localparam [TW-1:0] TOK_CAP   = TOK_DEN + TOK_NUM - 1'b1;
 reg [CW-1:0] cred_reg, cred_next;
 reg [TW-1:0] tok_reg, tok_next;
 
+assign full = (tok_reg == TOK_CAP);
 assign may_send = (cred_reg != {CW{1'b0}}) && (tok_reg >= TOK_DEN);
 
 always @* begin

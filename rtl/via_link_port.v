@@ -78,7 +78,12 @@ module via_link_port #(
     input  wire [63:0] rx_data,
     input  wire [7:0]  rx_keep,
     input  wire        rx_last,
-    output reg         rx_credit
+    output reg         rx_credit,
+
+    // nothing in flight here: no beat or credit on the link outputs, the
+    // receive buffer empty, the bandwidth bucket full (a simulator may skip
+    // cycles: nothing changes until an input does)
+    output wire        idle
 );
 
 generate
@@ -98,6 +103,7 @@ endgenerate
 
 // ---------------------------------------------------------------- send side
 wire may_send;
+wire bucket_full;
 wire send = s_axis_tvalid && s_axis_tready;
 assign s_axis_tready = may_send;
 
@@ -110,7 +116,8 @@ via_link_gate #(
     .rst(rst),
     .send(send),
     .credit(tx_credit),
-    .may_send(may_send)
+    .may_send(may_send),
+    .full(bucket_full)
 );
 
 always @(posedge clk) begin
@@ -159,6 +166,8 @@ always @(posedge clk) begin
         rx_credit <= m_axis_tvalid && m_axis_tready;
     end
 end
+
+assign idle = !tx_valid && !rx_credit && !m_axis_tvalid && bucket_full;
 
 endmodule
 

@@ -28,8 +28,10 @@
 //   via_axi_rd_arb    shares the DMA master's AR/R channels between the DMA
 //                     engine (ARID 0) and the TPT's page-list fetch (ARID 1);
 //                     R routed by ID
-//   via_net_loopback  network port: s_axis -> FIFO -> m_axis; BAR0 block
-//                     `net` (frame counters)
+//   via_net           network block: the send engine's frames loop back
+//                     (peer node = node_id) or go through the packetizer to
+//                     m_axis; s_axis through the depacketizer to the receive
+//                     engine; BAR0 block `net` (counters)
 //   via_cpu           control processor (RV32I) with its memories
 //   via_cpu_periph    the core's peripheral window (events, timer, log,
 //                     admin mailbox, TPT programming, read-only view of BAR0)
@@ -544,7 +546,7 @@ wire [1:0]                  v_bready;
 wire [4:0]                  rd_mux_busy;
 wire [2:0]                  wr_mux_busy;
 
-// the VI engine's frames (through via_net_loopback's engine path)
+// the VI engine's frames (through via_net)
 wire [DATA_WIDTH-1:0]   etx_tdata;
 wire [DATA_WIDTH/8-1:0] etx_tkeep;
 wire                    etx_tvalid;
@@ -1382,13 +1384,14 @@ via_vi_engine #(
 
 // ------------------------------------------------------------ network port
 
-via_net_loopback #(
+via_net #(
     .DATA_WIDTH(DATA_WIDTH),
     .KEEP_WIDTH(DATA_WIDTH / 8),
     .FIFO_DEPTH(NET_FIFO_DEPTH)
-) net_loopback_inst (
+) net_inst (
     .clk(clk),
     .rst(blk_rst),
+    .node_id(node_id),
     .wr_en(blk_wr_en),
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
@@ -1420,8 +1423,22 @@ via_net_loopback #(
     .e_rx_tvalid(erx_tvalid),
     .e_rx_tready(erx_tready),
     .e_rx_tlast(erx_tlast),
-    .e_busy(net_e_busy)
+    .cm_valid(net_cm_valid),
+    .cm_ready(1'b1),
+    .cm_src_node(net_cm_src_node),
+    .cm_src_vi(net_cm_src_vi),
+    .cm_dst_vi(net_cm_dst_vi),
+    .cm_data(net_cm_data),
+    .busy(net_e_busy)
 );
+// CONNECT frames: counted (NET_RX_CM) and dropped until the firmware's
+// connection manager takes them
+/* verilator lint_off UNUSEDSIGNAL */
+wire         net_cm_valid;
+wire [7:0]   net_cm_src_node;
+wire [15:0]  net_cm_src_vi, net_cm_dst_vi;
+wire [255:0] net_cm_data;
+/* verilator lint_on UNUSEDSIGNAL */
 
 // ------------------------------------------------------------ idle
 

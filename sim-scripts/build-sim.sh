@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the co-simulation binaries:
 #
-#   build/sim/vcd/vianic-sim   Verilated via_nic (rtl/*.v) + cosim/harness, VCD waveforms
+#   build/sim/vcd/vianic-sim   Verilated via_node (the NIC and its link port, one model per
+#                              node) and via_fabric (the switch) + cosim/harness, VCD waveforms
 #   build/sim/fst/vianic-sim   the same with FST waveforms (a Verilated model has one format)
 #   build/sim/vianic-echo      echo server, the baseline of the MMIO round-trip benchmark
 #
@@ -70,7 +71,8 @@ for f in "$harness"/*.cpp; do
 done
 shopt -u nullglob
 [ ${#rtl_srcs[@]} -gt 0 ] || die "no Verilog sources in $rtl_dir"
-[ -f "$rtl_dir/via_nic.v" ] || die "$rtl_dir/via_nic.v not found (top module via_nic)"
+[ -f "$rtl_dir/via_node.v" ] || die "$rtl_dir/via_node.v not found (top module via_node)"
+[ -f "$rtl_dir/via_fabric.v" ] || die "$rtl_dir/via_fabric.v not found (the switch, via_fabric)"
 [ ${#harness_srcs[@]} -gt 0 ] || die "no harness sources in $harness"
 [ -f "$root/firmware/include/via_bar0.h" ] || die "firmware/include/via_bar0.h missing; run 'make generate'"
 
@@ -129,7 +131,7 @@ build_sim() {
   mkdir -p "$out"
   rm -f "$bin.rtl-dir"  # until the new binary is in place: not up to date
   local log=$out/build.log
-  say "$fmt: verilating via_nic and building $bin ($jobs jobs; about a minute)..."
+  say "$fmt: verilating via_node and via_fabric and building $bin ($jobs jobs; a minute or two)..."
   local start=$SECONDS
   # -Wno-fatal: lint is `make lint`'s job; the simulator must build whatever
   # style warnings the RTL has. --x-assign/--x-initial unique: X becomes a
@@ -141,21 +143,31 @@ build_sim() {
   if [ $prof -eq 1 ]; then
     pflags=--prof-cfuncs cflags=" -g -fno-inline" mflags=" CFG_CXXFLAGS_PROFILE="
   fi
-  local vargs=(--cc --exe --build "$trace_flag" -O3 $pflags
-      -Wno-fatal --x-assign unique --x-initial unique
-      --top-module via_nic --prefix Vvia_nic
+  local common=("$trace_flag" -O3 $pflags -Wno-fatal --x-assign unique --x-initial unique
       -I"$rtl_dir" -I"$root/rtl/generated"
-      -CFLAGS "-std=c++17 -O3${cflags} -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -DVIANIC_TRACE_FST=$fst_def"
-      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3${mflags}${objcache}"
+      -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1 OPT_GLOBAL=-O3${mflags}${objcache}")
+  # the switch: a model of its own (16 ports; the simulator's node count is
+  # its nports input), built into an archive the simulator links
+  local fargs=(--cc --build "${common[@]}" --top-module via_fabric --prefix Vvia_fabric
+      -GPORTS=16 -GOQ_DEPTH=1024
+      -CFLAGS "-std=c++17 -O3${cflags}"
+      -Mdir "$out/obj_fabric")
+  local vargs=(--cc --exe --build "${common[@]}"
+      --top-module via_node --prefix Vvia_node
+      -CFLAGS "-std=c++17 -O3${cflags} -Wall -Wno-unused-parameter -I$harness -I$root/firmware/include -I$out/obj_fabric -DVIANIC_TRACE_FST=$fst_def"
       -Mdir "$out/obj" -o vianic-sim)
   # make rebuilds objects whose sources changed, not those whose flags did:
   # start from scratch when the command line differs from the last build's
-  local sig="${vargs[*]}"
+  local sig="${fargs[*]} ${vargs[*]}"
   if [ "$(cat "$out/obj/.build-flags" 2>/dev/null || true)" != "$sig" ]; then
-    rm -rf "$out/obj"
+    rm -rf "$out/obj" "$out/obj_fabric"
   fi
-  mkdir -p "$out/obj"
-  if ! verilator -j "$jobs" "${vargs[@]}" "${rtl_srcs[@]}" "${harness_srcs[@]}" >"$log" 2>&1; then
+  mkdir -p "$out/obj" "$out/obj_fabric"
+  if ! verilator "${fargs[@]}" "${rtl_srcs[@]}" >"$out/build-fabric.log" 2>&1; then
+    grep -E "%Error|error:|Error " "$out/build-fabric.log" | head -n 30 >&2 || tail -n 30 "$out/build-fabric.log" >&2
+    die "$fmt: building the switch's model failed after $((SECONDS - start)) s; full log: $out/build-fabric.log"
+  fi
+  if ! verilator -j "$jobs" "${vargs[@]}" "${rtl_srcs[@]}" "${harness_srcs[@]}" "$out/obj_fabric/Vvia_fabric__ALL.a" >"$log" 2>&1; then
     grep -E "%Error|error:|Error " "$log" | head -n 30 >&2 || tail -n 30 "$log" >&2
     die "$fmt: build failed after $((SECONDS - start)) s; full log: $log"
   fi

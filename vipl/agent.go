@@ -110,6 +110,10 @@ type KernelAgent interface {
 	// Disconnect puts a CONNECTED VI and its peer back to IDLE. They stand
 	// in for connection management.
 	ConnectLoopback(ctx context.Context, a, b ViID) error
+	// ConnectRemote connects an IDLE VI of the process to VI peer of
+	// another node without a handshake (it becomes CONNECTED); the far VI
+	// is connected back the same way on its node.
+	ConnectRemote(ctx context.Context, id ViID, node uint32, peer ViID) error
 	Disconnect(ctx context.Context, id ViID) error
 	// MapDoorbell maps the doorbell page of one of the process's VIs into
 	// the process.
@@ -308,6 +312,14 @@ func (a *LocalAgent) ConnectLoopback(ctx context.Context, x, y ViID) error {
 		return agentErr("ConnectLoopback", err)
 	}
 	return agentErr("ConnectLoopback", a.s.ConnectLoopback(ctx, driver.VI(x), driver.VI(y)))
+}
+
+// ConnectRemote implements KernelAgent: driver.Session.ConnectRemote.
+func (a *LocalAgent) ConnectRemote(ctx context.Context, id ViID, node uint32, peer ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectRemote", err)
+	}
+	return agentErr("ConnectRemote", a.s.ConnectRemote(ctx, driver.VI(id), node, uint32(peer)))
 }
 
 // Disconnect implements KernelAgent: driver.Session.Disconnect.

@@ -346,8 +346,36 @@ func (v *Vi) ConnectLoopback(ctx context.Context, peer *Vi) error {
 	return nil
 }
 
+// ConnectRemote connects the VI, IDLE, to VI peer of the NIC at address
+// remote (another node; NSGetHostByName gives the address of a name)
+// without a handshake: the VI becomes CONNECTED, sends to that VI and
+// takes messages only from it. The far side connects its VI back the same
+// way. Like ConnectLoopback it is not a VIPL call: it brings up the data
+// path between nodes for tests and bring-up (as a verbs QP moved to RTR by
+// hand) until connection management exists. Errors: an address that is
+// not a vianic node's or is this NIC's, a peer id above 65535
+// (VIP_INVALID_PARAMETER); a VI not IDLE (VIP_INVALID_STATE).
+func (v *Vi) ConnectRemote(ctx context.Context, remote NetAddress, peer ViID) error {
+	const op = "ConnectRemote"
+	if err := v.nic.checkLocked(op); err != nil {
+		return err
+	}
+	node, ok := remote.Node()
+	if !ok {
+		return newErr(op, InvalidParameter, nil, "%v is not a vianic host address (one byte: the node)", remote.Host)
+	}
+	if err := v.nic.agent.ConnectRemote(ctx, v.id, uint32(node), peer); err != nil {
+		return wrapErr(op, err)
+	}
+	v.mu.Lock()
+	v.state, v.peer = ViConnected, nil
+	v.mu.Unlock()
+	return nil
+}
+
 // Disconnect ends the VI's connection (the loopback join of
-// ConnectLoopback): the VI and its peer go back to IDLE. Descriptors
+// ConnectLoopback, or ConnectRemote's): the VI and its peer on this NIC go
+// back to IDLE. Descriptors
 // still queued stay queued (flushing them is later work). Not a VIPL call
 // under this name (VipDisconnect comes with connection management).
 // Errors: a VI not CONNECTED (VIP_INVALID_STATE).

@@ -154,6 +154,16 @@ func (f *fakeAgent) QueryVi(_ context.Context, id ViID) (ViInfo, error) {
 	return ViInfo{State: f.vis[id]}, nil
 }
 
+func (f *fakeAgent) ConnectRemote(_ context.Context, id ViID, _ uint32, _ ViID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.vis[id] != ViIdle {
+		return &Error{Op: "ConnectRemote", Code: InvalidState}
+	}
+	f.vis[id] = ViConnected
+	return nil
+}
+
 func (f *fakeAgent) ConnectLoopback(_ context.Context, a, b ViID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -122,6 +122,35 @@ func (n *Nic) SetPollInterval(cycles int64) { n.poll.Store(cycles) }
 // simulated time, for measuring (not a VIPL call).
 func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
 
+// Park blocks on the simulator until ctx is done, letting simulated time
+// run for the other clients, then returns nil. Not a VIPL call. In
+// lockstep, time advances only while every client of the simulator is
+// blocked on it or gone, so a process that waits for something outside the
+// simulator with a Nic open (another process, another Nic of its own, a
+// user at a prompt) stops time for everyone until it parks the Nic or
+// closes it (docs/vipl.md, "Several processes in lockstep"). Park waits
+// for completions without a deadline: when every client is parked and the
+// NICs have nothing to do, the simulator reports a deadlock and Park
+// returns it (VIP_ERROR_RESOURCE wrapping it) instead of hanging. On a
+// free-running simulator it only waits for ctx.
+func (n *Nic) Park(ctx context.Context) error {
+	if err := n.checkLocked("Park"); err != nil {
+		return err
+	}
+	ev := n.agent.Events()
+	g := ev.Gen()
+	for {
+		var err error
+		g, err = ev.Wait(ctx, g, 0)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return wrapErr("Park", err)
+		}
+	}
+}
+
 // pollCycles is what a Done that finds nothing lets pass.
 func (n *Nic) pollCycles() uint64 {
 	switch p := n.poll.Load(); {

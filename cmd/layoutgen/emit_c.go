@@ -91,7 +91,9 @@ func (l *Layout) C() []byte {
 	}
 	b.WriteString("\n#ifndef __ASSEMBLER__\n\n#include <stdint.h>\n")
 	if len(l.Structs) > 0 {
-		b.WriteString("#include <stddef.h>\n")
+		// C11's _Static_assert is static_assert in C++ (the simulator's
+		// harness includes these headers too)
+		b.WriteString("#include <stddef.h>\n#if defined(__cplusplus) && !defined(_Static_assert)\n#define _Static_assert static_assert\n#endif\n")
 	}
 	if c.Len() > 0 {
 		b.WriteString("\n")

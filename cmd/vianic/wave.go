@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ func init() {
 
 // waveCommand returns the GTKWave command line that opens file with the
 // project's save file for it: cosim.gtkw for a co-simulation dump (FST, or a
-// VCD whose NICs are node0.via_nic, ...), via_nic.gtkw for a bench's.
+// VCD whose NICs are node0.via_node.via_nic, ...), via_nic.gtkw for a bench's.
 func waveCommand(root, file string) []string {
 	save := filepath.Join(root, "sim-scripts", "gtkwave", "via_nic.gtkw")
 	if isCosimDump(file) {
@@ -28,7 +29,8 @@ func waveCommand(root, file string) []string {
 	return []string{"gtkwave", "-a", save, file}
 }
 
-// isCosimDump looks for the simulator's node scopes in the declarations.
+// isCosimDump looks for the simulator's node scopes in the declarations
+// (up to $enddefinitions: the switch's scope may come first and is long).
 func isCosimDump(file string) bool {
 	if strings.HasSuffix(file, ".fst") {
 		return true // only the simulator writes FST
@@ -38,9 +40,18 @@ func isCosimDump(file string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	return strings.Contains(string(head[:n]), "$scope module node0 $end")
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "$scope module node0 $end") {
+			return true
+		}
+		if strings.Contains(line, "$enddefinitions") {
+			return false
+		}
+	}
+	return false
 }
 
 func runWave(ctx context.Context, args []string, stdout, stderr io.Writer) error {

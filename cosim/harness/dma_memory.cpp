@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "Vvia_nic.h"
+#include "Vvia_node.h"
 #include "events.h"
 #include "host_memory.h"
 #include "log.h"
@@ -68,7 +68,7 @@ void DmaMemory::skip_cycles(uint64_t n) {
     refill(&wr_credit_, n);
 }
 
-void DmaMemory::drive(Vvia_nic* top) {
+void DmaMemory::drive(Vvia_node* top) {
     if (!dirty_) return;  // the inputs hold what was last driven
     dirty_ = false;
     top->m_axi_arready = arready_;
@@ -84,7 +84,7 @@ void DmaMemory::drive(Vvia_nic* top) {
     top->m_axi_bid = bid_;
 }
 
-void DmaMemory::drive_quiet(Vvia_nic* top) {
+void DmaMemory::drive_quiet(Vvia_node* top) {
     top->m_axi_arready = 0;
     top->m_axi_awready = 0;
     top->m_axi_wready = 0;
@@ -93,7 +93,7 @@ void DmaMemory::drive_quiet(Vvia_nic* top) {
     top->m_axi_bvalid = 0;
 }
 
-void DmaMemory::sample(const Vvia_nic* top) {
+void DmaMemory::sample(const Vvia_node* top) {
     if (quiet_ && !top->m_axi_arvalid && !top->m_axi_awvalid) {
         // nothing in flight (so no R, W or B) and no new burst
         s_ar_ = s_aw_ = s_r_ = s_w_ = s_b_ = false;

@@ -24,7 +24,7 @@
 
 #include "ring.h"
 
-class Vvia_nic;
+class Vvia_node;
 
 namespace vianic {
 
@@ -44,10 +44,10 @@ public:
 
     // drive() writes the model's inputs only when they changed since the
     // last drive (invalidate_drive() after something else drove them)
-    void drive(Vvia_nic* top);
-    static void drive_quiet(Vvia_nic* top);  // nothing ready, nothing valid (reset)
+    void drive(Vvia_node* top);
+    static void drive_quiet(Vvia_node* top);  // nothing ready, nothing valid (reset)
     void invalidate_drive() { dirty_ = true; }
-    void sample(const Vvia_nic* top);
+    void sample(const Vvia_node* top);
     void clear_sample();
     void edge(uint64_t cycle);
 

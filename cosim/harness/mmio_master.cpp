@@ -1,7 +1,7 @@
 // mmio_master.cpp: the AXI4-Lite master model (see mmio_master.h).
 #include "mmio_master.h"
 
-#include "Vvia_nic.h"
+#include "Vvia_node.h"
 #include "events.h"
 #include "log.h"
 #include "protocol.h"
@@ -59,7 +59,7 @@ void MmioMaster::start_word() {
     }
 }
 
-void MmioMaster::drive(Vvia_nic* top) {
+void MmioMaster::drive(Vvia_node* top) {
     if (!dirty_) return;  // the inputs hold what was last driven
     dirty_ = false;
     top->s_axil_awaddr = addr_;
@@ -75,7 +75,7 @@ void MmioMaster::drive(Vvia_nic* top) {
     top->s_axil_rready = 1;
 }
 
-void MmioMaster::drive_quiet(Vvia_nic* top) {
+void MmioMaster::drive_quiet(Vvia_node* top) {
     top->s_axil_awvalid = 0;
     top->s_axil_wvalid = 0;
     top->s_axil_arvalid = 0;
@@ -83,7 +83,7 @@ void MmioMaster::drive_quiet(Vvia_nic* top) {
     top->s_axil_rready = 1;
 }
 
-void MmioMaster::sample(const Vvia_nic* top, uint64_t edge_cycle) {
+void MmioMaster::sample(const Vvia_node* top, uint64_t edge_cycle) {
     s_aw_ = awvalid_ && top->s_axil_awready;
     s_w_ = wvalid_ && top->s_axil_wready;
     s_ar_ = arvalid_ && top->s_axil_arready;

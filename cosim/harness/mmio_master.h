@@ -23,7 +23,7 @@
 
 #include "ring.h"
 
-class Vvia_nic;
+class Vvia_node;
 
 namespace vianic {
 
@@ -50,11 +50,11 @@ public:
     bool idle() const { return state_ == kIdle && q_.empty(); }
     size_t queued() const { return q_.size() + (state_ == kIdle ? 0 : 1); }
 
-    void drive(Vvia_nic* top);
-    static void drive_quiet(Vvia_nic* top);  // nothing valid (reset)
+    void drive(Vvia_node* top);
+    static void drive_quiet(Vvia_node* top);  // nothing valid (reset)
     void invalidate_drive() { dirty_ = true; }
     // edge_cycle: the cycle of the rising edge that follows
-    void sample(const Vvia_nic* top, uint64_t edge_cycle);
+    void sample(const Vvia_node* top, uint64_t edge_cycle);
     void clear_sample();
     void edge(uint64_t cycle);
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "Vvia_nic.h"
+#include "Vvia_node.h"
 #include "dut_params.h"
 #include "events.h"
 #include "txlog.h"
@@ -16,7 +16,7 @@ namespace vianic {
 
 namespace {
 
-using DataPort = std::remove_reference_t<decltype(std::declval<Vvia_nic&>().m_axi_wdata)>;
+using DataPort = std::remove_reference_t<decltype(std::declval<Vvia_node&>().m_axi_wdata)>;
 static_assert(sizeof(DataPort) >= 8 && sizeof(DataPort) <= DmaMemory::kMaxBusBytes,
               "DMA data width must be 64..512 bits");
 static_assert(sizeof(DataPort) * 8 == dut::kDataWidth, "the DMA data port is not DATA_WIDTH bits wide");
@@ -29,7 +29,7 @@ Node::Node(unsigned idx_, VerilatedContext* ctx, const Options& o, NodeEvents* e
     : idx(idx_),
       mmio(idx_, ev, txlog, &stats),
       dma(idx_, bus_bytes(), o, &mem, ev, txlog, &stats),
-      top_(new Vvia_nic{ctx, ("node" + std::to_string(idx_)).c_str()}),
+      top_(new Vvia_node{ctx, ("node" + std::to_string(idx_)).c_str()}),
       txlog_(txlog),
       ev_(ev) {}
 
@@ -40,25 +40,26 @@ Node::~Node() {
 bool Node::dut_idle() const { return top_->idle; }
 
 void Node::initial_eval() {
-    Vvia_nic* t = top_.get();
+    Vvia_node* t = top_.get();
     t->clk = 0;
     t->rst = 1;
     // the board strap: node k is on fabric port k
     t->node_id = uint8_t(idx);
     MmioMaster::drive_quiet(t);
     DmaMemory::drive_quiet(t);
-    // network port: looped back inside the NIC; nothing comes in, all goes out
-    t->s_axis_tvalid = 0;
-    t->s_axis_tlast = 0;
-    t->s_axis_tkeep = 0;
-    t->s_axis_tdata = 0;
-    t->m_axis_tready = 1;
+    // the fabric link: nothing on it, held in reset with the switch
+    t->link_rst = 1;
+    t->rx_valid = 0;
+    t->rx_last = 0;
+    t->rx_keep = 0;
+    t->rx_data = 0;
+    t->tx_credit = 0;
     t->eval();
     irq_ = uint32_t(t->irq);
 }
 
 void Node::negedge_drive(uint64_t cycle) {
-    Vvia_nic* t = top_.get();
+    Vvia_node* t = top_.get();
     MmioOp op;
     if (mmio.take_reset_request(&op)) {
         hold_reset(kResetCycles);
@@ -72,6 +73,14 @@ void Node::negedge_drive(uint64_t cycle) {
     // the platform time base: the simulated cycle (it keeps counting while
     // the node sleeps, as a real time base would)
     t->time_cycles = cycle;
+    t->link_rst = link_rst_;
+    t->rx_valid = link_in_.valid;
+    if (link_in_.valid) {
+        t->rx_data = link_in_.data;
+        t->rx_keep = link_in_.keep;
+        t->rx_last = link_in_.last;
+    }
+    t->tx_credit = link_in_.credit;
     if (rst) {
         MmioMaster::drive_quiet(t);
         DmaMemory::drive_quiet(t);
@@ -87,8 +96,21 @@ void Node::negedge_drive(uint64_t cycle) {
 
 void Node::eval() { top_->eval(); }
 
+Fabric::Sym Node::link_out() const {
+    const Vvia_node* t = top_.get();
+    Fabric::Sym s;
+    s.valid = t->tx_valid;
+    if (s.valid) {
+        s.data = t->tx_data;
+        s.keep = t->tx_keep;
+        s.last = t->tx_last;
+    }
+    s.credit = t->rx_credit;
+    return s;
+}
+
 void Node::negedge_sample(uint64_t cycle) {
-    Vvia_nic* t = top_.get();
+    Vvia_node* t = top_.get();
     if (rst_driven_) {
         mmio.clear_sample();
         dma.clear_sample();
@@ -119,7 +141,7 @@ void Node::after_posedge(uint64_t cycle) {
         if (v & ~old) stats.irqs++;
         ev_->on_irq(idx, old, v, cycle);
     }
-    if (!rst_driven_ && rst_left_ == 0 && drive_idle_ && mmio.idle() && dma.idle() && dut_idle()) {
+    if (!rst_driven_ && !link_rst_ && rst_left_ == 0 && drive_idle_ && mmio.idle() && dma.idle() && dut_idle()) {
         awake_ = false;
         sleep_since_ = cycle;
     }

@@ -1,4 +1,5 @@
-// node.h: one simulated NIC: a Verilated via_nic ("nodeK") with its MMIO
+// node.h: one simulated node: a Verilated via_node ("nodeK": via_nic and
+// its fabric link port, rtl/via_node.v) with its MMIO
 // master model, host memory and DMA model, hard reset, interrupt tracking,
 // idle detection, and the node's ownership state (driver, doorbell grants).
 //
@@ -26,11 +27,12 @@
 #include <vector>
 
 #include "dma_memory.h"
+#include "fabric.h"
 #include "host_memory.h"
 #include "mmio_master.h"
 #include "stats.h"
 
-class Vvia_nic;
+class Vvia_node;
 class VerilatedContext;
 
 namespace vianic {
@@ -49,6 +51,14 @@ public:
 
     // Settles the model at time 0 (rst=1, clk=0) before the first cycle.
     void initial_eval();
+    // the link's symbols due at the next edge (Fabric::to_node) and the
+    // link's reset (the switch's, at power-on); before negedge_drive
+    void set_link_in(const Fabric::Sym& s, bool link_rst) {
+        link_in_ = s;
+        link_rst_ = link_rst;
+    }
+    // the link's outputs after the edge (after_posedge)
+    Fabric::Sym link_out() const;
     void negedge_drive(uint64_t cycle);
     void negedge_sample(uint64_t cycle);
     void posedge_drive();
@@ -78,7 +88,7 @@ public:
     };
     static constexpr size_t kFwLogKeep = 64;
     const std::deque<FwLogLine>& fw_log() const { return fw_log_; }
-    Vvia_nic* model() { return top_.get(); }
+    Vvia_node* model() { return top_.get(); }
     static unsigned bus_bytes();
 
     // doorbell page grants: token -> one bit per VI
@@ -97,7 +107,7 @@ private:
     bool dut_idle() const;
     void fw_log_word(uint32_t w, uint64_t cycle);
 
-    std::unique_ptr<Vvia_nic> top_;
+    std::unique_ptr<Vvia_node> top_;
     TxLog* txlog_;
     bool awake_ = true;
     bool drive_idle_ = false;  // the last drive was the models' idle constants
@@ -108,6 +118,8 @@ private:
     uint64_t sleep_since_ = 0;  // edge after which the node fell asleep
     std::unordered_map<uint64_t, std::vector<uint64_t>> grants_;
     NodeEvents* ev_;
+    Fabric::Sym link_in_;
+    bool link_rst_ = true;
     std::string fw_line_;        // the firmware log line being assembled
     uint64_t fw_line_cycle_ = 0;
     uint64_t fw_lines_ = 0;

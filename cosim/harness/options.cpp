@@ -27,7 +27,8 @@ void usage(FILE* f) {
     fprintf(f,
             "usage: vianic-sim [options]\n"
             "\n"
-            "Simulates N vianic NICs (Verilated via_nic) and serves the co-simulation\n"
+            "Simulates N vianic nodes (Verilated via_node: the NIC and its fabric link) and\n"
+            "the fabric switch between them (via_fabric), and serves the co-simulation\n"
             "protocol (docs/cosim-protocol.md, version %u.%u) on a Unix socket.\n"
             "\n"
             "  --socket PATH              Unix socket to listen on (default $VIANIC_RUN_DIR/sim.sock,\n"
@@ -42,6 +43,10 @@ void usage(FILE* f) {
             "  --dma-write-latency-ns N   host memory write latency (default 150)\n"
             "  --dma-bandwidth-mbps N     host memory bandwidth per direction in MB/s\n"
             "                             (default 8000 = 8 GB/s; 0 = unlimited)\n"
+            "  --link-latency-ns N        fabric link latency each way, node to switch and back\n"
+            "                             (default 100; at least one cycle; rounds up to cycles)\n"
+            "  --pcap FILE                capture every frame the fabric switch delivers to a node\n"
+            "                             (libpcap, ns timestamps; docs/fabric.md, \"Captures\")\n"
             "  --trace FILE               waveform of every node into one %s file (this binary\n"
             "                             writes %s; the other build writes the other format)\n"
             "  --trace-start CYCLE        first cycle dumped (default 0)\n"
@@ -100,7 +105,7 @@ std::string default_socket_path() {
 
 void parse_options(int argc, char** argv, Options* o) {
     enum {
-        O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_TRACE, O_TSTART, O_TEND,
+        O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_LINKLAT, O_PCAP, O_TRACE, O_TSTART, O_TEND,
         O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP
     };
     static const struct option longopts[] = {
@@ -113,6 +118,8 @@ void parse_options(int argc, char** argv, Options* o) {
         {"dma-read-latency-ns", required_argument, nullptr, O_RDLAT},
         {"dma-write-latency-ns", required_argument, nullptr, O_WRLAT},
         {"dma-bandwidth-mbps", required_argument, nullptr, O_BW},
+        {"link-latency-ns", required_argument, nullptr, O_LINKLAT},
+        {"pcap", required_argument, nullptr, O_PCAP},
         {"trace", required_argument, nullptr, O_TRACE},
         {"trace-start", required_argument, nullptr, O_TSTART},
         {"trace-end", required_argument, nullptr, O_TEND},
@@ -162,6 +169,11 @@ void parse_options(int argc, char** argv, Options* o) {
             case O_RDLAT: o->dma_read_latency_ns = parse_u64("--dma-read-latency-ns", optarg, 0, 1000000000); break;
             case O_WRLAT: o->dma_write_latency_ns = parse_u64("--dma-write-latency-ns", optarg, 0, 1000000000); break;
             case O_BW: o->dma_bandwidth_mbps = parse_u64("--dma-bandwidth-mbps", optarg, 0, 1000000000); break;
+            case O_LINKLAT: o->link_latency_ns = parse_u64("--link-latency-ns", optarg, 0, 1000000); break;
+            case O_PCAP:
+                if (!*optarg) bad("--pcap: empty file name%s", "");
+                o->pcap_file = optarg;
+                break;
             case O_TRACE:
                 if (!*optarg) bad("--trace: empty file name%s", "");
                 o->trace_file = optarg;
@@ -204,6 +216,8 @@ void parse_options(int argc, char** argv, Options* o) {
     // latencies round up: the model never answers faster than asked
     o->dma_read_latency = (o->dma_read_latency_ns * 1000 + o->clock_ps - 1) / o->clock_ps;
     o->dma_write_latency = (o->dma_write_latency_ns * 1000 + o->clock_ps - 1) / o->clock_ps;
+    uint64_t ll = (o->link_latency_ns * 1000 + o->clock_ps - 1) / o->clock_ps;
+    o->link_latency = unsigned(ll < 1 ? 1 : ll);
 }
 
 }  // namespace vianic

@@ -17,6 +17,8 @@ struct Options {
     uint64_t dma_read_latency_ns = 500;
     uint64_t dma_write_latency_ns = 150;
     uint64_t dma_bandwidth_mbps = 8000;  // MB/s per direction; 0 = unlimited
+    uint64_t link_latency_ns = 100;  // fabric link latency, each way (>= 1 cycle)
+    std::string pcap_file;           // capture of the frames the switch delivers
     std::string trace_file;
     uint64_t trace_start = 0;
     uint64_t trace_end = UINT64_MAX;
@@ -30,6 +32,7 @@ struct Options {
     uint32_t clock_ps = 4000;         // even, so that half a period is exact
     uint64_t dma_read_latency = 125;  // cycles
     uint64_t dma_write_latency = 38;  // cycles
+    unsigned link_latency = 25;       // cycles
 };
 
 // Parses argv into *o. On --help prints usage to stdout and exits 0; on a bad

@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "Vvia_nic.h"
+#include "Vvia_node.h"
 #include "backlog.h"
 #include "dut_params.h"
 #include "log.h"
@@ -102,15 +102,20 @@ bool Server::start() {
     if (!o_.trace_file.empty()) Trace::enable_context(ctx_.get());
     pool_.reset(new EvalPool(o_.threads ? o_.threads : EvalPool::default_threads(o_.nodes)));
     for (unsigned i = 0; i < o_.nodes; i++) nodes_.emplace_back(new Node(i, ctx_.get(), o_, this, &txlog_));
+    fabric_.reset(new Fabric(ctx_.get(), o_.nodes, o_.link_latency));
+    if (!o_.pcap_file.empty() && !fabric_->open_pcap(o_.pcap_file, o_.clock_ps, &why)) {
+        log_error("%s", why.c_str());
+        return false;
+    }
 
     if (!o_.txlog_file.empty() && !txlog_.open(o_.txlog_file, &why)) {
         log_error("%s", why.c_str());
         return false;
     }
     if (!o_.trace_file.empty()) {
-        std::vector<Vvia_nic*> models;
+        std::vector<Vvia_node*> models;
         for (auto& n : nodes_) models.push_back(n->model());
-        if (!trace_.open(o_.trace_file, models, o_.trace_start, o_.trace_end, &why)) {
+        if (!trace_.open(o_.trace_file, models, fabric_->model(), o_.trace_start, o_.trace_end, &why)) {
             log_error("%s", why.c_str());
             return false;
         }
@@ -120,6 +125,7 @@ bool Server::start() {
     // starts from the same cycle
     ctx_->time(0);
     for (auto& n : nodes_) n->initial_eval();
+    fabric_->initial_eval();
     trace_.dump(0, 0);
     for (unsigned i = 0; i < 256 && (i < Node::kStartupResetCycles + 2 || any_awake()); i++) step();
 

@@ -31,6 +31,7 @@
 
 #include "connection.h"
 #include "eval_pool.h"
+#include "fabric.h"
 #include "events.h"
 #include "node.h"
 #include "options.h"
@@ -142,6 +143,7 @@ private:
     Options o_;
     std::unique_ptr<VerilatedContext> ctx_;
     std::vector<std::unique_ptr<Node>> nodes_;
+    std::unique_ptr<Fabric> fabric_;
     std::unique_ptr<EvalPool> pool_;  // evaluates the nodes' models of an edge in parallel
     Trace trace_;
     TxLog txlog_;

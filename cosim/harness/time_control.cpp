@@ -17,23 +17,47 @@ namespace vianic {
 bool Server::any_awake() const {
     for (const auto& n : nodes_)
         if (n->awake()) return true;
-    return false;
+    return fabric_->awake() || fabric_->in_flight() > 0;
 }
 
 void Server::step() {
     const uint64_t period = o_.clock_ps;
+    Fabric* fab = fabric_.get();
+    // the links' symbols due at this edge; a sleeping node that gets one
+    // wakes up
+    uint32_t got = fab->deliver(cycle_);
+    const bool link_rst = fab->in_reset();
     Node* awake[16];
     unsigned na = 0;
-    for (const auto& n : nodes_)
-        if (n->awake()) awake[na++] = n.get();
-    // the models of one edge are evaluated in parallel; everything else runs
-    // here, in node order
-    auto eval = [](void* arg, unsigned i) { static_cast<Node**>(arg)[i]->eval(); };
+    for (const auto& n : nodes_) {
+        if ((got >> n->idx) & 1) n->wake(cycle_);
+        if (n->awake()) {
+            n->set_link_in(fab->to_node(n->idx), link_rst);
+            awake[na++] = n.get();
+        }
+    }
+    const bool fab_awake = fab->awake();
+    // the models of one edge are evaluated in parallel (the switch is the
+    // item after the nodes); everything else runs here, in node order
+    struct Items {
+        Node** nodes;
+        unsigned n;
+        Fabric* fab;
+    } items{awake, na, fab};
+    auto eval = [](void* arg, unsigned i) {
+        Items* it = static_cast<Items*>(arg);
+        if (i < it->n)
+            it->nodes[i]->eval();
+        else
+            it->fab->eval();
+    };
+    const unsigned ni = na + (fab_awake ? 1 : 0);
 
     uint64_t t = cycle_ * period + period / 2;
     ctx_->time(t);
     for (unsigned i = 0; i < na; i++) awake[i]->negedge_drive(cycle_);
-    pool_->run(na, eval, awake);
+    if (fab_awake) fab->negedge_drive();
+    pool_->run(ni, eval, &items);
     for (unsigned i = 0; i < na; i++) awake[i]->negedge_sample(cycle_);
     trace_.dump(t, cycle_);
 
@@ -41,10 +65,15 @@ void Server::step() {
     t = cycle_ * period;
     ctx_->time(t);
     for (unsigned i = 0; i < na; i++) awake[i]->posedge_drive();
-    pool_->run(na, eval, awake);
+    if (fab_awake) fab->posedge_drive();
+    pool_->run(ni, eval, &items);
     trace_.dump(t, cycle_);
 
-    for (unsigned i = 0; i < na; i++) awake[i]->after_posedge(cycle_);
+    for (unsigned i = 0; i < na; i++) {
+        awake[i]->after_posedge(cycle_);
+        fab->collect_node(awake[i]->idx, awake[i]->link_out(), cycle_);
+    }
+    if (fab_awake) fab->after_posedge(cycle_);
 }
 
 // Answers produced while cycles run are buffered (Conn::cork) and sent

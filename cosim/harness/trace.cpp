@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "Vvia_nic.h"
+#include "Vvia_fabric.h"
+#include "Vvia_node.h"
 #include "verilated.h"
 
 #ifndef VIANIC_TRACE_FST
@@ -31,7 +32,7 @@ Trace::~Trace() { close(); }
 
 void Trace::enable_context(VerilatedContext* ctx) { ctx->traceEverOn(true); }
 
-bool Trace::open(const std::string& path, const std::vector<Vvia_nic*>& models, uint64_t start, uint64_t end,
+bool Trace::open(const std::string& path, const std::vector<Vvia_node*>& models, Vvia_fabric* fabric, uint64_t start, uint64_t end,
                  std::string* why) {
     // a clear message before Verilator tries (it may only warn)
     FILE* probe = fopen(path.c_str(), "w");
@@ -42,7 +43,8 @@ bool Trace::open(const std::string& path, const std::vector<Vvia_nic*>& models, 
     fclose(probe);
     TraceFile* t = new TraceFile;
     // levels: the whole hierarchy of every node
-    for (Vvia_nic* m : models) m->trace(t, 99);
+    for (Vvia_node* m : models) m->trace(t, 99);
+    if (fabric) fabric->trace(t, 99);
     t->open(path.c_str());
     if (!t->isOpen()) {
         delete t;

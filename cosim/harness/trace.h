@@ -1,5 +1,5 @@
 // trace.h: waveform control. Every node's model is traced into one file
-// (scopes nodeK.*); VCD in the vcd build, FST in the fst build (a Verilated
+// (scopes nodeK.*) with the switch (scope fabric.*); VCD in the vcd build, FST in the fst build (a Verilated
 // model has one trace format, chosen when it is verilated). A dump happens
 // only inside the --trace-start/--trace-end cycle window and while TRACE has
 // not switched it off.
@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-class Vvia_nic;
+class Vvia_node;
+class Vvia_fabric;
 class VerilatedContext;
 
 namespace vianic {
@@ -23,7 +24,7 @@ public:
 
     // Must be called before any model is built when tracing.
     static void enable_context(VerilatedContext* ctx);
-    bool open(const std::string& path, const std::vector<Vvia_nic*>& models, uint64_t start, uint64_t end,
+    bool open(const std::string& path, const std::vector<Vvia_node*>& models, Vvia_fabric* fabric, uint64_t start, uint64_t end,
               std::string* why);
     bool enabled() const { return tfp_ != nullptr; }
 

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x95aef95aedab8fbf)
+#define VIA_ADMIN_HASH VIA_ULL(0x961ebd26f2c9f59a)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -30,7 +30,8 @@
 #define VIA_ADMIN_OP_QUERY_VI VIA_U(0x22) /* Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS. */
 #define VIA_ADMIN_OP_MODIFY_VI VIA_U(0x23) /* Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise). */
 #define VIA_ADMIN_OP_CONNECT_LOOPBACK VIA_U(0x24) /* Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer. */
-#define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay). */
+#define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay). */
+#define VIA_ADMIN_OP_CONNECT_REMOTE VIA_U(0x26) /* Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node. */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
@@ -40,7 +41,7 @@
 #define VIA_ADMIN_ST_NO_RESOURCE VIA_U(0x6) /* A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs. */
 #define VIA_ADMIN_ST_IN_USE VIA_U(0x7) /* The object is still used (a ptag by regions or VIs). */
 #define VIA_ADMIN_ST_INVALID_VI VIA_U(0x8) /* The VI id does not name a VI (never created, destroyed, or not below MAX_VI). */
-#define VIA_ADMIN_ST_INVALID_STATE VIA_U(0x9) /* The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED). */
+#define VIA_ADMIN_ST_INVALID_STATE VIA_U(0x9) /* The VI's state does not allow the command (DESTROY_VI, MODIFY_VI, CONNECT_LOOPBACK and CONNECT_REMOTE need IDLE, DISCONNECT_VI needs CONNECTED). */
 #define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL VIA_U(0xa) /* The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT). */
 #define VIA_ADMIN_ST_INVALID_MTU VIA_U(0xb) /* The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE). */
 #define VIA_ADMIN_ST_INVALID_RDMAREAD VIA_U(0xc) /* RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT). */
@@ -148,6 +149,12 @@
 #define VIA_ADMIN_CONNECT_LOOPBACK_VI_A_OFFSET VIA_U(0)
 #define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_OFFSET VIA_U(4)
 
+/* CONNECT_REMOTE: CONNECT_REMOTE command payload: a VI of this NIC and its peer on another node. */
+#define VIA_ADMIN_CONNECT_REMOTE_BYTES VIA_U(12)
+#define VIA_ADMIN_CONNECT_REMOTE_VI_OFFSET VIA_U(0)
+#define VIA_ADMIN_CONNECT_REMOTE_PEER_NODE_OFFSET VIA_U(4)
+#define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_OFFSET VIA_U(8)
+
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 #define VIA_ADMIN_MODIFY_VI_BYTES VIA_U(24)
 #define VIA_ADMIN_MODIFY_VI_VI_OFFSET VIA_U(0)
@@ -174,6 +181,9 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#if defined(__cplusplus) && !defined(_Static_assert)
+#define _Static_assert static_assert
+#endif
 
 
 /* CMD: An admin command, in BAR0's ADMIN_CMD window. */
@@ -347,6 +357,17 @@ typedef struct __attribute__((packed, aligned(4))) {
 _Static_assert(sizeof(via_admin_connect_loopback_t) == 8, "CONNECT_LOOPBACK size");
 _Static_assert(offsetof(via_admin_connect_loopback_t, vi_a) == 0, "CONNECT_LOOPBACK.VI_A offset");
 _Static_assert(offsetof(via_admin_connect_loopback_t, vi_b) == 4, "CONNECT_LOOPBACK.VI_B offset");
+
+/* CONNECT_REMOTE: CONNECT_REMOTE command payload: a VI of this NIC and its peer on another node. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi; /* VI id of this NIC's end (IDLE). */
+    uint32_t peer_node; /* The peer's node (its NIC address, 0..255; not this NIC's: use CONNECT_LOOPBACK). */
+    uint32_t peer_vi; /* The peer's VI id on that node (0..65535). */
+} via_admin_connect_remote_t;
+_Static_assert(sizeof(via_admin_connect_remote_t) == 12, "CONNECT_REMOTE size");
+_Static_assert(offsetof(via_admin_connect_remote_t, vi) == 0, "CONNECT_REMOTE.VI offset");
+_Static_assert(offsetof(via_admin_connect_remote_t, peer_node) == 4, "CONNECT_REMOTE.PEER_NODE offset");
+_Static_assert(offsetof(via_admin_connect_remote_t, peer_vi) == 8, "CONNECT_REMOTE.PEER_VI offset");
 
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 typedef struct __attribute__((packed, aligned(4))) {

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0x6c41dbd00d738e50)
+#define VIA_BAR0_HASH VIA_ULL(0xb1bdebc335d2224e)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -340,11 +340,41 @@
 /* TPT_ERRORS (ro): Lookups answered with an error (wraps). */
 #define VIA_REG_TPT_ERRORS VIA_U(0x3bc)
 
-/* NET_RX_FRAMES (ro): Frames received on the network port (s_axis, counted at tlast). */
+/* NET_RX_FRAMES (ro): Frames received on the network port (s_axis, counted at tlast), good or not. */
 #define VIA_REG_NET_RX_FRAMES VIA_U(0x180)
 
-/* NET_TX_FRAMES (ro): Frames sent on the network port (m_axis, counted at tlast). */
+/* NET_TX_FRAMES (ro): Wire frames sent on the network port (m_axis, counted at tlast). */
 #define VIA_REG_NET_TX_FRAMES VIA_U(0x184)
+
+/* NET_LOOP_MSGS (ro): Messages looped back to this node's receive engine (peer node = this node). */
+#define VIA_REG_NET_LOOP_MSGS VIA_U(0x188)
+
+/* NET_TX_MSGS (ro): Messages sent on the network port (each one or more wire frames). */
+#define VIA_REG_NET_TX_MSGS VIA_U(0x18c)
+
+/* NET_RX_GOOD (ro): Wire frames received whole: CRC and trailer good, for this node, a known kind. */
+#define VIA_REG_NET_RX_GOOD VIA_U(0x190)
+
+/* NET_RX_CRC (ro): Wire frames dropped: CRC mismatch or a nonzero trailer STATUS (the sender cut the message). */
+#define VIA_REG_NET_RX_CRC VIA_U(0x194)
+
+/* NET_RX_MALFORMED (ro): Wire frames dropped: too short, payload longer than the MTU, SEG_LEN not the payload's size, a CONNECT frame of the wrong size. */
+#define VIA_REG_NET_RX_MALFORMED VIA_U(0x198)
+
+/* NET_RX_MISROUTED (ro): Wire frames dropped: DST_NODE is not this node. */
+#define VIA_REG_NET_RX_MISROUTED VIA_U(0x19c)
+
+/* NET_RX_KIND (ro): Wire frames dropped: unknown KIND. */
+#define VIA_REG_NET_RX_KIND VIA_U(0x1a0)
+
+/* NET_RX_REASM (ro): Reassembly errors: messages aborted (a segment missing, out of order or from another sender) and segments that started nothing. */
+#define VIA_REG_NET_RX_REASM VIA_U(0x1a4)
+
+/* NET_RX_MSGS (ro): Messages reassembled and handed to the receive engine. */
+#define VIA_REG_NET_RX_MSGS VIA_U(0x1a8)
+
+/* NET_RX_CM (ro): Connection-management (CONNECT) frames received whole. */
+#define VIA_REG_NET_RX_CM VIA_U(0x1ac)
 
 /* VI_DOORBELLS (ro): Posts (DOORBELL high words) on enabled VIs. */
 #define VIA_REG_VI_DOORBELLS VIA_U(0x240)

@@ -134,6 +134,9 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#if defined(__cplusplus) && !defined(_Static_assert)
+#define _Static_assert static_assert
+#endif
 
 static inline uint16_t via_desc_ctl_control_op_get(uint16_t v) { return (uint16_t)((v & VIA_DESC_CTL_CONTROL_OP_MASK) >> VIA_DESC_CTL_CONTROL_OP_SHIFT); }
 static inline uint16_t via_desc_ctl_control_op_set(uint16_t v, uint32_t x) { return (uint16_t)((v & ~VIA_DESC_CTL_CONTROL_OP_MASK) | ((x << VIA_DESC_CTL_CONTROL_OP_SHIFT) & VIA_DESC_CTL_CONTROL_OP_MASK)); }

@@ -93,6 +93,9 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#if defined(__cplusplus) && !defined(_Static_assert)
+#define _Static_assert static_assert
+#endif
 
 static inline uint8_t via_wire_hdr_flags_first_get(uint8_t v) { return (uint8_t)((v & VIA_WIRE_HDR_FLAGS_FIRST_MASK) >> VIA_WIRE_HDR_FLAGS_FIRST_SHIFT); }
 static inline uint8_t via_wire_hdr_flags_first_set(uint8_t v, uint32_t x) { return (uint8_t)((v & ~VIA_WIRE_HDR_FLAGS_FIRST_MASK) | ((x << VIA_WIRE_HDR_FLAGS_FIRST_SHIFT) & VIA_WIRE_HDR_FLAGS_FIRST_MASK)); }

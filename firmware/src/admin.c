@@ -115,6 +115,9 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
     case VIA_ADMIN_OP_DISCONNECT_VI:
         want = sizeof(via_admin_vi_args_t);
         break;
+    case VIA_ADMIN_OP_CONNECT_REMOTE:
+        want = sizeof(via_admin_connect_remote_t);
+        break;
     case VIA_ADMIN_OP_CONNECT_LOOPBACK:
         want = sizeof(via_admin_connect_loopback_t);
         break;
@@ -182,6 +185,9 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_CONNECT_LOOPBACK:
         st = vi_connect_loopback(in);
+        break;
+    case VIA_ADMIN_OP_CONNECT_REMOTE:
+        st = vi_connect_remote(in);
         break;
     case VIA_ADMIN_OP_DISCONNECT_VI:
         st = vi_disconnect(((const via_admin_vi_args_t *)in)->vi);

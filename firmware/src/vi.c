@@ -256,6 +256,18 @@ uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c)
     return VIA_ADMIN_ST_OK;
 }
 
+uint32_t vi_connect_remote(const via_admin_connect_remote_t *c)
+{
+    vi_t *v = vi_get(c->vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (c->peer_node > 0xFFu || c->peer_node == self_node || c->peer_vi > 0xFFFFu)
+        return VIA_ADMIN_ST_BAD_PARAM;
+    if (v->state != VIA_VIP_VI_STATE_IDLE)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    return set_state_commit(c->vi, v, VIA_VIP_VI_STATE_CONNECTED, c->peer_vi, c->peer_node);
+}
+
 uint32_t vi_disconnect(uint32_t vi)
 {
     vi_t *v = vi_get(vi);
@@ -264,12 +276,13 @@ uint32_t vi_disconnect(uint32_t vi)
     if (v->state != VIA_VIP_VI_STATE_CONNECTED)
         return VIA_ADMIN_ST_INVALID_STATE;
     uint32_t ip = v->peer;
-    vi_t *p = vi_get(ip);
+    /* a peer on another node is that node's to disconnect */
+    vi_t *p = v->peer_node == self_node ? vi_get(ip) : 0;
     uint32_t st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
     if (st != VIA_ADMIN_ST_OK)
         return st;
     /* The peer, if it is still connected to this VI. */
-    if (p && p != v && p->state == VIA_VIP_VI_STATE_CONNECTED && p->peer == vi)
+    if (p && p != v && p->state == VIA_VIP_VI_STATE_CONNECTED && p->peer == vi && p->peer_node == self_node)
         st = set_state_commit(ip, p, VIA_VIP_VI_STATE_IDLE, 0, 0);
     return st;
 }

@@ -43,9 +43,12 @@
  *   the same MAX_TRANSFER_SIZE                     -> INVALID_MTU
  *   the two commits (if the second fails, the first is undone if it can
  *   be)                                            -> INTERNAL
+ * CONNECT_REMOTE (VI, PEER_NODE, PEER_VI): the VI exists -> INVALID_VI;
+ *   PEER_NODE <= 255 and not this node, PEER_VI <= 65535 -> BAD_PARAM;
+ *   IDLE -> INVALID_STATE; the commit -> INTERNAL.
  * DISCONNECT_VI (VI): exists -> INVALID_VI; CONNECTED -> INVALID_STATE;
  *   the commits -> INTERNAL (the VI itself first; its peer goes IDLE too
- *   when it is CONNECTED to this VI).
+ *   when it is on this NIC and CONNECTED to this VI).
  * A VI holds one use of its ptag from CREATE to DESTROY (MODIFY moves it),
  * so DESTROY_PTAG answers IN_USE while a VI has it. */
 #ifndef FW_VI_H
@@ -79,7 +82,9 @@ uint32_t vi_modify(const via_admin_modify_vi_t *m);
 
 /* CONNECT_LOOPBACK: two VIs of this NIC connected to each other. */
 uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c);
-/* DISCONNECT_VI: a CONNECTED VI and its peer back to IDLE. */
+/* CONNECT_REMOTE: a VI of this NIC connected to a VI of another node. */
+uint32_t vi_connect_remote(const via_admin_connect_remote_t *c);
+/* DISCONNECT_VI: a CONNECTED VI and its peer (on this NIC) back to IDLE. */
 uint32_t vi_disconnect(uint32_t vi);
 
 /* The state of a live VI (VIA_VIP_VI_STATE_*), or 0xFFFFFFFF. */

@@ -932,6 +932,48 @@ static void test_connect_levels(void)
     check_ctx(d);
 }
 
+static uint32_t connect_remote(uint32_t vi, uint32_t node, uint32_t peer)
+{
+    via_admin_connect_remote_t c = {.vi = vi, .peer_node = node, .peer_vi = peer};
+    return exec(VIA_ADMIN_OP_CONNECT_REMOTE, &c, sizeof c);
+}
+
+static void test_connect_remote(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), a = 0, b = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &a), ST_OK);
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &b), ST_OK);
+    uint32_t commits = fake_ctx.commits;
+    /* bad arguments: no commit */
+    CHECK_EQ_U(connect_remote(9, 1, 0), ST_INVALID_VI);
+    CHECK_EQ_U(connect_remote(a, 256, 0), ST_BAD_PARAM);
+    CHECK_EQ_U(connect_remote(a, TEST_NODE, 0), ST_BAD_PARAM); /* this node: CONNECT_LOOPBACK */
+    CHECK_EQ_U(connect_remote(a, 1, 65536), ST_BAD_PARAM);
+    uint8_t buf[16] = {0};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CONNECT_REMOTE, buf, 8), ST_BAD_PARAM); /* short payload */
+    CHECK_EQ_U(fake_ctx.commits, commits);
+    /* OK: one commit, the peer on node 3 */
+    CHECK_EQ_U(connect_remote(a, 3, 77), ST_OK);
+    CHECK_EQ_U(fake_ctx.commits, commits + 1);
+    CHECK_EQ_U(vi_state(a), CONNECTED);
+    CHECK_EQ_U(vi_peer(a), 77);
+    CHECK_EQ_U(fake_ctx.e[a].peer, 77);
+    CHECK_EQ_U(fake_ctx.e[a].peer_node, 3);
+    CHECK_EQ_U(fake_ctx.e[a].state, CONNECTED);
+    /* connected: no second connect */
+    CHECK_EQ_U(connect_remote(a, 3, 78), ST_INVALID_STATE);
+    /* b's peer is VI a of node 2: disconnecting this node's a leaves b
+     * alone (its peer is another node's VI with the same id) */
+    CHECK_EQ_U(connect_remote(b, 2, a), ST_OK);
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    CHECK_EQ_U(fake_ctx.e[a].peer_node, 0);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    CHECK_EQ_U(vi_state(b), IDLE);
+}
+
 int main(void)
 {
     if (FW_RELIABILITY_LEVEL_SUPPORT != 1u) {
@@ -949,6 +991,7 @@ int main(void)
     TEST_RUN(test_commits);
     TEST_RUN(test_commit_timeout);
     TEST_RUN(test_connect);
+    TEST_RUN(test_connect_remote);
     TEST_RUN(test_random);
     return test_main_end();
 }

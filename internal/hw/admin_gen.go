@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x95aef95aedab8fbf
+const AdminHash uint64 = 0x961ebd26f2c9f59a
 
 // Constants of the layout.
 const (
@@ -40,8 +40,10 @@ const (
 	AdminOpModifyVi = 0x23
 	// AdminOpConnectLoopback: Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
 	AdminOpConnectLoopback = 0x24
-	// AdminOpDisconnectVi: Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay).
+	// AdminOpDisconnectVi: Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay).
 	AdminOpDisconnectVi = 0x25
+	// AdminOpConnectRemote: Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
+	AdminOpConnectRemote = 0x26
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -60,7 +62,7 @@ const (
 	AdminStInUse = 0x7
 	// AdminStInvalidVi: The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
 	AdminStInvalidVi = 0x8
-	// AdminStInvalidState: The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED).
+	// AdminStInvalidState: The VI's state does not allow the command (DESTROY_VI, MODIFY_VI, CONNECT_LOOPBACK and CONNECT_REMOTE need IDLE, DISCONNECT_VI needs CONNECTED).
 	AdminStInvalidState = 0x9
 	// AdminStInvalidReliabilityLevel: The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
 	AdminStInvalidReliabilityLevel = 0xa
@@ -117,6 +119,7 @@ var AdminOpNames = map[AdminOp]string{
 	AdminOpModifyVi:        "MODIFY_VI",
 	AdminOpConnectLoopback: "CONNECT_LOOPBACK",
 	AdminOpDisconnectVi:    "DISCONNECT_VI",
+	AdminOpConnectRemote:   "CONNECT_REMOTE",
 }
 
 // String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
@@ -524,6 +527,33 @@ func (v *AdminConnectLoopback) Unmarshal(b []byte) {
 	b = b[:AdminConnectLoopbackBytes]
 	v.ViA = binary.LittleEndian.Uint32(b[0:])
 	v.ViB = binary.LittleEndian.Uint32(b[4:])
+}
+
+// AdminConnectRemoteBytes is the size of AdminConnectRemote in bytes.
+const AdminConnectRemoteBytes = 12
+
+// AdminConnectRemote is CONNECT_REMOTE: CONNECT_REMOTE command payload: a VI of this NIC and its peer on another node.
+type AdminConnectRemote struct {
+	Vi       uint32 // VI id of this NIC's end (IDLE).
+	PeerNode uint32 // The peer's node (its NIC address, 0..255; not this NIC's: use CONNECT_LOOPBACK).
+	PeerVi   uint32 // The peer's VI id on that node (0..65535).
+}
+
+// Marshal writes v to b[:AdminConnectRemoteBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminConnectRemote) Marshal(b []byte) {
+	b = b[:AdminConnectRemoteBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Vi)
+	binary.LittleEndian.PutUint32(b[4:], v.PeerNode)
+	binary.LittleEndian.PutUint32(b[8:], v.PeerVi)
+}
+
+// Unmarshal reads v from b[:AdminConnectRemoteBytes].
+func (v *AdminConnectRemote) Unmarshal(b []byte) {
+	b = b[:AdminConnectRemoteBytes]
+	v.Vi = binary.LittleEndian.Uint32(b[0:])
+	v.PeerNode = binary.LittleEndian.Uint32(b[4:])
+	v.PeerVi = binary.LittleEndian.Uint32(b[8:])
 }
 
 // AdminModifyViBytes is the size of AdminModifyVi in bytes.

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x6c41dbd00d738e50
+const Bar0Hash uint64 = 0xb1bdebc335d2224e
 
 // Constants of the layout.
 const (
@@ -260,10 +260,30 @@ const (
 	RegTptMisses uint32 = 0x3b8
 	// RegTptErrors (ro): Lookups answered with an error (wraps).
 	RegTptErrors uint32 = 0x3bc
-	// RegNetRxFrames (ro): Frames received on the network port (s_axis, counted at tlast).
+	// RegNetRxFrames (ro): Frames received on the network port (s_axis, counted at tlast), good or not.
 	RegNetRxFrames uint32 = 0x180
-	// RegNetTxFrames (ro): Frames sent on the network port (m_axis, counted at tlast).
+	// RegNetTxFrames (ro): Wire frames sent on the network port (m_axis, counted at tlast).
 	RegNetTxFrames uint32 = 0x184
+	// RegNetLoopMsgs (ro): Messages looped back to this node's receive engine (peer node = this node).
+	RegNetLoopMsgs uint32 = 0x188
+	// RegNetTxMsgs (ro): Messages sent on the network port (each one or more wire frames).
+	RegNetTxMsgs uint32 = 0x18c
+	// RegNetRxGood (ro): Wire frames received whole: CRC and trailer good, for this node, a known kind.
+	RegNetRxGood uint32 = 0x190
+	// RegNetRxCrc (ro): Wire frames dropped: CRC mismatch or a nonzero trailer STATUS (the sender cut the message).
+	RegNetRxCrc uint32 = 0x194
+	// RegNetRxMalformed (ro): Wire frames dropped: too short, payload longer than the MTU, SEG_LEN not the payload's size, a CONNECT frame of the wrong size.
+	RegNetRxMalformed uint32 = 0x198
+	// RegNetRxMisrouted (ro): Wire frames dropped: DST_NODE is not this node.
+	RegNetRxMisrouted uint32 = 0x19c
+	// RegNetRxKind (ro): Wire frames dropped: unknown KIND.
+	RegNetRxKind uint32 = 0x1a0
+	// RegNetRxReasm (ro): Reassembly errors: messages aborted (a segment missing, out of order or from another sender) and segments that started nothing.
+	RegNetRxReasm uint32 = 0x1a4
+	// RegNetRxMsgs (ro): Messages reassembled and handed to the receive engine.
+	RegNetRxMsgs uint32 = 0x1a8
+	// RegNetRxCm (ro): Connection-management (CONNECT) frames received whole.
+	RegNetRxCm uint32 = 0x1ac
 	// RegViDoorbells (ro): Posts (DOORBELL high words) on enabled VIs.
 	RegViDoorbells uint32 = 0x240
 	// RegViDbDropped (ro): DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).
@@ -670,8 +690,18 @@ var Bar0 = Map{
 		{Name: "TPT_HITS", Offset: RegTptHits, Access: AccessRO, Doc: "Lookups whose page-list entry came from the translation cache (wraps).", Fields: []Field{}},
 		{Name: "TPT_MISSES", Offset: RegTptMisses, Access: AccessRO, Doc: "Lookups that fetched page-list entries from host memory (wraps).", Fields: []Field{}},
 		{Name: "TPT_ERRORS", Offset: RegTptErrors, Access: AccessRO, Doc: "Lookups answered with an error (wraps).", Fields: []Field{}},
-		{Name: "NET_RX_FRAMES", Offset: RegNetRxFrames, Access: AccessRO, Doc: "Frames received on the network port (s_axis, counted at tlast).", Fields: []Field{}},
-		{Name: "NET_TX_FRAMES", Offset: RegNetTxFrames, Access: AccessRO, Doc: "Frames sent on the network port (m_axis, counted at tlast).", Fields: []Field{}},
+		{Name: "NET_RX_FRAMES", Offset: RegNetRxFrames, Access: AccessRO, Doc: "Frames received on the network port (s_axis, counted at tlast), good or not.", Fields: []Field{}},
+		{Name: "NET_TX_FRAMES", Offset: RegNetTxFrames, Access: AccessRO, Doc: "Wire frames sent on the network port (m_axis, counted at tlast).", Fields: []Field{}},
+		{Name: "NET_LOOP_MSGS", Offset: RegNetLoopMsgs, Access: AccessRO, Doc: "Messages looped back to this node's receive engine (peer node = this node).", Fields: []Field{}},
+		{Name: "NET_TX_MSGS", Offset: RegNetTxMsgs, Access: AccessRO, Doc: "Messages sent on the network port (each one or more wire frames).", Fields: []Field{}},
+		{Name: "NET_RX_GOOD", Offset: RegNetRxGood, Access: AccessRO, Doc: "Wire frames received whole: CRC and trailer good, for this node, a known kind.", Fields: []Field{}},
+		{Name: "NET_RX_CRC", Offset: RegNetRxCrc, Access: AccessRO, Doc: "Wire frames dropped: CRC mismatch or a nonzero trailer STATUS (the sender cut the message).", Fields: []Field{}},
+		{Name: "NET_RX_MALFORMED", Offset: RegNetRxMalformed, Access: AccessRO, Doc: "Wire frames dropped: too short, payload longer than the MTU, SEG_LEN not the payload's size, a CONNECT frame of the wrong size.", Fields: []Field{}},
+		{Name: "NET_RX_MISROUTED", Offset: RegNetRxMisrouted, Access: AccessRO, Doc: "Wire frames dropped: DST_NODE is not this node.", Fields: []Field{}},
+		{Name: "NET_RX_KIND", Offset: RegNetRxKind, Access: AccessRO, Doc: "Wire frames dropped: unknown KIND.", Fields: []Field{}},
+		{Name: "NET_RX_REASM", Offset: RegNetRxReasm, Access: AccessRO, Doc: "Reassembly errors: messages aborted (a segment missing, out of order or from another sender) and segments that started nothing.", Fields: []Field{}},
+		{Name: "NET_RX_MSGS", Offset: RegNetRxMsgs, Access: AccessRO, Doc: "Messages reassembled and handed to the receive engine.", Fields: []Field{}},
+		{Name: "NET_RX_CM", Offset: RegNetRxCm, Access: AccessRO, Doc: "Connection-management (CONNECT) frames received whole.", Fields: []Field{}},
 		{Name: "VI_DOORBELLS", Offset: RegViDoorbells, Access: AccessRO, Doc: "Posts (DOORBELL high words) on enabled VIs.", Fields: []Field{}},
 		{Name: "VI_DB_DROPPED", Offset: RegViDbDropped, Access: AccessRO, Doc: "DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).", Fields: []Field{}},
 		{Name: "VI_DB_OVERFLOW", Offset: RegViDbOverflow, Access: AccessRO, Doc: "Posts dropped because MAX_DESC descriptors of the queue were outstanding.", Fields: []Field{}},

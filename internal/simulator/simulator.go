@@ -383,7 +383,7 @@ func FindRoot() (string, error) {
 }
 
 // GTKWaveSaveFile returns the project's GTKWave save file for the simulator's
-// dumps (nodes node0.via_nic, node1.via_nic, ...).
+// dumps (nodes node0.via_node.via_nic, node1.via_node.via_nic, ...; the switch fabric.via_fabric).
 func GTKWaveSaveFile(root string) string {
 	return filepath.Join(root, "sim-scripts", "gtkwave", "cosim.gtkw")
 }

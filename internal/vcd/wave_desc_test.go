@@ -250,8 +250,8 @@ func TestWaveShotDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The save file names the bench's signals (TOP.tb_via_nic.dut.); the
-	// co-simulation's NIC is node0.via_nic.
-	const benchScope, scope = "TOP.tb_via_nic.dut.", "node0.via_nic."
+	// co-simulation's NIC is node0.via_node.via_nic.
+	const benchScope, scope = "TOP.tb_via_nic.dut.", "node0.via_node.via_nic."
 	for i := range sigs {
 		rel, ok := strings.CutPrefix(sigs[i].Name, benchScope)
 		if !ok {

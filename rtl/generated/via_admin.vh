@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h95aef95aedab8fbf
+`define VIA_ADMIN_HASH 64'h961ebd26f2c9f59a
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -22,7 +22,8 @@
 `define VIA_ADMIN_OP_QUERY_VI 32'h00000022 // Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS.
 `define VIA_ADMIN_OP_MODIFY_VI 32'h00000023 // Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
 `define VIA_ADMIN_OP_CONNECT_LOOPBACK 32'h00000024 // Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
-`define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS and its peer: both back to IDLE (queued descriptors stay).
+`define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay).
+`define VIA_ADMIN_OP_CONNECT_REMOTE 32'h00000026 // Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
@@ -32,7 +33,7 @@
 `define VIA_ADMIN_ST_NO_RESOURCE 32'h00000006 // A limit is reached: protection tags, regions, MAX_REGISTER_BYTES, MAX_REGISTER_BLOCK_BYTES or VIs.
 `define VIA_ADMIN_ST_IN_USE 32'h00000007 // The object is still used (a ptag by regions or VIs).
 `define VIA_ADMIN_ST_INVALID_VI 32'h00000008 // The VI id does not name a VI (never created, destroyed, or not below MAX_VI).
-`define VIA_ADMIN_ST_INVALID_STATE 32'h00000009 // The VI's state does not allow the command (DESTROY_VI, MODIFY_VI and CONNECT_LOOPBACK need IDLE, DISCONNECT_VI needs CONNECTED).
+`define VIA_ADMIN_ST_INVALID_STATE 32'h00000009 // The VI's state does not allow the command (DESTROY_VI, MODIFY_VI, CONNECT_LOOPBACK and CONNECT_REMOTE need IDLE, DISCONNECT_VI needs CONNECTED).
 `define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL 32'h0000000a // The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
 `define VIA_ADMIN_ST_INVALID_MTU 32'h0000000b // The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE).
 `define VIA_ADMIN_ST_INVALID_RDMAREAD 32'h0000000c // RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
@@ -196,6 +197,15 @@
 `define VIA_ADMIN_CONNECT_LOOPBACK_VI_A_SIZE 4
 `define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_OFFSET 4 // VI id of the other end (not VI_A).
 `define VIA_ADMIN_CONNECT_LOOPBACK_VI_B_SIZE 4
+
+// CONNECT_REMOTE: CONNECT_REMOTE command payload: a VI of this NIC and its peer on another node.
+`define VIA_ADMIN_CONNECT_REMOTE_BYTES 12
+`define VIA_ADMIN_CONNECT_REMOTE_VI_OFFSET 0 // VI id of this NIC's end (IDLE).
+`define VIA_ADMIN_CONNECT_REMOTE_VI_SIZE 4
+`define VIA_ADMIN_CONNECT_REMOTE_PEER_NODE_OFFSET 4 // The peer's node (its NIC address, 0..255; not this NIC's: use CONNECT_LOOPBACK).
+`define VIA_ADMIN_CONNECT_REMOTE_PEER_NODE_SIZE 4
+`define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_OFFSET 8 // The peer's VI id on that node (0..65535).
+`define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_SIZE 4
 
 // MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's.
 `define VIA_ADMIN_MODIFY_VI_BYTES 24

@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h6c41dbd00d738e50
+`define VIA_BAR0_HASH 64'hb1bdebc335d2224e
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -331,8 +331,18 @@
 `define VIA_REG_TPT_HITS 16'h03b4 // ro Lookups whose page-list entry came from the translation cache (wraps).
 `define VIA_REG_TPT_MISSES 16'h03b8 // ro Lookups that fetched page-list entries from host memory (wraps).
 `define VIA_REG_TPT_ERRORS 16'h03bc // ro Lookups answered with an error (wraps).
-`define VIA_REG_NET_RX_FRAMES 16'h0180 // ro Frames received on the network port (s_axis, counted at tlast).
-`define VIA_REG_NET_TX_FRAMES 16'h0184 // ro Frames sent on the network port (m_axis, counted at tlast).
+`define VIA_REG_NET_RX_FRAMES 16'h0180 // ro Frames received on the network port (s_axis, counted at tlast), good or not.
+`define VIA_REG_NET_TX_FRAMES 16'h0184 // ro Wire frames sent on the network port (m_axis, counted at tlast).
+`define VIA_REG_NET_LOOP_MSGS 16'h0188 // ro Messages looped back to this node's receive engine (peer node = this node).
+`define VIA_REG_NET_TX_MSGS 16'h018c // ro Messages sent on the network port (each one or more wire frames).
+`define VIA_REG_NET_RX_GOOD 16'h0190 // ro Wire frames received whole: CRC and trailer good, for this node, a known kind.
+`define VIA_REG_NET_RX_CRC 16'h0194 // ro Wire frames dropped: CRC mismatch or a nonzero trailer STATUS (the sender cut the message).
+`define VIA_REG_NET_RX_MALFORMED 16'h0198 // ro Wire frames dropped: too short, payload longer than the MTU, SEG_LEN not the payload's size, a CONNECT frame of the wrong size.
+`define VIA_REG_NET_RX_MISROUTED 16'h019c // ro Wire frames dropped: DST_NODE is not this node.
+`define VIA_REG_NET_RX_KIND 16'h01a0 // ro Wire frames dropped: unknown KIND.
+`define VIA_REG_NET_RX_REASM 16'h01a4 // ro Reassembly errors: messages aborted (a segment missing, out of order or from another sender) and segments that started nothing.
+`define VIA_REG_NET_RX_MSGS 16'h01a8 // ro Messages reassembled and handed to the receive engine.
+`define VIA_REG_NET_RX_CM 16'h01ac // ro Connection-management (CONNECT) frames received whole.
 `define VIA_REG_VI_DOORBELLS 16'h0240 // ro Posts (DOORBELL high words) on enabled VIs.
 `define VIA_REG_VI_DB_DROPPED 16'h0244 // ro DOORBELL high words and HANDLE writes on VIs that are not enabled (dropped).
 `define VIA_REG_VI_DB_OVERFLOW 16'h0248 // ro Posts dropped because MAX_DESC descriptors of the queue were outstanding.

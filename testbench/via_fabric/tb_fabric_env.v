@@ -97,6 +97,8 @@ reg  [31:0] cfg_wdata = 32'd0;
 wire [31:0] cfg_rdata;
 wire        idle;
 
+localparam [4:0] NPORTS = P;  // every port has a node
+
 via_fabric #(
     .PORTS(P),
     .CREDITS(RX_DEPTH),
@@ -121,6 +123,7 @@ via_fabric #(
     .out_keep(f_out_keep),
     .out_last(f_out_last),
     .out_credit(f_out_credit),
+    .nports(NPORTS),
     .cfg_we(cfg_we),
     .cfg_addr(cfg_addr),
     .cfg_wdata(cfg_wdata),

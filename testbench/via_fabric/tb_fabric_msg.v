@@ -42,6 +42,8 @@ wire [8*P-1:0]  f_in_keep, f_out_keep;
 wire [31:0]     cfg_rdata;
 wire            idle;
 
+localparam [4:0] NPORTS = P;  // every port has a node
+
 via_fabric #(
     .PORTS(P), .CREDITS(64), .IN_DEPTH(64), .OQ_DEPTH(128), .NRULES(1), .MSG_HOLD(1), .HOLD_WAIT(HOLD)
 ) dut (
@@ -49,6 +51,7 @@ via_fabric #(
     .in_valid(f_in_valid), .in_data(f_in_data), .in_keep(f_in_keep), .in_last(f_in_last), .in_credit(f_in_credit),
     .out_valid(f_out_valid), .out_data(f_out_data), .out_keep(f_out_keep), .out_last(f_out_last),
     .out_credit(f_out_credit),
+    .nports(NPORTS),
     .cfg_we(1'b0), .cfg_addr(8'd0), .cfg_wdata(32'd0), .cfg_rdata(cfg_rdata), .idle(idle)
 );
 

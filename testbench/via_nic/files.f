@@ -1,6 +1,9 @@
 # via_nic top-level bench
 rtl/via_fifo.v
-rtl/via_net_loopback.v
+rtl/via_net.v
+rtl/via_wire_tx.v
+rtl/via_wire_rx.v
+rtl/via_wire_crc.v
 rtl/via_axil_slave.v
 rtl/via_regfile.v
 rtl/via_nic_ctrl.v

@@ -25,13 +25,15 @@
 //      page-crossing copy over BAR0 (DIAG_XLAT, handles) checked byte for
 //      byte, a PTAG error writing nothing, a soft reset in the middle of a
 //      translated copy (nothing left in flight, the TPT cleared: HANDLE);
-//   6. network loopback: frames through the FIFO with back-pressure, checked
-//      beat for beat, NET_RX_FRAMES / NET_TX_FRAMES;
+//   6. network port: random frames into s_axis are taken, none delivered,
+//      each counted once (NET_RX_FRAMES and one of the NET_RX_* drop
+//      counters), nothing sent on m_axis (the wire's good paths are tested
+//      by the via_wire bench and the co-simulation tests);
 //   7. soft reset: every register back to its reset value, RESET_BUSY while
 //      it runs, the triggering write answered; once idle, once in the middle
 //      of a long DMA copy (no AXI4 transaction is cut: nothing outstanding
-//      while the blocks are in reset) and once with the network port
-//      stalled; the NIC works normally afterwards;
+//      while the blocks are in reset) and once with frames coming in on the
+//      network port; the NIC works normally afterwards;
 //   8. control processor (programs in fw/, built by fw/build.sh): host
 //      download through CPU_MEM_ADDR/DATA with readback (both memories,
 //      auto-increment, words beyond the memory), a doorbell while the core
@@ -645,35 +647,30 @@ task dma_copy;
     end
 endtask
 
-// beats the sink received must be the source's beats, except that a soft
-// reset may have dropped one contiguous run (what was in the FIFO)
-task net_check;
-    input allow_gap;
-    integer i, a, b;
+// every frame the source sent was taken and dropped: NET_RX_FRAMES counts
+// them, exactly one drop counter counts each, nothing was delivered or sent
+task net_check_dropped;
+    input [8*24-1:0] what;
+    reg [31:0] c0, c1, c2, c3;
     begin
-        if (net_snk.received > net_src.sent) begin
-            $fatal(1, "tb_via_nic: %0d beats out of the network port, %0d in", net_snk.received, net_src.sent);
+        if (net_snk.received != 0) begin
+            $fatal(1, "tb_via_nic: %0s: %0d beats out of the network port", what, net_snk.received);
         end
-        a = 0;
-        while (a < net_snk.received && net_snk.r_data[a] === net_src.q_data[a]
-                && net_snk.r_keep[a] === net_src.q_keep[a] && net_snk.r_last[a] === net_src.q_last[a]) begin
-            a = a + 1;
+        rd_check(`VIA_REG_NET_RX_FRAMES, net_src.frames_sent);
+        rd_check(`VIA_REG_NET_TX_FRAMES, 32'h0);
+        rd_check(`VIA_REG_NET_RX_GOOD, 32'h0);
+        rd_check(`VIA_REG_NET_RX_MSGS, 32'h0);
+        rd_check(`VIA_REG_NET_RX_CM, 32'h0);
+        rd(`VIA_REG_NET_RX_CRC, c0);
+        rd(`VIA_REG_NET_RX_MALFORMED, c1);
+        rd(`VIA_REG_NET_RX_MISROUTED, c2);
+        rd(`VIA_REG_NET_RX_KIND, c3);
+        if (c0 + c1 + c2 + c3 != net_src.frames_sent) begin
+            $fatal(1, "tb_via_nic: %0s: %0d frames in, dropped CRC %0d + malformed %0d + misrouted %0d + kind %0d",
+                   what, net_src.frames_sent, c0, c1, c2, c3);
         end
-        b = net_src.sent - (net_snk.received - a);
-        if (!allow_gap && a != net_snk.received) begin
-            $fatal(1, "tb_via_nic: network beat %0d differs from the one sent", a);
-        end
-        if (!allow_gap && net_snk.received != net_src.sent) begin
-            $fatal(1, "tb_via_nic: %0d beats out of the network port, %0d in", net_snk.received, net_src.sent);
-        end
-        if (b - a > NET_FIFO_DEPTH + 1) begin
-            $fatal(1, "tb_via_nic: %0d network beats lost in a soft reset (FIFO %0d)", b - a, NET_FIFO_DEPTH);
-        end
-        for (i = a; i < net_snk.received; i = i + 1) begin
-            if (net_snk.r_data[i] !== net_src.q_data[b + i - a] || net_snk.r_keep[i] !== net_src.q_keep[b + i - a]
-                    || net_snk.r_last[i] !== net_src.q_last[b + i - a]) begin
-                $fatal(1, "tb_via_nic: network beat %0d (after a gap at %0d) differs from beat %0d sent", i, a, b + i - a);
-            end
+        if (c1 == 0 || c0 == 0) begin
+            $fatal(1, "tb_via_nic: %0s: expected both CRC (%0d) and malformed (%0d) drops", what, c0, c1);
         end
     end
 endtask
@@ -1291,19 +1288,18 @@ initial begin
     wr(`VIA_REG_IRQ_ENABLE, 32'h0);
     $display("tb_via_nic: translated copies, probe and soft reset during a translated copy ok at %0t", $time);
 
-    // ---------------------------------------------- 6. network loopback
+    // ---------------------------------------------- 6. network port
+    // frames that are not good wire frames (random beats, 1..30 per frame):
+    // the depacketizer takes every one, delivers none and counts each in
+    // exactly one drop counter; nothing goes out on m_axis
     count = 4;
     for (n = 0; n < count; n = n + 1) begin
-        net_snk.ready_pct = (n == 0) ? 100 : (n == 1) ? 15 : (n == 2) ? 50 : 85;
         net_src.send_random_frames(15, 30);
         net_src.wait_idle();
     end
-    net_snk.ready_pct = 100;
-    net_snk.wait_frames(net_src.frames_sent);
-    net_check(1'b0);
-    rd_check(`VIA_REG_NET_RX_FRAMES, net_src.frames_sent);
-    rd_check(`VIA_REG_NET_TX_FRAMES, net_snk.frames_received);
-    $display("tb_via_nic: network loopback ok (%0d frames) at %0t", net_snk.frames_received, $time);
+    repeat (100) @(posedge clk);
+    net_check_dropped("random frames");
+    $display("tb_via_nic: network port: %0d bad frames dropped and counted at %0t", net_src.frames_sent, $time);
 
     // ---------------------------------------------- 7. soft reset
     // a. idle NIC
@@ -1343,40 +1339,32 @@ initial begin
     $display("tb_via_nic: soft reset during a copy ok (%0d bytes copied, %0d busy reads) at %0t", i, busy_reads, $time);
     wr(`VIA_REG_IRQ_ENABLE, 32'h1);
     dma_copy(64'h0200, 64'he000, 32'd1024, 9'd0, 4'd0);
-    // c. network port stalled: the reset waits for the stalled beat, drops
-    //    what the FIFO holds, and the port works afterwards
-    net_snk.ready_pct = 0;
-    net_src.send_frames(6, 20);
+    // c. frames streaming into the network port: the reset stops taking
+    //    them (the rest wait with the sender), the counters restart, and
+    //    the port works afterwards
+    net_src.send_random_frames(30, 20);
     repeat (150) @(posedge clk);
     wr(`VIA_REG_CTRL, 32'h1 << `VIA_CTRL_SOFT_RESET_LSB);
-    count = 5;
-    for (i = 0; i < count; i = i + 1) begin
-        rd_check(`VIA_REG_STATUS, 32'h1 << `VIA_STATUS_RESET_BUSY_LSB);
-    end
-    net_snk.ready_pct = 40;
-    n = 0;
     rdata = 32'h1;
     while (rdata != 32'h0) begin
         rd(`VIA_REG_STATUS, rdata);
     end
     net_src.wait_idle();
-    net_snk.ready_pct = 100;
-    repeat (NET_FIFO_DEPTH * 2) @(posedge clk);
-    net_check(1'b1);
-    wr(`VIA_REG_IRQ_ENABLE, 32'h0);
-    rd(`VIA_REG_NET_TX_FRAMES, v);
+    repeat (100) @(posedge clk);
     rd(`VIA_REG_NET_RX_FRAMES, r);
-    if (v > r) begin
-        $fatal(1, "tb_via_nic: after a soft reset: %0d frames sent, %0d received", v, r);
+    if (r == 0 || r > 30) begin
+        $fatal(1, "tb_via_nic: %0d frames counted after a soft reset during 30", r);
     end
-    // clean frames after that
+    wr(`VIA_REG_IRQ_ENABLE, 32'h0);
+    // clean counting after that
     net_src.send_random_frames(20, 16);
-    net_snk.ready_pct = 60;
     net_src.wait_idle();
-    net_snk.ready_pct = 100;
-    repeat (NET_FIFO_DEPTH * 2) @(posedge clk);
-    net_check(1'b1);
-    $display("tb_via_nic: soft reset with the network stalled ok at %0t", $time);
+    repeat (100) @(posedge clk);
+    rd_check(`VIA_REG_NET_RX_FRAMES, r + 20);
+    if (net_snk.received != 0) begin
+        $fatal(1, "tb_via_nic: %0d beats out of the network port", net_snk.received);
+    end
+    $display("tb_via_nic: soft reset with frames coming in ok at %0t", $time);
 
     if (blk_pulses != pulses + 3) begin
         $fatal(1, "tb_via_nic: %0d soft resets, expected 3", blk_pulses - pulses);

@@ -1,0 +1,107 @@
+// fabric.h: the cluster's network: the Verilated switch (rtl/via_fabric.v,
+// model "fabric", built with kPorts ports; the nports input says how many
+// have a node) and the links between it and every node's link port
+// (rtl/via_node.v), with the capture of the frames it delivers.
+//
+// A link carries symbols only: a data beat one way and a credit pulse the
+// other, both registered at their source. The harness delays every symbol
+// by the link latency L (cycles, >= 1): a symbol a model outputs after
+// rising edge c is driven into the far end before edge c + L (at the falling
+// edge before it). This is the boundary the nodes and the switch can be
+// evaluated apart at: nothing crosses it faster than L cycles.
+//
+// Per cycle (Server::step): deliver() takes the symbols due at the next edge
+// off the lines (and wakes a sleeping node that gets one), the models are
+// driven, evaluated and sampled, then collect_*() puts the symbols the
+// models output onto the lines. The switch sleeps, like a node, while it is
+// idle and nothing is in flight on a link.
+//
+// Capture (--pcap): every frame the switch sends to a node, as the node's
+// link receives it (so a frame a fault rule corrupts shows with its bad CRC,
+// a dropped one does not show), in the libpcap format with nanosecond
+// timestamps (the simulated time of the frame's first beat on the link),
+// Ethernet framing with the MACs of the nodes and the EtherType of
+// docs/wire.md.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+class Vvia_fabric;
+class Vvia_node;
+class VerilatedContext;
+
+namespace vianic {
+
+class Fabric {
+public:
+    static constexpr unsigned kPorts = 16;   // the model's PORTS (nodes 1..16)
+    static constexpr unsigned kResetCycles = 8;
+
+    // One symbol of a link in one cycle: a beat and/or a credit pulse.
+    struct Sym {
+        uint64_t data = 0;
+        uint8_t keep = 0;
+        bool valid = false, last = false, credit = false;
+        bool any() const { return valid || credit; }
+    };
+
+    Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency);
+    ~Fabric();
+
+    // Opens the capture file (--pcap); false with *why on failure.
+    bool open_pcap(const std::string& path, uint32_t clock_ps, std::string* why);
+    void close_pcap();
+
+    Vvia_fabric* model() { return top_.get(); }
+    unsigned latency() const { return lat_; }
+
+    void initial_eval();
+    // Takes the symbols due at edge cycle+1 off every line: to_node(p) and
+    // the switch's inputs. Returns the nodes that get a symbol (bit p).
+    uint32_t deliver(uint64_t cycle);
+    const Sym& to_node(unsigned p) const { return node_in_[p]; }
+    bool in_reset() const { return rst_left_ > 0; }
+
+    bool awake() const { return awake_; }
+    void negedge_drive();
+    void posedge_drive();
+    void eval();
+    // after edge `cycle`: the switch's outputs onto the lines, the capture
+    void after_posedge(uint64_t cycle);
+    // node p's outputs of edge `cycle` onto its line to the switch
+    void collect_node(unsigned p, const Sym& s, uint64_t cycle);
+
+    // symbols on the links (either way), not yet delivered
+    uint64_t in_flight() const { return in_flight_; }
+    uint64_t frames_captured() const { return captured_; }
+
+private:
+    struct Line {
+        std::vector<Sym> slot;  // slot (c % L): the symbol due at edge c
+    };
+    void put(Line& l, uint64_t due, const Sym& s);
+    Sym take(Line& l, uint64_t due);
+    void capture(unsigned p, uint64_t cycle);
+
+    std::unique_ptr<Vvia_fabric> top_;
+    const unsigned nodes_;
+    const unsigned lat_;
+    Line up_[kPorts], down_[kPorts];
+    Sym node_in_[kPorts], sw_in_[kPorts];
+    uint64_t in_flight_ = 0;
+    unsigned rst_left_ = kResetCycles;
+    bool awake_ = true;
+
+    FILE* pcap_ = nullptr;
+    std::string pcap_path_;
+    uint32_t clock_ps_ = 4000;
+    std::vector<uint8_t> frame_[kPorts];
+    uint64_t frame_cycle_[kPorts] = {};
+    uint64_t captured_ = 0;
+};
+
+}  // namespace vianic
