@@ -96,4 +96,9 @@ var (
 	// ErrBusError means the NIC answered an MMIO access with an error
 	// response.
 	ErrBusError = errors.New("driver: bus: MMIO error response")
+	// ErrBusStalled means a wait without a timeout cannot end as things
+	// stand: the device is idle and every other user of it waits too (a
+	// lockstep simulator's deadlock report). Another user that comes
+	// later may still end it.
+	ErrBusStalled = errors.New("driver: bus: stalled, nothing can end the wait")
 )

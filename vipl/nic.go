@@ -2,10 +2,12 @@ package vipl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/driver/simbus"
@@ -129,9 +131,10 @@ func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
 // simulator with a Nic open (another process, another Nic of its own, a
 // user at a prompt) stops time for everyone until it parks the Nic or
 // closes it (docs/vipl.md, "Several processes in lockstep"). Park waits
-// for completions without a deadline: when every client is parked and the
-// NICs have nothing to do, the simulator reports a deadlock and Park
-// returns it (VIP_ERROR_RESOURCE wrapping it) instead of hanging. On a
+// for completions without a deadline. When every client is parked and the
+// NICs have nothing to do, the simulator reports a deadlock; a client
+// still to connect may be what everyone waits for, so Park waits a
+// millisecond of wall time and parks again, until ctx ends. On a
 // free-running simulator it only waits for ctx.
 func (n *Nic) Park(ctx context.Context) error {
 	if err := n.checkLocked("Park"); err != nil {
@@ -144,6 +147,14 @@ func (n *Nic) Park(ctx context.Context) error {
 		g, err = ev.Wait(ctx, g, 0)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if errors.Is(err, driver.ErrBusStalled) {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(time.Millisecond):
+			}
+			continue
 		}
 		if err != nil {
 			return wrapErr("Park", err)

@@ -5,6 +5,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,8 +17,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/pcap"
 	"github.com/vianic/vianic/internal/simulator"
 	"github.com/vianic/vianic/internal/simulator/simtest"
+	"github.com/vianic/vianic/internal/wire"
 	"github.com/vianic/vianic/vipl"
 )
 
@@ -53,45 +61,42 @@ type remoteNode struct {
 	vi  []*vipl.Vi // vi[j]: connected to node j's VI for this node (nil for itself)
 }
 
-// whileParked runs fn while the Nics park.
-func whileParked(t *testing.T, nics []*vipl.Nic, fn func()) {
-	t.Helper()
-	ctx, stop := context.WithCancel(ctxT(t))
-	var wg sync.WaitGroup
-	for _, n := range nics {
-		wg.Go(func() { assert.NoError(t, n.Park(ctx)) })
-	}
-	fn()
-	stop()
-	wg.Wait()
-}
-
-// newRemoteNodes opens one Nic on each of nodes nodes, each with a 48-page
+// newRemoteNodes opens one Nic on each of nodes nodes (the simulator must
+// wait for that many drivers), each with a 48-page
 // buffer registered and, for every other node j, one VI connected to node
 // j's VI for it (all-to-all).
 func newRemoteNodes(t *testing.T, s *simulator.Sim, nodes int, attrs vipl.ViAttributes) []*remoteNode {
 	t.Helper()
 	ctx := ctxT(t)
 	rn := make([]*remoteNode, nodes)
-	nics := make([]*vipl.Nic, 0, nodes)
+	nics := make([]*vipl.Nic, nodes)
+	// all opened at once (the simulator holds time until every driver is
+	// attached: StartSim with WaitDrivers), each parking once it is open
+	// until the last one is
+	pctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var left atomic.Int32
+	left.Store(int32(nodes))
 	for i := range nodes {
-		// the Nics already open park while the next one opens
-		whileParked(t, nics, func() {
+		wg.Go(func() {
 			n, err := vipl.OpenNic(ctx, simAddress(s), i, vipl.Options{Name: fmt.Sprintf("%s-%d", t.Name(), i), MemoryBytes: testMemBytes, Logger: slog.New(slog.DiscardHandler)})
-			require.NoError(t, err)
+			if left.Add(-1) == 0 {
+				stop()
+			}
+			if !assert.NoError(t, err, "OpenNic node %d", i) {
+				return
+			}
 			rn[i] = &remoteNode{n: n, vi: make([]*vipl.Vi, nodes)}
-			nics = append(nics, n)
+			nics[i] = n
+			assert.NoError(t, n.Park(pctx))
 		})
 	}
+	wg.Wait()
+	stop()
 	// closed all at once: a Nic that closes alone waits for time that the
 	// open ones stop
-	t.Cleanup(func() {
-		var wg sync.WaitGroup
-		for _, n := range nics {
-			wg.Go(func() { n.Close(context.Background()) })
-		}
-		wg.Wait()
-	})
+	t.Cleanup(func() { closeAll(rn) })
+	require.False(t, t.Failed(), "every node opened")
 	together(t, nics, func(i int) {
 		r := rn[i]
 		p := mustPtag(t, r.n)
@@ -156,7 +161,7 @@ func pattern(seed, n int) []byte {
 // with gather on the sender and scatter on the receiver, every byte
 // checked and nothing written past the receive buffers.
 func TestCosimRemoteSendRecv(t *testing.T) {
-	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2})
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
 	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
 	ctx := ctxT(t)
 	for _, size := range []int{8, 1, 4096, 4097, 20000, 65536} {
@@ -203,4 +208,253 @@ func TestCosimRemoteSendRecv(t *testing.T) {
 			assert.Equal(t, byte(0xEE), r.buf.Bytes[rbase+100+size], "nothing past the message")
 		})
 	}
+}
+
+// message is one message of allToAll.
+type message struct {
+	src, dst     int
+	srcVi, dstVi vipl.ViID
+	data         []byte
+	imm          bool
+	immData      uint32
+}
+
+// allToAll has every node send one message to every other node (sizes from
+// 64 bytes to several wire frames, immediate data on every other one) and
+// checks every byte received; it returns the messages and the last cycle
+// any node saw.
+func allToAll(t *testing.T, rn []*remoteNode) ([]message, uint64) {
+	t.Helper()
+	ctx := ctxT(t)
+	nodes := len(rn)
+	const srcOff, rxOff, rxSlot = 4096, 4096 + 32768, 32768
+	var msgs []message
+	for i := range nodes {
+		for j := range nodes {
+			if i == j {
+				continue
+			}
+			k := len(msgs)
+			msgs = append(msgs, message{src: i, dst: j, srcVi: rn[i].vi[j].ID(), dstVi: rn[j].vi[i].ID(),
+				data: pattern(i, 64+1700*(i*nodes+j)), imm: k%2 == 1, immData: 0xC0DE0000 + uint32(k)})
+		}
+	}
+	// first every receive, so that no message finds its VI without one
+	recvs := make([][]*vipl.Desc, nodes)
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		recvs[i] = make([]*vipl.Desc, nodes)
+		for j := range nodes {
+			if j == i {
+				continue
+			}
+			for k := rxOff + j*rxSlot; k < rxOff+(j+1)*rxSlot; k++ {
+				r.buf.Bytes[k] = 0xEE
+			}
+			recvs[i][j] = r.desc(t, 4+j, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(rxOff+j*rxSlot, rxSlot-64)}})
+			require.NoError(t, r.vi[j].PostRecv(ctx, recvs[i][j]))
+		}
+	})
+	var last atomic.Uint64
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		var mine []message
+		for _, m := range msgs {
+			if m.src == i {
+				mine = append(mine, m)
+			}
+		}
+		copy(r.buf.Bytes[srcOff:], pattern(i, 32768))
+		for _, m := range mine {
+			d := &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(srcOff, len(m.data))}, Immediate: m.imm, ImmediateData: m.immData}
+			require.NoError(t, r.vi[m.dst].PostSend(ctx, r.desc(t, m.dst, d)))
+		}
+		for _, m := range mine {
+			sd, err := r.vi[m.dst].SendWait(ctx, 10)
+			require.NoError(t, err, "node %d: send to node %d", i, m.dst)
+			assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+		}
+		for j := range nodes {
+			if j == i {
+				continue
+			}
+			var m message
+			for _, x := range msgs {
+				if x.src == j && x.dst == i {
+					m = x
+				}
+			}
+			rd, err := r.vi[j].RecvWait(ctx, 10)
+			require.NoError(t, err, "node %d: receive from node %d", i, j)
+			want := "DONE|op=RECEIVE"
+			if m.imm {
+				want = "DONE|op=RECEIVE|IMMEDIATE"
+			}
+			assert.Equal(t, want, rd.Status().String(), "node %d from %d", i, j)
+			assert.Equal(t, uint32(len(m.data)), rd.Length())
+			if m.imm {
+				assert.Equal(t, m.immData, rd.ImmediateData())
+			}
+			got := r.buf.Bytes[rxOff+j*rxSlot:]
+			assert.True(t, bytes.Equal(m.data, got[:len(m.data)]), "node %d: the bytes from node %d", i, j)
+			assert.Equal(t, byte(0xEE), got[len(m.data)], "node %d: nothing past the message from node %d", i, j)
+		}
+		for c := r.n.Cycle(); ; {
+			old := last.Load()
+			if c <= old || last.CompareAndSwap(old, c) {
+				break
+			}
+		}
+	})
+	return msgs, last.Load()
+}
+
+// Four nodes, all to all: 12 messages of 64 bytes to 7 wire frames.
+func TestCosimRemoteAllToAll4(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 4, WaitDrivers: 4})
+	rn := newRemoteNodes(t, s, 4, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
+	msgs, cycle := allToAll(t, rn)
+	t.Logf("%d messages between 4 nodes by cycle %d", len(msgs), cycle)
+}
+
+// checkCapture reads the capture of an allToAll run: every frame is a good
+// wire frame, each message arrives as its segments in order (FIRST, LAST,
+// OFFSET, SEG_LEN, MSG_LEN, the VIs, the immediate data) with its bytes,
+// and tshark with the project's dissector decodes every frame to the same
+// fields. Returns the frames.
+func checkCapture(t *testing.T, path string, msgs []message) []*wire.Frame {
+	t.Helper()
+	fh, err := os.Open(path)
+	require.NoError(t, err)
+	pkts, err := pcap.Read(fh)
+	fh.Close()
+	require.NoError(t, err)
+	var frames []*wire.Frame
+	byPair := map[[2]int][]*wire.Frame{}
+	lastNs := map[uint8]uint64{}
+	for i, p := range pkts {
+		b, err := wire.FromEthernet(p.Data)
+		require.NoError(t, err, "packet %d", i)
+		f, err := wire.Parse(b)
+		require.NoError(t, err, "packet %d: a good frame", i)
+		assert.Equal(t, wire.MAC(f.Hdr.DstNode), [6]byte(p.Data[0:6]), "packet %d: destination MAC", i)
+		assert.GreaterOrEqual(t, p.Nanos, lastNs[f.Hdr.DstNode], "packet %d: time goes forward on a link", i)
+		lastNs[f.Hdr.DstNode] = p.Nanos
+		frames = append(frames, f)
+		k := [2]int{int(f.Hdr.SrcNode), int(f.Hdr.DstNode)}
+		byPair[k] = append(byPair[k], f)
+	}
+	total := 0
+	for _, m := range msgs {
+		fs := byPair[[2]int{m.src, m.dst}]
+		nf := max(1, (len(m.data)+hw.WireMtu-1)/hw.WireMtu)
+		total += nf
+		require.Len(t, fs, nf, "frames of the message from node %d to %d (%d bytes)", m.src, m.dst, len(m.data))
+		var got []byte
+		for k, f := range fs {
+			h := f.Hdr
+			ctx := fmt.Sprintf("message %d->%d frame %d", m.src, m.dst, k)
+			assert.Equal(t, uint8(hw.WireKindSend), h.Kind, ctx)
+			assert.Equal(t, uint16(m.srcVi), h.SrcVi, ctx)
+			assert.Equal(t, uint16(m.dstVi), h.DstVi, ctx)
+			assert.Equal(t, uint32(len(m.data)), h.MsgLen, ctx)
+			assert.Equal(t, uint32(k*hw.WireMtu), h.Offset, ctx)
+			assert.Equal(t, uint16(min(hw.WireMtu, len(m.data)-k*hw.WireMtu)), h.SegLen, ctx)
+			assert.Equal(t, k == 0, h.Flags&hw.WireHdrFlagsFirstMask != 0, ctx+": FIRST")
+			assert.Equal(t, k == nf-1, h.Flags&hw.WireHdrFlagsLastMask != 0, ctx+": LAST")
+			if k == nf-1 {
+				assert.Equal(t, m.imm, h.Flags&hw.WireHdrFlagsImmediateMask != 0, ctx+": IMMEDIATE")
+				if m.imm {
+					assert.Equal(t, m.immData, h.Immediate, ctx)
+				}
+			}
+			assert.Equal(t, uint32(0), f.Status, ctx)
+			got = append(got, f.Payload...)
+		}
+		assert.True(t, bytes.Equal(m.data, got), "the bytes of the message from node %d to %d", m.src, m.dst)
+	}
+	require.Len(t, frames, total, "no other frame on the wire")
+
+	// the dissector
+	if os.Getenv("VIANIC_NO_HDL") == "1" {
+		return frames
+	}
+	tshark, err := exec.LookPath("tshark")
+	require.NoError(t, err, "tshark is not installed: run `make deps`")
+	lua := filepath.Join(simtest.Root(t), "sim-scripts", "wireshark", "vianic.lua")
+	fields := []string{"vianic.hdr.dst_node", "vianic.hdr.src_node", "vianic.hdr.dst_vi", "vianic.hdr.src_vi", "vianic.hdr.kind",
+		"vianic.hdr.flags", "vianic.hdr.msg_len", "vianic.hdr.offset", "vianic.hdr.seg_len", "vianic.hdr.immediate", "vianic.trl.crc_good"}
+	args := []string{"-r", path, "-X", "lua_script:" + lua, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"}
+	for _, f := range fields {
+		args = append(args, "-e", f)
+	}
+	cmd := exec.Command(tshark, args...)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "tshark: %s", stderr.String())
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	require.Len(t, lines, len(frames), "tshark: one line per frame")
+	for i, line := range lines {
+		h := frames[i].Hdr
+		want := []uint64{uint64(h.DstNode), uint64(h.SrcNode), uint64(h.DstVi), uint64(h.SrcVi), uint64(h.Kind), uint64(h.Flags),
+			uint64(h.MsgLen), uint64(h.Offset), uint64(h.SegLen), uint64(h.Immediate)}
+		col := strings.Split(line, "|")
+		require.Len(t, col, len(fields), "frame %d: %q", i, line)
+		for k, w := range want {
+			v, err := strconv.ParseUint(col[k], 0, 64)
+			require.NoError(t, err, "frame %d %s = %q", i, fields[k], col[k])
+			assert.Equal(t, w, v, "frame %d: %s", i, fields[k])
+		}
+		assert.Contains(t, []string{"1", "True"}, col[len(col)-1], "frame %d: the dissector finds the CRC good", i)
+	}
+	return frames
+}
+
+// The same 4-node run twice, traced and captured: identical waveforms (up
+// to the last cycle a client saw) and identical captures, and the capture
+// holds exactly the frames of the messages.
+func TestCosimRemoteCaptureDeterministic(t *testing.T) {
+	simtest.RequireHDL(t)
+	dir := t.TempDir()
+	var pc, wv [2][]byte
+	var cyc [2]uint64
+	for run := range 2 {
+		pcapPath := filepath.Join(dir, fmt.Sprintf("run%d.pcap", run))
+		wave := simtest.WavePath(t, fmt.Sprintf("run%d.vcd", run))
+		simtest.KeepWaveOnFailure(t, wave)
+		s := simtest.StartSim(t, simulator.SimOptions{Nodes: 4, WaitDrivers: 4, Pcap: pcapPath, Trace: wave})
+		rn := newRemoteNodes(t, s, 4, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
+		msgs, last := allToAll(t, rn)
+		closeAll(rn)
+		require.NoError(t, s.Stop())
+		frames := checkCapture(t, pcapPath, msgs)
+		t.Logf("run %d: %d messages, %d frames captured, last cycle %d", run, len(msgs), len(frames), last)
+		var err error
+		pc[run], err = os.ReadFile(pcapPath)
+		require.NoError(t, err)
+		wv[run], err = os.ReadFile(wave)
+		require.NoError(t, err)
+		cyc[run] = last
+	}
+	assert.Equal(t, cyc[0], cyc[1], "the same last cycle")
+	assert.True(t, bytes.Equal(pc[0], pc[1]), "identical captures (%d and %d bytes)", len(pc[0]), len(pc[1]))
+	end := cyc[0] * 4000
+	v0, v1 := simtest.VCDUpTo(simtest.StripVCDDate(wv[0]), end), simtest.VCDUpTo(simtest.StripVCDDate(wv[1]), end)
+	require.Greater(t, len(v0), len(wv[0])/2, "most of the waveform is compared")
+	assert.True(t, bytes.Equal(v0, v1), "identical waveforms up to cycle %d (%d and %d bytes)", cyc[0], len(v0), len(v1))
+	assert.Contains(t, string(v0), "$scope module fabric $end", "the switch is in the waveform")
+}
+
+// closeAll closes every node's Nic at once (one at a time, a closing Nic
+// would wait for time the open ones stop).
+func closeAll(rn []*remoteNode) {
+	var wg sync.WaitGroup
+	for _, r := range rn {
+		if r != nil {
+			wg.Go(func() { r.n.Close(context.Background()) })
+		}
+	}
+	wg.Wait()
 }

@@ -176,7 +176,12 @@ void Server::do_hello(Conn* c, const proto::Message& m) {
     c->want_irq = (x.flags & 1) != 0;
     c->token = x.role == proto::kRoleUser ? x.token : 0;
     c->hello_done = true;
-    if (x.role == proto::kRoleDriver) n.driver = c->id;
+    if (x.role == proto::kRoleDriver) {
+        n.driver = c->id;
+        if (drivers_seen_ < o_.wait_drivers && ++drivers_seen_ == o_.wait_drivers)
+            log_info("%u driver%s attached: time starts at cycle %llu", o_.wait_drivers, o_.wait_drivers == 1 ? "" : "s",
+                     (unsigned long long)cycle_);
+    }
     if (counts(c)) unblocked_++;
 
     proto::HelloOk v;

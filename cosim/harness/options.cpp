@@ -38,6 +38,9 @@ void usage(FILE* f) {
             "  --threads N                threads evaluating the nodes' models, 1..16 (default: one per\n"
             "                             node, at most one per CPU); results do not depend on it\n"
             "  --mode lockstep|freerun    time control (default lockstep)\n"
+            "  --wait-drivers N           time holds (after the power-on reset) until N driver\n"
+            "                             connections have attached, 0..16 (default 0): programs in\n"
+            "                             several processes then start at the same cycle every run\n"
             "  --clock-mhz F              NIC clock (default 250)\n"
             "  --dma-read-latency-ns N    host memory read latency (default 500)\n"
             "  --dma-write-latency-ns N   host memory write latency (default 150)\n"
@@ -105,7 +108,7 @@ std::string default_socket_path() {
 
 void parse_options(int argc, char** argv, Options* o) {
     enum {
-        O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_LINKLAT, O_PCAP, O_TRACE, O_TSTART, O_TEND,
+        O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_WAITDRV, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_LINKLAT, O_PCAP, O_TRACE, O_TSTART, O_TEND,
         O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP
     };
     static const struct option longopts[] = {
@@ -114,6 +117,7 @@ void parse_options(int argc, char** argv, Options* o) {
         {"nodes", required_argument, nullptr, O_NODES},
         {"threads", required_argument, nullptr, O_THREADS},
         {"mode", required_argument, nullptr, O_MODE},
+        {"wait-drivers", required_argument, nullptr, O_WAITDRV},
         {"clock-mhz", required_argument, nullptr, O_CLOCK},
         {"dma-read-latency-ns", required_argument, nullptr, O_RDLAT},
         {"dma-write-latency-ns", required_argument, nullptr, O_WRLAT},
@@ -152,6 +156,7 @@ void parse_options(int argc, char** argv, Options* o) {
             }
             case O_NODES: o->nodes = unsigned(parse_u64("--nodes", optarg, 1, 16)); break;
             case O_THREADS: o->threads = unsigned(parse_u64("--threads", optarg, 1, 16)); break;
+            case O_WAITDRV: o->wait_drivers = unsigned(parse_u64("--wait-drivers", optarg, 0, 16)); break;
             case O_MODE:
                 if (!strcmp(optarg, "lockstep")) o->lockstep = true;
                 else if (!strcmp(optarg, "freerun") || !strcmp(optarg, "free-run")) o->lockstep = false;
@@ -196,6 +201,11 @@ void parse_options(int argc, char** argv, Options* o) {
         }
     }
     if (optind < argc) bad("unexpected argument '%s'", argv[optind]);
+    if (o->wait_drivers > o->nodes) {
+        char n[16];
+        snprintf(n, sizeof n, "%u", o->nodes);
+        bad("--wait-drivers: more drivers than nodes (%s)%s", n, "");
+    }
 
     if (!o->trace_file.empty() && !ends_with(o->trace_file, kTraceExt)) {
         const char* other = VIANIC_TRACE_FST ? "build/sim/vcd/vianic-sim" : "build/sim/fst/vianic-sim";

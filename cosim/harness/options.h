@@ -13,6 +13,7 @@ struct Options {
     unsigned nodes = 2;
     unsigned threads = 0;  // model evaluation threads; 0 = one per node up to the CPUs
     bool lockstep = true;
+    unsigned wait_drivers = 0;  // time holds until this many driver connections have attached
     double clock_mhz = 250.0;
     uint64_t dma_read_latency_ns = 500;
     uint64_t dma_write_latency_ns = 150;

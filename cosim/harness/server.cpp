@@ -290,7 +290,7 @@ int Server::run() {
         }
         // skipping ahead or declaring a deadlock needs every (non-monitor)
         // client blocked, not just a monitor waiting
-        if (!o_.lockstep || unblocked_ == 0) {
+        if (drivers_seen_ >= o_.wait_drivers && (!o_.lockstep || unblocked_ == 0)) {
             if (waits_.next_deadline() != kNever) {
                 jump_to(waits_.next_deadline());
                 continue;

@@ -128,7 +128,7 @@ private:
     void update_flow_all();
     // lockstep: time may advance (every client blocked, or a monitor waits)
     bool time_may_advance() const {
-        return !o_.lockstep || unblocked_ == 0 || monitor_pending_ > 0;
+        return drivers_seen_ >= o_.wait_drivers && (!o_.lockstep || unblocked_ == 0 || monitor_pending_ > 0);
     }
     void add_tag(Conn* c, uint32_t tag);
     void answered(Conn* c, uint32_t tag);
@@ -141,6 +141,7 @@ private:
     std::string stats_text() const;
 
     Options o_;
+    unsigned drivers_seen_ = 0;  // driver connections attached, up to o_.wait_drivers
     std::unique_ptr<VerilatedContext> ctx_;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::unique_ptr<Fabric> fabric_;

@@ -1061,3 +1061,37 @@ func TestAllocMappingFails(t *testing.T) {
 		t.Errorf("Alloc after failures at 0x%x, want 0x%x", b.VA, lo+PageSize)
 	}
 }
+
+// A space gets its addresses from its name: closed and made again under
+// the same name it has the same range; another name has another one.
+func TestSpaceAddressFromName(t *testing.T) {
+	p := newPhys(t, 1<<20, PhysOptions{})
+	a, err := p.NewSpace("app-node0", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, _ := a.Range()
+	b, err := p.NewSpace("app-node1", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vb, _ := b.Range()
+	if va == vb {
+		t.Fatalf("two spaces at %#x", va)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a2, err := p.NewSpace("app-node0", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a2.Close()
+	defer b.Close()
+	if v, _ := a2.Range(); v != va {
+		t.Errorf("the same name again: %#x, first %#x", v, va)
+	}
+	if va < slotBase || va >= slotBase+slotCount*slotBytes {
+		t.Logf("the kernel did not take the hint (%#x): addresses are the kernel's", va)
+	}
+}

@@ -3,6 +3,7 @@ package hostvm
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"sort"
 	"sync"
@@ -23,6 +24,7 @@ type Space struct {
 	name string
 	base unsafe.Pointer // start of the reservation
 	lo   uint64         // uint64(uintptr(base))
+	slot int            // its address slot (takeSlot), -1 for none
 	size uint64         // bytes reserved
 
 	mu     sync.Mutex
@@ -68,15 +70,17 @@ func (p *Phys) NewSpace(name string, size int64) (*Space, error) {
 	if p.closed {
 		return nil, ErrClosed
 	}
-	base, err := unix.MmapPtr(-1, 0, nil, uintptr(size), unix.PROT_NONE,
+	slot, hint := takeSlot(name, size)
+	base, err := unix.MmapPtr(-1, 0, hint, uintptr(size), unix.PROT_NONE,
 		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
 	if err != nil {
+		freeSlot(slot)
 		if errors.Is(err, unix.ENOMEM) {
 			return nil, fmt.Errorf("%w: NewSpace %q: reserving %d bytes of addresses: %v", ErrNoMemory, name, size, err)
 		}
 		return nil, fmt.Errorf("hostvm: NewSpace %q: reserving %d bytes of addresses: %w", name, size, err)
 	}
-	s := &Space{p: p, name: name, base: base, lo: uint64(uintptr(base)), size: uint64(size)}
+	s := &Space{p: p, name: name, base: base, lo: uint64(uintptr(base)), size: uint64(size), slot: slot}
 	p.spaces[s] = struct{}{}
 	return s, nil
 }
@@ -359,6 +363,7 @@ func (s *Space) Close() error {
 	if err := unix.MunmapPtr(s.base, uintptr(s.size)); err != nil {
 		return fmt.Errorf("hostvm: space %q: Close: munmap: %w", s.name, err)
 	}
+	freeSlot(s.slot)
 	s.closed = true
 	s.p.mu.Lock()
 	var err error
@@ -375,4 +380,54 @@ func (s *Space) Close() error {
 		return fmt.Errorf("hostvm: space %q: Close: internal error: %w", s.name, err)
 	}
 	return nil
+}
+
+// Address slots: a space asks the kernel for its reservation at an address
+// chosen from its name (the kernel takes the hint when the range is free),
+// so that a program that names its spaces the same way gets the same
+// virtual addresses every run: the NIC sees them in descriptors and
+// doorbells, and a lockstep simulation's waveforms are then the same run
+// after run. Slots are slotBytes apart from slotBase, in the middle of the
+// user address space, away from the Go heap and the kernel's own choices.
+const (
+	slotBase  = uint64(0x1000_0000_0000) // 16 TiB
+	slotBytes = uint64(1) << 40          // 1 TiB
+	slotCount = 64
+)
+
+var slots struct {
+	sync.Mutex
+	used [slotCount]bool
+}
+
+// takeSlot returns a free slot for a space of size bytes named name and
+// its address, or -1 and nil when none fits.
+func takeSlot(name string, size int64) (int, unsafe.Pointer) {
+	if uint64(size) > slotBytes {
+		return -1, nil
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	first := int(h.Sum32() % slotCount)
+	slots.Lock()
+	defer slots.Unlock()
+	for k := range slotCount {
+		i := (first + k) % slotCount
+		if !slots.used[i] {
+			slots.used[i] = true
+			// an address outside Go's memory, only the kernel's hint
+			addr := uintptr(slotBase + uint64(i)*slotBytes)
+			return i, *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+		}
+	}
+	return -1, nil
+}
+
+func freeSlot(i int) {
+	if i < 0 {
+		return
+	}
+	slots.Lock()
+	slots.used[i] = false
+	slots.Unlock()
 }

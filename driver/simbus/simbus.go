@@ -8,7 +8,8 @@
 // Errors of the bridge keep their cosim sentinels (errors.Is(err,
 // cosim.ErrClosed) still holds) and also match the driver's bus sentinels:
 // cosim.ErrTimeout is driver.ErrBusTimeout, cosim.ErrClosed
-// driver.ErrBusClosed, cosim.ErrBusError driver.ErrBusError.
+// driver.ErrBusClosed, cosim.ErrBusError driver.ErrBusError, cosim.ErrDeadlock
+// driver.ErrBusStalled.
 //
 // Layer: the adapter between the bridge client and the driver. It imports
 // cosim, driver and the standard library only; the driver itself never
@@ -163,6 +164,8 @@ func wrap(err error) error {
 		return &busError{err, driver.ErrBusClosed}
 	case errors.Is(err, cosim.ErrBusError):
 		return &busError{err, driver.ErrBusError}
+	case errors.Is(err, cosim.ErrDeadlock):
+		return &busError{err, driver.ErrBusStalled}
 	}
 	return err
 }

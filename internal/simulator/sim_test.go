@@ -792,19 +792,6 @@ func scenario(t *testing.T, trace string) []uint64 {
 	return cycles
 }
 
-// stripDate removes the $date ... $end section of a VCD.
-func stripDate(b []byte) []byte {
-	i := bytes.Index(b, []byte("$date"))
-	if i < 0 {
-		return b
-	}
-	j := bytes.Index(b[i:], []byte("$end"))
-	if j < 0 {
-		return b
-	}
-	return append(append([]byte{}, b[:i]...), b[i+j+len("$end"):]...)
-}
-
 func TestSimLockstepDeterminism(t *testing.T) {
 	simtest.RequireHDL(t)
 	w1 := simtest.WavePath(t, "run1.vcd")
@@ -824,29 +811,11 @@ func TestSimLockstepDeterminism(t *testing.T) {
 	// simulator holds the nodes in reset for a few cycles on its own, and
 	// Stop's signal can arrive before or after those
 	end := slices.Max(c1) * 4000
-	v1, v2 := vcdUpTo(stripDate(b1), end), vcdUpTo(stripDate(b2), end)
+	v1, v2 := simtest.VCDUpTo(simtest.StripVCDDate(b1), end), simtest.VCDUpTo(simtest.StripVCDDate(b2), end)
 	require.Greater(t, len(v1), len(b1)/2, "most of the waveform is compared")
 	if !bytes.Equal(v1, v2) {
 		t.Errorf("the waveforms differ (%d and %d bytes up to %d ps)", len(v1), len(v2), end)
 	}
-}
-
-// vcdUpTo returns the VCD up to its first timestamp after ps.
-func vcdUpTo(b []byte, ps uint64) []byte {
-	for i := 0; i < len(b); {
-		j := bytes.IndexByte(b[i:], '\n')
-		if j < 0 {
-			return b
-		}
-		line := b[i : i+j]
-		if len(line) > 1 && line[0] == '#' {
-			if v, err := strconv.ParseUint(string(line[1:]), 10, 64); err == nil && v > ps {
-				return b[:i]
-			}
-		}
-		i += j + 1
-	}
-	return b
 }
 
 // ---------------------------------------------------------------- concurrency
@@ -1103,7 +1072,7 @@ func TestSimThreadsSameWaveform(t *testing.T) {
 	// simulator holds the nodes in reset for a few cycles on its own, and
 	// Stop's signal can arrive before or after those
 	end := max(c1[0], c1[1]) * 4000
-	v1, v2 := vcdUpTo(stripDate(b1), end), vcdUpTo(stripDate(b2), end)
+	v1, v2 := simtest.VCDUpTo(simtest.StripVCDDate(b1), end), simtest.VCDUpTo(simtest.StripVCDDate(b2), end)
 	require.Greater(t, len(v1), len(b1)/2, "most of the waveform is compared")
 	if !bytes.Equal(v1, v2) {
 		t.Errorf("the waveforms differ (%d and %d bytes up to %d ps)", len(v1), len(v2), end)

@@ -69,6 +69,17 @@ type SimOptions struct {
 	// DMA sets the host-memory model; nil keeps the simulator's.
 	DMA   *DMAModel
 	TxLog string // file for the transaction log (one line per MMIO and DMA transaction)
+	// Pcap is the capture file of the frames the fabric switch delivers
+	// (docs/fabric.md, "Captures"); empty: no capture.
+	Pcap string
+	// WaitDrivers holds time (after the power-on reset) until that many
+	// driver connections have attached (vianic-sim --wait-drivers), so
+	// that clients that connect at different wall-clock times start at
+	// the same cycle every run.
+	WaitDrivers int
+	// LinkLatencyNs is the fabric's link latency each way; 0 keeps the
+	// simulator's (100 ns).
+	LinkLatencyNs int
 	Seed  uint32 // Verilator random initialisation seed (0: the simulator's default)
 	// Socket is the Unix socket path; default: sim.sock in a new
 	// temporary directory, removed by Stop.
@@ -225,6 +236,15 @@ func simArgs(o SimOptions, sock string) []string {
 	}
 	if o.ClockMHz != 0 {
 		args = append(args, "--clock-mhz", strconv.FormatFloat(o.ClockMHz, 'g', -1, 64))
+	}
+	if o.WaitDrivers > 0 {
+		args = append(args, "--wait-drivers", strconv.Itoa(o.WaitDrivers))
+	}
+	if o.Pcap != "" {
+		args = append(args, "--pcap", o.Pcap)
+	}
+	if o.LinkLatencyNs > 0 {
+		args = append(args, "--link-latency-ns", strconv.Itoa(o.LinkLatencyNs))
 	}
 	if o.Trace != "" {
 		args = append(args, "--trace", o.Trace)

@@ -9,10 +9,12 @@
 package simtest
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,4 +162,39 @@ func Driver(t testing.TB, s *simulator.Sim, node, size int, opts cosim.Options) 
 		t.Fatal(err)
 	}
 	return c, m
+}
+
+// StripVCDDate removes the $date ... $end section of a VCD (two runs of the
+// same simulation differ only there).
+func StripVCDDate(b []byte) []byte {
+	i := bytes.Index(b, []byte("$date"))
+	if i < 0 {
+		return b
+	}
+	j := bytes.Index(b[i:], []byte("$end"))
+	if j < 0 {
+		return b
+	}
+	return append(append([]byte{}, b[:i]...), b[i+j+len("$end"):]...)
+}
+
+// VCDUpTo returns the VCD up to its first timestamp after ps. Determinism
+// tests compare waveforms up to the last cycle a client saw: after the
+// clients leave, the simulator holds the nodes in reset for a few cycles on
+// its own, and Stop's signal can arrive before or after those.
+func VCDUpTo(b []byte, ps uint64) []byte {
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return b
+		}
+		line := b[i : i+j]
+		if len(line) > 1 && line[0] == '#' {
+			if v, err := strconv.ParseUint(string(line[1:]), 10, 64); err == nil && v > ps {
+				return b[:i]
+			}
+		}
+		i += j + 1
+	}
+	return b
 }
