@@ -80,7 +80,7 @@ type SimOptions struct {
 	// LinkLatencyNs is the fabric's link latency each way; 0 keeps the
 	// simulator's (100 ns).
 	LinkLatencyNs int
-	Seed  uint32 // Verilator random initialisation seed (0: the simulator's default)
+	Seed          uint32 // Verilator random initialisation seed (0: the simulator's default)
 	// Socket is the Unix socket path; default: sim.sock in a new
 	// temporary directory, removed by Stop.
 	Socket string
