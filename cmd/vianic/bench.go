@@ -12,14 +12,14 @@ import (
 )
 
 func init() {
-	register(command{"bench", "measure the bridge (`vianic bench bridge`), memory registration (`vianic bench mem`) or the data path (`vianic bench vi`)", runBench})
+	register(command{"bench", "measure the bridge (`vianic bench bridge`), memory registration (`vianic bench mem`), the data path (`vianic bench vi`) or the data path between nodes (`vianic bench remote`)", runBench})
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", stderr, "bridge|mem|vi [-json] [-quick]")
+	fs := newFlags("bench", stderr, "bridge|mem|vi|remote [-json] [-quick]")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	quick := fs.Bool("quick", false, "fewer iterations (a smoke run; figures are noisier)")
-	if len(args) == 0 || args[0] != "bridge" && args[0] != "mem" && args[0] != "vi" {
+	if len(args) == 0 || args[0] != "bridge" && args[0] != "mem" && args[0] != "vi" && args[0] != "remote" {
 		fs.Usage()
 		return errUsage
 	}
@@ -28,6 +28,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if args[0] == "vi" {
 		return runBenchVI(ctx, fs, args[1:], asJSON, quick, stdout, stderr)
+	}
+	if args[0] == "remote" {
+		return runBenchRemote(ctx, fs, args[1:], asJSON, quick, stdout, stderr)
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err

@@ -58,3 +58,41 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 	}
 	tw.Flush()
 }
+
+// runBenchRemote is `vianic bench remote`: the data path between two nodes
+// across the fabric (issue 10), and the simulator's speed with 2 and 8
+// nodes, on the reference profile, in lockstep.
+func runBenchRemote(ctx context.Context, fs *flag.FlagSet, args []string, asJSON, quick *bool, stdout, stderr io.Writer) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	o := bench.RemoteOptions{Progress: stderr}
+	o.Sim.Stderr = io.Discard
+	if *quick {
+		o.LatencyRounds, o.BWMessages, o.SpeedRounds, o.SpeedNodes = 2, 4, 1, []int{2}
+	}
+	f, err := bench.BenchRemote(ctx, o)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(f)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "figure\tvalue\ttarget\n")
+	for _, l := range f.Latency {
+		target := ""
+		if l.Bytes == 8 {
+			target = "<= 2.5 us (625 cycles)"
+		}
+		fmt.Fprintf(tw, "one-way latency %s, node 0 doorbell to node 1 receive DONE\t%d cycles = %.2f us (first round %d)\t%s\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles, target)
+	}
+	fmt.Fprintf(tw, "bandwidth %d x %s node 0 to node 1, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.0f MB/s = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWPerCycle, f.BWMBps, 100*f.BWFraction)
+	for _, sp := range f.Speed {
+		fmt.Fprintf(tw, "simulator, %d nodes in pairs, %d thread(s), no trace\t%.3g cycles/s (%d cycles in %.2f s)\t\n", sp.Nodes, sp.Threads, sp.CyclesPerSec, sp.Cycles, sp.WallSec)
+	}
+	fmt.Fprintf(tw, "(machine: %d CPUs)\t\t\n", f.CPUs)
+	return tw.Flush()
+}
