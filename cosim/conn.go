@@ -623,11 +623,12 @@ type request struct {
 	token uint64 // GRANT, REVOKE
 	first uint32 // GRANT
 	count uint32 // GRANT
+	value uint32 // FABRIC_WRITE (off: the register)
 }
 
 func (r *request) answer() uint16 {
 	switch r.typ {
-	case msgMMIORead:
+	case msgMMIORead, msgFabricRead:
 		return msgReadData
 	case msgWait:
 		return msgWaitDone
@@ -649,6 +650,8 @@ func (r *request) encode(b []byte, tag uint32) []byte {
 		return appendGrant(b, tag, r.token, r.first, r.count)
 	case msgRevoke:
 		return appendRevoke(b, tag, r.token)
+	case msgFabricRead, msgFabricWrite:
+		return appendFabric(b, r.typ, tag, r.off, r.value)
 	}
 	return appendEmpty(b, r.typ, tag) // RESET, TERMINATE, STATS
 }

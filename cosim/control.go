@@ -107,6 +107,34 @@ func (c *Conn) Revoke(ctx context.Context, token uint64) error {
 	return c.ack(ctx, &request{typ: msgRevoke, token: token})
 }
 
+// FabricRead reads register reg (a word index, 0..255) of the fabric switch
+// (rtl/via_fabric.v's register port; docs/fabric.md) as it is in the cycle
+// the read runs; driver and monitor connections. In lockstep the read
+// takes one cycle of simulated time.
+func (c *Conn) FabricRead(ctx context.Context, reg uint32) (uint32, error) {
+	if reg > 255 {
+		return 0, fmt.Errorf("cosim: FabricRead: register %d, the switch has 0..255", reg)
+	}
+	m, err := c.roundTrip(ctx, &request{typ: msgFabricRead, off: reg})
+	if err != nil {
+		return 0, err
+	}
+	if m.Status != readOK {
+		return 0, fmt.Errorf("cosim: FabricRead of register %d: status %d", reg, m.Status)
+	}
+	return uint32(m.Value), nil
+}
+
+// FabricWrite writes v to register reg of the fabric switch (a fault rule,
+// the seed, ...) and returns once it has taken effect (at the next clock
+// edge; one cycle per write); driver and monitor connections.
+func (c *Conn) FabricWrite(ctx context.Context, reg, v uint32) error {
+	if reg > 255 {
+		return fmt.Errorf("cosim: FabricWrite: register %d, the switch has 0..255", reg)
+	}
+	return c.ack(ctx, &request{typ: msgFabricWrite, off: reg, value: v})
+}
+
 // Terminate asks the simulator to exit (driver only). The Conn closes when
 // the simulator goes.
 func (c *Conn) Terminate(ctx context.Context) error {

@@ -176,6 +176,13 @@ func appendRevoke(b []byte, tag uint32, token uint64) []byte {
 	return b
 }
 
+func appendFabric(b []byte, typ uint16, tag uint32, addr, v uint32) []byte {
+	b, p := appendMsg(b, typ, tag, fabricWriteSize)
+	le.PutUint32(p[0:], addr)
+	le.PutUint32(p[4:], v)
+	return b
+}
+
 // appendCancel appends a CANCEL of the request with tag canceled; the
 // message itself has tag 0 and no answer.
 func appendCancel(b []byte, canceled uint32) []byte {

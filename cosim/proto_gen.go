@@ -42,6 +42,10 @@ const (
 	revokeSize = 8
 	// cancelSize: CANCEL: the tag of the request to withdraw.
 	cancelSize = 8
+	// fabricReadSize: FABRIC_READ: register word index (0..255), reserved (0).
+	fabricReadSize = 8
+	// fabricWriteSize: FABRIC_WRITE: register word index (0..255), value.
+	fabricWriteSize = 8
 	// helloOKSize: HELLO_OK: the device description.
 	helloOKSize = 48
 	// ackSize: ACK: status.
@@ -58,48 +62,52 @@ const (
 
 // MSG: Message types; 0x80 and up go from the simulator to the client.
 const (
-	msgHello     uint16 = 0x01 // Client: opens the session (role, node, token, name).
-	msgAttachMem uint16 = 0x02 // Client: attaches host memory (a memfd passed with the message).
-	msgMMIORead  uint16 = 0x03 // Client: reads a BAR0 register.
-	msgMMIOWrite uint16 = 0x04 // Client: posts a batch of BAR0 writes.
-	msgWait      uint16 = 0x05 // Client: blocks until an interrupt, a memory value or a cycle count.
-	msgTrace     uint16 = 0x06 // Client: turns the waveform dump on or off.
-	msgReset     uint16 = 0x07 // Client: resets its node.
-	msgGrant     uint16 = 0x08 // Client: grants a token access to doorbell pages.
-	msgRevoke    uint16 = 0x09 // Client: revokes a token's grants.
-	msgTerminate uint16 = 0x0a // Client: ends the simulation.
-	msgStats     uint16 = 0x0b // Client: asks for the simulator's statistics.
-	msgCancel    uint16 = 0x0c // Client: withdraws a pending request.
-	msgHelloOK   uint16 = 0x81 // Simulator: accepts HELLO, with the device description.
-	msgAck       uint16 = 0x82 // Simulator: answers a request without data.
-	msgReadData  uint16 = 0x83 // Simulator: answers MMIO_READ.
-	msgWaitDone  uint16 = 0x85 // Simulator: answers WAIT.
-	msgStatsData uint16 = 0x8b // Simulator: answers STATS (text).
-	msgIRQ       uint16 = 0x8c // Simulator: an interrupt vector changed.
-	msgError     uint16 = 0x8f // Simulator: refuses a message.
+	msgHello       uint16 = 0x01 // Client: opens the session (role, node, token, name).
+	msgAttachMem   uint16 = 0x02 // Client: attaches host memory (a memfd passed with the message).
+	msgMMIORead    uint16 = 0x03 // Client: reads a BAR0 register.
+	msgMMIOWrite   uint16 = 0x04 // Client: posts a batch of BAR0 writes.
+	msgWait        uint16 = 0x05 // Client: blocks until an interrupt, a memory value or a cycle count.
+	msgTrace       uint16 = 0x06 // Client: turns the waveform dump on or off.
+	msgReset       uint16 = 0x07 // Client: resets its node.
+	msgGrant       uint16 = 0x08 // Client: grants a token access to doorbell pages.
+	msgRevoke      uint16 = 0x09 // Client: revokes a token's grants.
+	msgTerminate   uint16 = 0x0a // Client: ends the simulation.
+	msgStats       uint16 = 0x0b // Client: asks for the simulator's statistics.
+	msgCancel      uint16 = 0x0c // Client: withdraws a pending request.
+	msgFabricRead  uint16 = 0x0d // Client: reads a register of the fabric switch (driver or monitor).
+	msgFabricWrite uint16 = 0x0e // Client: writes a register of the fabric switch, such as a fault rule (driver or monitor).
+	msgHelloOK     uint16 = 0x81 // Simulator: accepts HELLO, with the device description.
+	msgAck         uint16 = 0x82 // Simulator: answers a request without data.
+	msgReadData    uint16 = 0x83 // Simulator: answers MMIO_READ.
+	msgWaitDone    uint16 = 0x85 // Simulator: answers WAIT.
+	msgStatsData   uint16 = 0x8b // Simulator: answers STATS (text).
+	msgIRQ         uint16 = 0x8c // Simulator: an interrupt vector changed.
+	msgError       uint16 = 0x8f // Simulator: refuses a message.
 )
 
 // msgNames maps every MSG value to its name in the protocol.
 var msgNames = map[uint16]string{
-	msgHello:     "HELLO",
-	msgAttachMem: "ATTACH_MEM",
-	msgMMIORead:  "MMIO_READ",
-	msgMMIOWrite: "MMIO_WRITE",
-	msgWait:      "WAIT",
-	msgTrace:     "TRACE",
-	msgReset:     "RESET",
-	msgGrant:     "GRANT",
-	msgRevoke:    "REVOKE",
-	msgTerminate: "TERMINATE",
-	msgStats:     "STATS",
-	msgCancel:    "CANCEL",
-	msgHelloOK:   "HELLO_OK",
-	msgAck:       "ACK",
-	msgReadData:  "READ_DATA",
-	msgWaitDone:  "WAIT_DONE",
-	msgStatsData: "STATS_DATA",
-	msgIRQ:       "IRQ",
-	msgError:     "ERROR",
+	msgHello:       "HELLO",
+	msgAttachMem:   "ATTACH_MEM",
+	msgMMIORead:    "MMIO_READ",
+	msgMMIOWrite:   "MMIO_WRITE",
+	msgWait:        "WAIT",
+	msgTrace:       "TRACE",
+	msgReset:       "RESET",
+	msgGrant:       "GRANT",
+	msgRevoke:      "REVOKE",
+	msgTerminate:   "TERMINATE",
+	msgStats:       "STATS",
+	msgCancel:      "CANCEL",
+	msgFabricRead:  "FABRIC_READ",
+	msgFabricWrite: "FABRIC_WRITE",
+	msgHelloOK:     "HELLO_OK",
+	msgAck:         "ACK",
+	msgReadData:    "READ_DATA",
+	msgWaitDone:    "WAIT_DONE",
+	msgStatsData:   "STATS_DATA",
+	msgIRQ:         "IRQ",
+	msgError:       "ERROR",
 }
 
 // Role is a value of ROLE: Connection roles (HELLO).

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vianic/vianic/cosim"
+	"github.com/vianic/vianic/internal/fabric"
 	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/internal/pcap"
 	"github.com/vianic/vianic/internal/simulator"
@@ -457,4 +459,212 @@ func closeAll(rn []*remoteNode) {
 		}
 	}
 	wg.Wait()
+}
+
+// monitor dials a monitor connection to node (its reads and the switch's
+// register port do not wait for the other clients).
+func monitor(t *testing.T, s *simulator.Sim, node int) *cosim.Conn {
+	t.Helper()
+	return simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Node: node, Name: fmt.Sprintf("monitor %d", node)})
+}
+
+func reg(t *testing.T, m *cosim.Conn, off uint32) uint32 {
+	t.Helper()
+	v, err := m.Read32(ctxT(t), off)
+	require.NoError(t, err)
+	return v
+}
+
+// send8 sends 8 bytes from node 0's VI to node 1, which posts post
+// receives first and then waits for up to wait completions, 1 ms of
+// simulated time each; it returns those that completed (a lost message
+// leaves its receive posted, for the next one).
+func send8(t *testing.T, rn []*remoteNode, text string, post, wait int) []*vipl.Desc {
+	t.Helper()
+	ctx := ctxT(t)
+	var got []*vipl.Desc
+	together(t, nicsOf(rn), func(i int) {
+		if i != 1 {
+			return
+		}
+		for k := range post {
+			require.NoError(t, rn[1].vi[0].PostRecv(ctx, rn[1].desc(t, 4+k, &vipl.Descriptor{Segments: []vipl.DataSegment{rn[1].seg(8192+k*64, 64)}})))
+		}
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		switch i {
+		case 0:
+			copy(r.buf.Bytes[4096:], text)
+			require.NoError(t, r.vi[1].PostSend(ctx, r.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(4096, len(text))}})))
+			sd, err := r.vi[1].SendWait(ctx, 10)
+			require.NoError(t, err)
+			assert.Equal(t, "DONE|op=SEND", sd.Status().String(), "the sender does not know what the wire did")
+		case 1:
+			for range wait {
+				d, err := r.vi[0].RecvWait(ctx, 1)
+				if vipl.Code(err) == vipl.Timeout {
+					return
+				}
+				require.NoError(t, err)
+				got = append(got, d)
+			}
+		}
+	})
+	return got
+}
+
+// Faults on the wire, set at run time through the switch's register port:
+// a corrupted frame is dropped by the receiving NIC and counted, a dropped
+// one is lost, a duplicated one is delivered twice (the unreliable level
+// has no sequence numbers: VIA promises it neither exactly-once delivery
+// nor order), and the connection goes on after each.
+func TestCosimRemoteFaults(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
+	ctx := ctxT(t)
+	mon := monitor(t, s, 1)
+	ports, rules, err := fabric.Info(ctx, mon)
+	require.NoError(t, err)
+	assert.Equal(t, 16, ports, "the simulator's switch is built with 16 ports")
+	assert.GreaterOrEqual(t, rules, 1)
+	toNode1 := fabric.Rule{MatchOut: true, OutPort: 1, MatchKind: true, Kind: hw.WireKindSend, EveryN: 1}
+
+	// a clean message first
+	got := send8(t, rn, "clean!!!", 1, 1)
+	require.Len(t, got, 1)
+	assert.Equal(t, "clean!!!", string(rn[1].buf.Bytes[8192:8200]))
+
+	// CORRUPT: one payload bit flipped; the receiving NIC's CRC check drops it
+	crc0 := reg(t, mon, hw.RegNetRxCrc)
+	r := toNode1
+	r.Action, r.Mask, r.Beat = fabric.Corrupt, 1<<9, 4
+	require.NoError(t, fabric.SetRule(ctx, mon, 0, r))
+	got = send8(t, rn, "corrupt!", 1, 1)
+	assert.Empty(t, got, "a corrupted frame is never delivered")
+	assert.Equal(t, crc0+1, reg(t, mon, hw.RegNetRxCrc), "counted as a CRC failure")
+	matched, acted, err := fabric.RuleCounters(ctx, mon, 0)
+	require.NoError(t, err)
+	assert.Equal(t, [2]uint32{1, 1}, [2]uint32{matched, acted})
+	require.NoError(t, fabric.DisableRule(ctx, mon, 0))
+	// the receive still posted takes the next message
+	got = send8(t, rn, "after C!", 0, 1)
+	require.Len(t, got, 1)
+	assert.Equal(t, "after C!", string(rn[1].buf.Bytes[8192:8200]))
+
+	// DROP: lost on the wire, nothing counted at the receiver
+	good := reg(t, mon, hw.RegNetRxGood)
+	r = toNode1
+	r.Action = fabric.Drop
+	require.NoError(t, fabric.SetRule(ctx, mon, 1, r))
+	got = send8(t, rn, "dropped!", 1, 1)
+	assert.Empty(t, got)
+	assert.Equal(t, good, reg(t, mon, hw.RegNetRxGood), "no frame reached node 1")
+	require.NoError(t, fabric.DisableRule(ctx, mon, 1))
+	got = send8(t, rn, "after D!", 0, 1)
+	require.Len(t, got, 1)
+
+	// DUPLICATE: the frame twice, so the message twice: two receives
+	r = toNode1
+	r.Action = fabric.Duplicate
+	require.NoError(t, fabric.SetRule(ctx, mon, 2, r))
+	got = send8(t, rn, "twice!!!", 2, 2)
+	require.Len(t, got, 2, "an unreliable VI takes the duplicate as a second message")
+	assert.Equal(t, "twice!!!", string(rn[1].buf.Bytes[8192:8200]))
+	assert.Equal(t, "twice!!!", string(rn[1].buf.Bytes[8192+64:8200+64]))
+	// with no second receive posted the duplicate is dropped and counted
+	noRecv := reg(t, mon, hw.RegViRxNoRecv)
+	got = send8(t, rn, "once....", 1, 1)
+	require.Len(t, got, 1)
+	assert.Equal(t, noRecv+1, reg(t, mon, hw.RegViRxNoRecv))
+	require.NoError(t, fabric.DisableRule(ctx, mon, 2))
+	p1, err := fabric.Port(ctx, mon, 1)
+	require.NoError(t, err)
+	t.Logf("port 1: %+v", p1)
+	assert.Equal(t, p1.In, uint32(0), "node 1 sent nothing")
+}
+
+// Errors of the previous issue across the wire: a receive too short
+// completes with the length error and the VI goes on; a message from a VI
+// the receiving VI is not connected to is dropped and counted, and the
+// receive it would have taken stays for the right sender's message.
+func TestCosimRemoteErrors(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536}
+	rn := newRemoteNodes(t, s, 2, attrs)
+	ctx := ctxT(t)
+	mon := monitor(t, s, 1)
+
+	// too short: 100 bytes into 64
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		switch i {
+		case 1:
+			require.NoError(t, r.vi[0].PostRecv(ctx, r.desc(t, 4, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(8192, 64)}})))
+		}
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		switch i {
+		case 0:
+			require.NoError(t, r.vi[1].PostSend(ctx, r.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(4096, 100)}})))
+			sd, err := r.vi[1].SendWait(ctx, 10)
+			require.NoError(t, err)
+			assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+		case 1:
+			rd, err := r.vi[0].RecvWait(ctx, 10)
+			require.NoError(t, err)
+			assert.NotZero(t, rd.Status()&vipl.StatusLocalLengthError, "%s", rd.Status())
+		}
+	})
+	require.Equal(t, "clean!!!", string(send8Text(t, rn)), "the VI goes on")
+
+	// a third VI on node 0 that says its peer is node 1's VI, which is
+	// connected to another VI of node 0
+	var stray *vipl.Vi
+	together(t, nicsOf(rn), func(i int) {
+		if i != 0 {
+			return
+		}
+		a := attrs
+		info, err := rn[0].vi[1].Query(ctx)
+		require.NoError(t, err)
+		a.Ptag = info.Attributes.Ptag
+		stray, err = rn[0].n.CreateVi(ctx, a)
+		require.NoError(t, err)
+		require.NoError(t, stray.ConnectRemote(ctx, vipl.NodeAddress(1), rn[1].vi[0].ID()))
+	})
+	bad := reg(t, mon, hw.RegViRxBadVi)
+	together(t, nicsOf(rn), func(i int) {
+		if i != 1 {
+			return
+		}
+		require.NoError(t, rn[1].vi[0].PostRecv(ctx, rn[1].desc(t, 5, &vipl.Descriptor{Segments: []vipl.DataSegment{rn[1].seg(8192+64, 64)}})))
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		switch i {
+		case 0:
+			copy(r.buf.Bytes[4096:], "stray!!!")
+			require.NoError(t, stray.PostSend(ctx, r.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(4096, 8)}})))
+			_, err := stray.SendWait(ctx, 10)
+			require.NoError(t, err)
+		case 1:
+			requireCode(t, vipl.Timeout, second(r.vi[0].RecvWait(ctx, 1)), "the stray message is not delivered")
+		}
+	})
+	assert.Equal(t, bad+1, reg(t, mon, hw.RegViRxBadVi), "dropped as not from the connected VI")
+	// the receive is still there for the connected VI's message
+	got := send8(t, rn, "right!!!", 0, 1)
+	require.Len(t, got, 1)
+	assert.Equal(t, "right!!!", string(rn[1].buf.Bytes[8192+64:8200+64]))
+}
+
+// send8Text sends "clean!!!" from node 0 to node 1 and returns what node 1
+// received.
+func send8Text(t *testing.T, rn []*remoteNode) []byte {
+	t.Helper()
+	got := send8(t, rn, "clean!!!", 1, 1)
+	require.Len(t, got, 1)
+	return rn[1].buf.Bytes[8192:8200]
 }

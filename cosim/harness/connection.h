@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fabric.h"
 #include "mmio_master.h"
 #include "protocol.h"
 
@@ -18,10 +19,11 @@ namespace vianic {
 // A validated request whose effect depends on simulated time; in lockstep
 // mode it waits in the connection's queue until time next advances.
 struct Action {
-    enum Kind : uint8_t { kMmio, kWait };
+    enum Kind : uint8_t { kMmio, kWait, kFabric };
     Kind kind;
     MmioOp op;            // kMmio (reads, writes and RESET)
     proto::WaitReq wait;  // kWait
+    Fabric::Op fabric;    // kFabric
     uint32_t tag;
 };
 

@@ -37,7 +37,7 @@ bool type_allowed(uint8_t role, uint16_t type) {
                    type == proto::kMsgTrace || type == proto::kMsgStats || type == proto::kMsgCancel;
         case proto::kRoleMonitor:
             return type == proto::kMsgMmioRead || type == proto::kMsgMmioWrite || type == proto::kMsgStats ||
-                   type == proto::kMsgCancel;
+                   type == proto::kMsgCancel || type == proto::kMsgFabricRead || type == proto::kMsgFabricWrite;
         default:
             return false;
     }
@@ -144,6 +144,16 @@ void Server::handle_message(Conn* c, const proto::Header& h, const uint8_t* payl
         case proto::kMsgCancel:
             do_cancel(c, m.cancel_tag);
             return;
+        case proto::kMsgFabricRead:
+        case proto::kMsgFabricWrite: {
+            add_tag(c, h.tag);
+            Action a{};
+            a.kind = Action::kFabric;
+            a.fabric = Fabric::Op{h.type == proto::kMsgFabricWrite, m.fabric.addr, m.fabric.value, c->id, h.tag};
+            a.tag = h.tag;
+            submit(c, a);
+            return;
+        }
         default:
             fatal(c, h, proto::kCodeMalformed, "unexpected message");  // unreachable: parse checked
             return;
@@ -423,6 +433,10 @@ void Server::submit(Conn* c, const Action& a) {
 }
 
 void Server::apply(Conn* c, const Action& a) {
+    if (a.kind == Action::kFabric) {
+        fabric_->push(a.fabric);
+        return;
+    }
     Node& n = *nodes_[c->node];
     if (a.kind == Action::kWait) {
         // behind the connection's earlier accesses (see mmio_master.h)

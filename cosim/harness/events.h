@@ -1,4 +1,4 @@
-// events.h: what a node's bus models report to the server while cycles run
+// events.h: what a node's bus models (and the switch's register port) report to the server while cycles run
 // (read answers, posted-write bus errors, reset completion, DMA writes for
 // memory waits, interrupt changes). The server answers clients from here at
 // once, in the middle of a cycle, so no answer waits for the end of a chunk.
@@ -23,6 +23,9 @@ struct NodeEvents {
     virtual void on_reset_done(unsigned node, uint32_t client, uint32_t tag, uint64_t cycle) = 0;
     // DMA stored [addr, addr+len) into the node's host memory.
     virtual void on_dma_write(unsigned node, uint64_t addr, uint64_t len) = 0;
+    // An access to the switch's register port finished (value: what a read
+    // returned).
+    virtual void on_fabric_done(uint32_t client, uint32_t tag, bool write, uint32_t value, uint64_t cycle) = 0;
     // The node's irq outputs changed.
     virtual void on_irq(unsigned node, uint32_t old_vec, uint32_t new_vec, uint64_t cycle) = 0;
 };

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "Vvia_fabric.h"
+#include "events.h"
 #include "log.h"
 #include "verilated.h"
 #include "via_wire.h"
@@ -32,8 +33,8 @@ void put_le32(uint8_t* b, uint32_t v) {
 
 }  // namespace
 
-Fabric::Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency)
-    : top_(new Vvia_fabric{ctx, "fabric"}), nodes_(nodes), lat_(latency ? latency : 1) {
+Fabric::Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency, NodeEvents* ev)
+    : top_(new Vvia_fabric{ctx, "fabric"}), ev_(ev), nodes_(nodes), lat_(latency ? latency : 1) {
     for (unsigned p = 0; p < kPorts; p++) {
         up_[p].slot.assign(lat_, Sym{});
         down_[p].slot.assign(lat_, Sym{});
@@ -136,6 +137,20 @@ void Fabric::negedge_drive() {
     t->in_valid = valid;
     t->in_last = last;
     t->out_credit = credit;
+    // the register port: one access per cycle, after the power-on reset
+    op_live_ = !ops_.empty() && rst_left_ == 0;
+    if (op_live_) {
+        const Op& op = ops_.front();
+        t->cfg_we = op.write;
+        t->cfg_addr = uint8_t(op.addr);
+        t->cfg_wdata = op.value;
+    } else {
+        t->cfg_we = 0;
+    }
+}
+
+void Fabric::negedge_sample() {
+    if (op_live_) op_rdata_ = top_->cfg_rdata;
 }
 
 void Fabric::posedge_drive() { top_->clk = 1; }
@@ -147,6 +162,12 @@ void Fabric::after_posedge(uint64_t cycle) {
     if (rst_left_ > 0) {
         rst_left_--;
         return;
+    }
+    if (op_live_) {
+        Op op = ops_.front();
+        ops_.pop_front();
+        op_live_ = false;
+        ev_->on_fabric_done(op.client, op.tag, op.write, op_rdata_, cycle);
     }
     uint16_t ov = t->out_valid, ol = t->out_last, ic = t->in_credit;
     for (unsigned p = 0; p < nodes_; p++) {
@@ -166,7 +187,7 @@ void Fabric::after_posedge(uint64_t cycle) {
         s.credit = (ic >> p) & 1;
         if (s.any()) put(down_[p], cycle + lat_, s);
     }
-    if (t->idle && in_flight_ == 0) awake_ = false;
+    if (t->idle && in_flight_ == 0 && ops_.empty()) awake_ = false;
 }
 
 void Fabric::collect_node(unsigned p, const Sym& s, uint64_t cycle) {

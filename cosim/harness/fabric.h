@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ class Vvia_node;
 class VerilatedContext;
 
 namespace vianic {
+
+struct NodeEvents;
 
 class Fabric {
 public:
@@ -49,7 +52,18 @@ public:
         bool any() const { return valid || credit; }
     };
 
-    Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency);
+    // A client's access to the switch's register port (FABRIC_READ or
+    // FABRIC_WRITE): one per cycle, in order. A write takes effect at the
+    // rising edge of its cycle and is acknowledged after it; a read returns
+    // the register's value in its cycle (cfg_rdata is combinational).
+    struct Op {
+        bool write;
+        uint32_t addr;  // word index, 0..255
+        uint32_t value;
+        uint32_t client, tag;
+    };
+
+    Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency, NodeEvents* ev);
     ~Fabric();
 
     // Opens the capture file (--pcap); false with *why on failure.
@@ -66,8 +80,13 @@ public:
     const Sym& to_node(unsigned p) const { return node_in_[p]; }
     bool in_reset() const { return rst_left_ > 0; }
 
+    void push(const Op& op) {
+        ops_.push_back(op);
+        awake_ = true;
+    }
     bool awake() const { return awake_; }
     void negedge_drive();
+    void negedge_sample();
     void posedge_drive();
     void eval();
     // after edge `cycle`: the switch's outputs onto the lines, the capture
@@ -88,6 +107,10 @@ private:
     void capture(unsigned p, uint64_t cycle);
 
     std::unique_ptr<Vvia_fabric> top_;
+    NodeEvents* ev_;
+    std::deque<Op> ops_;
+    bool op_live_ = false;  // ops_.front() is driven this cycle
+    uint32_t op_rdata_ = 0;
     const unsigned nodes_;
     const unsigned lat_;
     Line up_[kPorts], down_[kPorts];

@@ -51,6 +51,8 @@ bool expects_answer(uint16_t type) {
         case kMsgRevoke:
         case kMsgTerminate:
         case kMsgStats:
+        case kMsgFabricRead:
+        case kMsgFabricWrite:
             return true;
         default:
             return false;  // HELLO is answered but precedes any tag bookkeeping
@@ -182,6 +184,20 @@ uint16_t parse_client_message(const Header& h, const uint8_t* p, Message* m, std
         case kMsgRevoke:
             if (!need_len(h, kRevokeSize, why)) return kCodeMalformed;
             m->revoke_token = get64(p);
+            return 0;
+        case kMsgFabricRead:
+        case kMsgFabricWrite:
+            if (!need_len(h, h.type == kMsgFabricRead ? kFabricReadSize : kFabricWriteSize, why)) return kCodeMalformed;
+            m->fabric.addr = get32(p);
+            m->fabric.value = get32(p + 4);
+            if (m->fabric.addr > 255) {
+                *why = std::string(type_name(h.type)) + fmt(": register %llu, the switch has 256 (0..255)", m->fabric.addr);
+                return kCodeMalformed;
+            }
+            if (h.type == kMsgFabricRead && m->fabric.value != 0) {
+                *why = fmt("FABRIC_READ: reserved word is 0x%llx, must be 0", m->fabric.value);
+                return kCodeMalformed;
+            }
             return 0;
         case kMsgCancel:
             if (!need_len(h, kCancelSize, why)) return kCodeMalformed;

@@ -84,6 +84,12 @@ struct Grant {
     uint32_t first, count;
 };
 
+// FABRIC_READ / FABRIC_WRITE: a register of the switch (a word index).
+struct FabricReg {
+    uint32_t addr;
+    uint32_t value;  // FABRIC_WRITE
+};
+
 // One validated client message. For MMIO_WRITE the entries are read in place
 // with write_entry() (count of them, each already checked for size 4 or 8).
 struct Message {
@@ -99,6 +105,7 @@ struct Message {
         Grant grant;
         uint64_t revoke_token;
         uint32_t cancel_tag;
+        FabricReg fabric;
     };
     Message() : write_count(0) {}
 };

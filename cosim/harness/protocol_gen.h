@@ -26,6 +26,8 @@ constexpr uint32_t kTraceSize = 8;  // TRACE: on/off.
 constexpr uint32_t kGrantSize = 16;  // GRANT: token, first VI, count.
 constexpr uint32_t kRevokeSize = 8;  // REVOKE: token.
 constexpr uint32_t kCancelSize = 8;  // CANCEL: the tag of the request to withdraw.
+constexpr uint32_t kFabricReadSize = 8;  // FABRIC_READ: register word index (0..255), reserved (0).
+constexpr uint32_t kFabricWriteSize = 8;  // FABRIC_WRITE: register word index (0..255), value.
 constexpr uint32_t kHelloOkSize = 48;  // HELLO_OK: the device description.
 constexpr uint32_t kAckSize = 8;  // ACK: status.
 constexpr uint32_t kReadDataSize = 24;  // READ_DATA: status, value, cycle.
@@ -47,6 +49,8 @@ enum : uint16_t {
     kMsgTerminate = 0x0a,  // Client: ends the simulation.
     kMsgStats = 0x0b,  // Client: asks for the simulator's statistics.
     kMsgCancel = 0x0c,  // Client: withdraws a pending request.
+    kMsgFabricRead = 0x0d,  // Client: reads a register of the fabric switch (driver or monitor).
+    kMsgFabricWrite = 0x0e,  // Client: writes a register of the fabric switch, such as a fault rule (driver or monitor).
     kMsgHelloOk = 0x81,  // Simulator: accepts HELLO, with the device description.
     kMsgAck = 0x82,  // Simulator: answers a request without data.
     kMsgReadData = 0x83,  // Simulator: answers MMIO_READ.
@@ -71,6 +75,8 @@ inline const char* msg_value_name(uint16_t v) {
         case kMsgTerminate: return "TERMINATE";
         case kMsgStats: return "STATS";
         case kMsgCancel: return "CANCEL";
+        case kMsgFabricRead: return "FABRIC_READ";
+        case kMsgFabricWrite: return "FABRIC_WRITE";
         case kMsgHelloOk: return "HELLO_OK";
         case kMsgAck: return "ACK";
         case kMsgReadData: return "READ_DATA";

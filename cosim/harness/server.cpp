@@ -102,7 +102,7 @@ bool Server::start() {
     if (!o_.trace_file.empty()) Trace::enable_context(ctx_.get());
     pool_.reset(new EvalPool(o_.threads ? o_.threads : EvalPool::default_threads(o_.nodes)));
     for (unsigned i = 0; i < o_.nodes; i++) nodes_.emplace_back(new Node(i, ctx_.get(), o_, this, &txlog_));
-    fabric_.reset(new Fabric(ctx_.get(), o_.nodes, o_.link_latency));
+    fabric_.reset(new Fabric(ctx_.get(), o_.nodes, o_.link_latency, this));
     if (!o_.pcap_file.empty() && !fabric_->open_pcap(o_.pcap_file, o_.clock_ps, &why)) {
         log_error("%s", why.c_str());
         return false;

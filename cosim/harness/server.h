@@ -58,6 +58,7 @@ public:
     int run();
 
     // NodeEvents
+    void on_fabric_done(uint32_t client, uint32_t tag, bool write, uint32_t value, uint64_t cycle) override;
     void on_read_done(unsigned node, uint32_t client, uint32_t tag, uint16_t status, uint64_t value,
                       uint64_t cycle) override;
     void on_write_error(unsigned node, uint32_t client, uint32_t tag, uint32_t offset, unsigned resp,

@@ -59,6 +59,7 @@ void Server::step() {
     if (fab_awake) fab->negedge_drive();
     pool_->run(ni, eval, &items);
     for (unsigned i = 0; i < na; i++) awake[i]->negedge_sample(cycle_);
+    if (fab_awake) fab->negedge_sample();
     trace_.dump(t, cycle_);
 
     cycle_++;
@@ -250,6 +251,20 @@ void Server::on_read_done(unsigned, uint32_t client, uint32_t tag, uint16_t stat
     if (!c) return;
     uint8_t out[proto::kReadDataBytes];
     proto::encode_read_data(out, tag, status, value, cycle);
+    c->send(out, sizeof out);
+    answered(c, tag);
+}
+
+void Server::on_fabric_done(uint32_t client, uint32_t tag, bool write, uint32_t value, uint64_t cycle) {
+    Conn* c = find(client);
+    if (!c) return;
+    if (write) {
+        send_ack(c, tag, 0);
+        answered(c, tag);
+        return;
+    }
+    uint8_t out[proto::kReadDataBytes];
+    proto::encode_read_data(out, tag, proto::kReadOk, value, cycle);
     c->send(out, sizeof out);
     answered(c, tag);
 }

@@ -47,3 +47,32 @@ func TestBenchVISmoke(t *testing.T) {
 	assert.Greater(t, f.CyclesPerSec, 0.0)
 	assert.Empty(t, f.BridgeBusyPerSec)
 }
+
+// TestBenchRemoteSmoke runs BenchRemote small (2 nodes only). The modeled
+// figures between nodes are exact: the 8-byte one-way latency and the
+// 64 KiB bandwidth are checked against issue 10's targets.
+func TestBenchRemoteSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	simtest.RequireHDL(t)
+	ctx := ctxT(t, simtest.BuildTimeout)
+	f, err := bench.BenchRemote(ctx, bench.RemoteOptions{
+		LatencySizes: []int{8, 4 << 10}, LatencyRounds: 2, BWBytes: 64 << 10, BWMessages: 2,
+		SpeedNodes: []int{2}, SpeedRounds: 1,
+	})
+	require.NoError(t, err)
+	b, _ := json.MarshalIndent(f, "", "  ")
+	t.Logf("%s", b)
+	require.Len(t, f.Latency, 2)
+	assert.LessOrEqual(t, f.Latency[0].Cycles, uint64(625), "8 B one way: at most 2.5 us")
+	assert.Greater(t, f.Latency[0].Cycles, uint64(2*f.LinkCycles+125), "two links and a DMA read at least")
+	assert.Greater(t, f.Latency[1].Cycles, f.Latency[0].Cycles)
+	assert.GreaterOrEqual(t, f.BWFraction, 0.90, "64 KiB: at least 90 %% of line rate")
+	assert.LessOrEqual(t, f.BWFraction, 1.0)
+	require.NotEmpty(t, f.Speed)
+	for _, sp := range f.Speed {
+		assert.Equal(t, int64(2*2*(64<<10)), sp.Bytes, "%d threads: every byte received", sp.Threads)
+		assert.Greater(t, sp.CyclesPerSec, 0.0)
+	}
+}

@@ -1078,3 +1078,35 @@ func TestSimThreadsSameWaveform(t *testing.T) {
 		t.Errorf("the waveforms differ (%d and %d bytes up to %d ps)", len(v1), len(v2), end)
 	}
 }
+
+// The switch's register port over the bridge: a monitor reads INFO and
+// writes and reads back SEED; a user connection may not reach it (a fatal
+// ROLE error); a register above 255 is refused before it is sent.
+func TestSimFabricRegisterPort(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 3})
+	ctx := ctxT(t, 60*time.Second)
+	m := simtest.Dial(t, s, cosim.Options{Role: cosim.RoleMonitor, Name: "monitor"})
+	info, err := m.FabricRead(ctx, 0)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0xFAB0)<<16, info&0xFFFF0000, "INFO's signature")
+	assert.Equal(t, uint32(16), info&0xFF, "the simulator's switch has 16 ports")
+	require.NoError(t, m.FabricWrite(ctx, 2, 0x12345678))
+	seed, err := m.FabricRead(ctx, 2)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0x12345678), seed)
+	st, err := m.FabricRead(ctx, 3)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), st&1, "the switch is idle")
+	_, err = m.FabricRead(ctx, 256)
+	require.Error(t, err)
+
+	u, err := s.Dial(ctx, cosim.Options{Role: cosim.RoleUser, Token: 9, Name: "user"})
+	require.NoError(t, err)
+	defer u.Close()
+	_, err = u.FabricRead(ctx, 0)
+	require.Error(t, err, "a user connection may not reach the switch")
+	assert.Contains(t, err.Error(), "not allowed")
+	// the monitor still works
+	_, err = m.FabricRead(ctx, 0)
+	require.NoError(t, err)
+}
