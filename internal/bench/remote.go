@@ -60,18 +60,18 @@ type RemoteSpeed struct {
 
 // RemoteFigures are the figures between nodes (issue 10).
 type RemoteFigures struct {
-	ClockPS     uint32          `json:"clock_ps"`
-	LineBytes   float64         `json:"line_bytes_per_cycle"` // 8
-	LinkCycles  int             `json:"link_latency_cycles"`  // 25 (100 ns)
-	Latency     []RemoteLatency `json:"latency"`
-	BWBytes     int             `json:"bw_bytes"`
-	BWMessages  int             `json:"bw_messages"`
-	BWCycles    uint64          `json:"bw_cycles"` // first doorbell to the last receive DONE
-	BWPerCycle  float64         `json:"bw_bytes_per_cycle"`
-	BWFraction  float64         `json:"bw_line_fraction"`
-	BWMBps      float64         `json:"bw_mb_per_sec"`
-	Speed       []RemoteSpeed   `json:"speed"`
-	CPUs        int             `json:"cpus"`
+	ClockPS    uint32          `json:"clock_ps"`
+	LineBytes  float64         `json:"line_bytes_per_cycle"` // 8
+	LinkCycles int             `json:"link_latency_cycles"`  // 25 (100 ns)
+	Latency    []RemoteLatency `json:"latency"`
+	BWBytes    int             `json:"bw_bytes"`
+	BWMessages int             `json:"bw_messages"`
+	BWCycles   uint64          `json:"bw_cycles"` // first doorbell to the last receive DONE
+	BWPerCycle float64         `json:"bw_bytes_per_cycle"`
+	BWFraction float64         `json:"bw_line_fraction"`
+	BWMBps     float64         `json:"bw_mb_per_sec"`
+	Speed      []RemoteSpeed   `json:"speed"`
+	CPUs       int             `json:"cpus"`
 }
 
 // rNode is one node of the benchmark: its NIC, memory and one VI
