@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Yosys check of the blocks in rtl/ that via_nic does not instantiate yet
-# (sim-scripts/synth-blocks.ys: the fabric switch and the link port with
-# small buffers, the wire packetizer and depacketizer). A job of `make test`
+# Yosys check of the blocks in rtl/ outside via_nic (sim-scripts/synth-blocks.ys:
+# the fabric switch and the link port with small buffers). A job of `make test`
 # of its own, beside sim-scripts/synth.sh. Fails, naming the log, on any
 # error, latch, combinational loop or driver conflict.
 set -euo pipefail
@@ -15,4 +14,4 @@ if ! yosys -q -l "$out/yosys-blocks.log" sim-scripts/synth-blocks.ys >/dev/null 
   echo "synth-blocks: FAILED (log $out/yosys-blocks.log)" >&2
   exit 1
 fi
-echo "synth-blocks: via_fabric, via_link_port, via_wire_tx, via_wire_rx: ok ($(( $(date +%s) - start )) s)"
+echo "synth-blocks: via_fabric, via_link_port: ok ($(( $(date +%s) - start )) s)"
