@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job: two simulated NICs, each registering two buffers of a
-# process and copying one into the other through the NIC's translation and
-# protection table (the DMA diagnostic engine), then the results, the
-# waveform and the GTKWave command that opens it.
+# The main job (`vianic demo`): a 2-node simulator with the fabric switch,
+# two processes that use only vipl (cmd/vipl-perf), one per node, a
+# ping-pong and a stream between them; then the perftest-style table, the
+# waveform and the capture, and the commands that open them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -124,13 +124,17 @@ func (n *Nic) SetPollInterval(cycles int64) { n.poll.Store(cycles) }
 // simulated time, for measuring (not a VIPL call).
 func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
 
+// ClockPS returns the length of one NIC clock cycle in picoseconds (0:
+// unknown), to turn Cycle differences into time (not a VIPL call).
+func (n *Nic) ClockPS() uint32 { return n.agent.Events().ClockPS() }
+
 // Park blocks on the simulator until ctx is done, letting simulated time
 // run for the other clients, then returns nil. Not a VIPL call. In
 // lockstep, time advances only while every client of the simulator is
 // blocked on it or gone, so a process that waits for something outside the
 // simulator with a Nic open (another process, another Nic of its own, a
 // user at a prompt) stops time for everyone until it parks the Nic or
-// closes it (docs/vipl.md, "Several processes in lockstep"). Park waits
+// closes it (docs/vipl.md, "Several NICs and processes in lockstep"). Park waits
 // for completions without a deadline. When every client is parked and the
 // NICs have nothing to do, the simulator reports a deadlock; a client
 // still to connect may be what everyone waits for, so Park waits a

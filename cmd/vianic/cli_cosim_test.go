@@ -63,10 +63,40 @@ func TestRegs(t *testing.T) {
 }
 
 // TestDemo runs the main job with a small copy and checks its report.
+// TestDemo runs the main job small: two vipl-perf processes on two nodes,
+// the table, the waveform and the capture (read back with the dissector
+// when tshark is there).
 func TestDemo(t *testing.T) {
 	simtest.RequireHDL(t)
+	dir := t.TempDir()
+	wave, capture := filepath.Join(dir, "demo.vcd"), filepath.Join(dir, "demo.pcap")
+	code, out, errs := runCLI("demo", "-iters", "3", "-sizes", "8,5000", "-stream-count", "3", "-wave", wave, "-wave-cycles", "5000", "-pcap", capture)
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `pingpong\s+8\s+3\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+`, out)
+	assert.Regexp(t, `pingpong\s+5000\s+3\s`, out)
+	assert.Regexp(t, `stream\s+65536\s+3\s+[0-9.]+\s+[0-9.]+ %`, out)
+	assert.Contains(t, out, filepath.Join("sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
+	assert.Contains(t, out, "lua_script:")
+	for _, f := range []string{wave, capture} {
+		st, err := os.Stat(f)
+		require.NoError(t, err)
+		assert.Greater(t, st.Size(), int64(1000), f)
+	}
+	// 3 + 3 pings of 8 and 5000 bytes (2 frames each way for 5000), the
+	// stream's 3 x 16 frames, and the control messages: tens of frames
+	b, err := os.ReadFile(capture)
+	require.NoError(t, err)
+	assert.Greater(t, len(b), 3*16*4096, "the stream's frames are in the capture")
+
+	code, _, errs = runCLI("demo", "-iters", "0")
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errs, "iters")
+}
+
+func TestDemoTPT(t *testing.T) {
+	simtest.RequireHDL(t)
 	wave := filepath.Join(t.TempDir(), "demo.vcd")
-	code, out, errs := runCLI("demo", "-bytes", "8192", "-wave", wave)
+	code, out, errs := runCLI("demo-tpt", "-bytes", "8192", "-wave", wave)
 	require.Equal(t, 0, code, errs)
 	assert.Equal(t, 2, strings.Count(out, "verified"), out)
 	assert.Equal(t, 2, strings.Count(out, "STALE"), out)
@@ -76,7 +106,7 @@ func TestDemo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, st.Size(), int64(10000))
 
-	code, _, errs = runCLI("demo", "-bytes", "7")
+	code, _, errs = runCLI("demo-tpt", "-bytes", "7")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errs, "multiple of 8")
 }

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(command{"demo", "register memory and copy it through the TPT on two simulated NICs; show the waveform", runDemo})
+	register(command{"demo-tpt", "register memory and copy it through the TPT on two simulated NICs; show the waveform", runDemoTPT})
 }
 
 type demoResult struct {
@@ -37,8 +37,8 @@ type demoResult struct {
 	ptag               driver.Ptag
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", stderr, "[-nodes N] [-bytes N] [-wave FILE] [-freerun]")
+func runDemoTPT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("demo-tpt", stderr, "[-nodes N] [-bytes N] [-wave FILE] [-freerun]")
 	nodes := fs.Int("nodes", 2, "simulated NICs")
 	size := fs.Int("bytes", 64<<10, "bytes each NIC copies")
 	wave := fs.String("wave", "", "waveform file, .vcd or .fst (default build/demo/demo.vcd)")
@@ -54,7 +54,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *wave == "" {
-		*wave = filepath.Join(root, "build", "demo", "demo.vcd")
+		*wave = filepath.Join(root, "build", "demo", "demo-tpt.vcd")
 	}
 	if *wave, err = filepath.Abs(*wave); err != nil {
 		return err
