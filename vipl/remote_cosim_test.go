@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -667,4 +668,40 @@ func send8Text(t *testing.T, rn []*remoteNode) []byte {
 	got := send8(t, rn, "clean!!!", 1, 1)
 	require.Len(t, got, 1)
 	return rn[1].buf.Bytes[8192:8200]
+}
+
+// The simulator's node count sets the switch's ports: on a 1-node
+// simulator a message for node 5 leaves the NIC (the send completes; the
+// unreliable level does not know) and the switch drops it as a frame for a
+// port with no node (DROPPED of port 0).
+func TestCosimRemoteNoSuchNode(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
+	e := newDataEnv(t, s, vipl.Options{})
+	ctx := ctxT(t)
+	p, err := e.n.CreatePtag(ctx)
+	require.NoError(t, err)
+	h, err := e.n.RegisterMem(ctx, e.buf.VA, len(e.buf.Bytes), vipl.MemAttributes{Ptag: p})
+	require.NoError(t, err)
+	v, err := e.n.CreateVi(ctx, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: p})
+	require.NoError(t, err)
+	requireCode(t, vipl.InvalidParameter, v.ConnectRemote(ctx, vipl.NodeAddress(0), 3), "node 0 is this NIC: ConnectLoopback's")
+	requireCode(t, vipl.InvalidParameter, v.ConnectRemote(ctx, vipl.NetAddress{Host: []byte{1, 2}}, 3), "not a node address")
+	require.NoError(t, v.ConnectRemote(ctx, vipl.NodeAddress(5), 3))
+	requireCode(t, vipl.InvalidState, v.ConnectRemote(ctx, vipl.NodeAddress(6), 3), "already connected")
+	d, err := e.n.NewDesc(e.buf.VA+7*512, h, &vipl.Descriptor{Segments: []vipl.DataSegment{{Addr: e.buf.VA + 4096, Handle: h, Length: 100}}})
+	require.NoError(t, err)
+	require.NoError(t, v.PostSend(ctx, d))
+	sd, err := v.SendWait(ctx, 10)
+	require.NoError(t, err)
+	assert.Equal(t, "DONE|op=SEND", sd.Status().String())
+	mon := monitor(t, s, 0)
+	require.Eventually(t, func() bool {
+		pc, err := fabric.Port(ctx, mon, 0)
+		return err == nil && pc.Dropped == 1 && pc.In == 1
+	}, 10*time.Second, 10*time.Millisecond, "the switch drops the frame for node 5")
+	assert.Equal(t, uint32(1), reg(t, mon, hw.RegNetTxFrames), "one wire frame left the NIC")
+	require.NoError(t, v.Disconnect(ctx))
+	info, err := v.Query(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, vipl.ViIdle, info.State)
 }
