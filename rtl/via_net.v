@@ -8,6 +8,8 @@
 //                   └─ other node ─► via_wire_tx ─► m_axis              ├─► merge ─► e_rx
 //   s_axis ─► via_wire_rx ─────────────────────────────────────────────┘
 //                   └─ CONNECT frames: cm_* (the control processor's)
+//   cmt_* (the control processor's CONNECT messages) ─► via_cm_tx ─► m_axis
+//                                        (with via_wire_tx's frames, whole)
 //
 // Router: the internal header's byte 14 (the peer node) is in its second
 // beat, so the first beat waits one cycle in a register until the second
@@ -15,7 +17,10 @@
 // cycle. A frame for this node (a VI joined with a VI of this NIC) goes
 // through the loopback FIFO (FIFO_DEPTH beats), the others are packetized.
 // Merge: the receive engine takes whole frames from the loopback FIFO and
-// the depacketizer in turn (round-robin at frame boundaries).
+// the depacketizer in turn (round-robin at frame boundaries). Likewise
+// m_axis carries whole frames of the packetizer and of the CONNECT framer
+// in turn; a beat offered stays offered (the choice of source holds until
+// it is taken).
 //
 // DATA_WIDTH other than 64 (the wire is 64 bits wide): every frame goes to
 // the loopback FIFO whatever its peer node, frames from s_axis are counted
@@ -90,6 +95,14 @@ module via_net #(
     output wire                  e_rx_tvalid,
     input  wire                  e_rx_tready,
     output wire                  e_rx_tlast,
+
+    // a CONNECT message to send: taken when cmt_valid && cmt_ready
+    input  wire                  cmt_valid,
+    output wire                  cmt_ready,
+    input  wire [7:0]            cmt_dst_node,
+    input  wire [15:0]           cmt_dst_vi,
+    input  wire [15:0]           cmt_src_vi,
+    input  wire [255:0]          cmt_data,
 
     // CONNECT frames received (docs/wire.md CM): held until cm_ready
     output wire                  cm_valid,
@@ -228,11 +241,16 @@ wire [31:0] cnt_rx_good, cnt_rx_crc, cnt_rx_malformed, cnt_rx_misrouted;
 wire [31:0] cnt_rx_kind, cnt_rx_reasm, cnt_rx_msgs;
 reg         m_offered_reg;   // m_axis_tvalid was 1 without tready
 wire        m_enable = !quiesce || m_offered_reg;
-wire        wtx_m_valid;
+wire        wtx_m_valid_o;     // the beat offered on m_axis (packetizer or CONNECT)
 wire        wrx_s_ready;
 
 generate
     if (DATA_WIDTH == 64) begin : g_wire
+        wire        wtx_m_valid;       // the packetizer's beat
+        wire [63:0] wtx_tdata, cmf_tdata;
+        wire [7:0]  wtx_tkeep, cmf_tkeep;
+        wire        wtx_tlast, cmf_tlast, wtx_m_ready, cmf_valid, cmf_ready, cmf_busy;
+        wire        wtx_busy_w, cmt_ready_w;
         via_wire_tx #(
             .MTU(MTU)
         ) wire_tx_inst (
@@ -244,15 +262,65 @@ generate
             .s_axis_tvalid(o_valid && o_wire),
             .s_axis_tready(wtx_s_ready),
             .s_axis_tlast(r_beat[72]),
-            .m_axis_tdata(m_axis_tdata),
-            .m_axis_tkeep(m_axis_tkeep),
+            .m_axis_tdata(wtx_tdata),
+            .m_axis_tkeep(wtx_tkeep),
             .m_axis_tvalid(wtx_m_valid),
-            .m_axis_tready(m_axis_tready && m_enable),
-            .m_axis_tlast(m_axis_tlast),
-            .busy(wtx_busy),
+            .m_axis_tready(wtx_m_ready),
+            .m_axis_tlast(wtx_tlast),
+            .busy(wtx_busy_w),
             .cnt_frames(cnt_tx_frames),
             .cnt_msgs(cnt_tx_msgs)
         );
+
+        via_cm_tx cm_tx_inst (
+            .clk(clk),
+            .rst(rst),
+            .node_id(node_id),
+            .s_valid(cmt_valid && !quiesce),
+            .s_ready(cmt_ready_w),
+            .dst_node(cmt_dst_node),
+            .dst_vi(cmt_dst_vi),
+            .src_vi(cmt_src_vi),
+            .data(cmt_data),
+            .m_axis_tdata(cmf_tdata),
+            .m_axis_tkeep(cmf_tkeep),
+            .m_axis_tvalid(cmf_valid),
+            .m_axis_tready(cmf_ready),
+            .m_axis_tlast(cmf_tlast),
+            .busy(cmf_busy)
+        );
+        assign cmt_ready = cmt_ready_w && !quiesce;
+        assign wtx_busy = wtx_busy_w || cmf_busy;
+
+        // m_axis: whole frames of the packetizer and the CONNECT framer in
+        // turn; the source of an offered beat holds until it is taken
+        reg  o_lock, o_sel, o_prio, o_hold;
+        wire o_pick = (o_lock || o_hold) ? o_sel : (wtx_m_valid && cmf_valid) ? o_prio : cmf_valid;
+        assign wtx_m_valid_o = o_pick ? cmf_valid : wtx_m_valid;
+        assign m_axis_tdata  = o_pick ? cmf_tdata : wtx_tdata;
+        assign m_axis_tkeep  = o_pick ? cmf_tkeep : wtx_tkeep;
+        assign m_axis_tlast  = o_pick ? cmf_tlast : wtx_tlast;
+        assign wtx_m_ready   = !o_pick && m_axis_tready && m_enable;
+        assign cmf_ready     = o_pick && m_axis_tready && m_enable;
+        always @(posedge clk) begin
+            if (rst) begin
+                o_lock <= 1'b0;
+                o_sel  <= 1'b0;
+                o_prio <= 1'b0;
+                o_hold <= 1'b0;
+            end else begin
+                o_hold <= m_axis_tvalid && !m_axis_tready;
+                if (m_axis_tvalid) begin
+                    o_sel <= o_pick;
+                end
+                if (m_axis_tvalid && m_axis_tready) begin
+                    o_lock <= !m_axis_tlast;
+                    if (m_axis_tlast) begin
+                        o_prio <= !o_pick;
+                    end
+                end
+            end
+        end
 
         via_wire_rx #(
             .MTU(MTU),
@@ -298,7 +366,8 @@ generate
             end
         end
         assign wtx_s_ready = 1'b0;
-        assign wtx_m_valid = 1'b0;
+        assign wtx_m_valid_o = 1'b0;
+        assign cmt_ready = 1'b0;
         assign m_axis_tdata = {DATA_WIDTH{1'b0}};
         assign m_axis_tkeep = {KEEP_WIDTH{1'b0}};
         assign m_axis_tlast = 1'b0;
@@ -323,12 +392,13 @@ generate
         assign cnt_rx_kind = 32'd0;
         assign cnt_rx_reasm = 32'd0;
         assign cnt_rx_msgs = 32'd0;
-        wire unused_ok = &{1'b0, wrx_tready, cm_ready, s_axis_tdata, s_axis_tkeep, m_axis_tready};
+        wire unused_ok = &{1'b0, wrx_tready, cm_ready, s_axis_tdata, s_axis_tkeep, m_axis_tready,
+                           cmt_valid, cmt_dst_node, cmt_dst_vi, cmt_src_vi, cmt_data, m_enable};
     end
 endgenerate
 
 assign s_axis_tready = wrx_s_ready && !quiesce;
-assign m_axis_tvalid = wtx_m_valid && m_enable;
+assign m_axis_tvalid = wtx_m_valid_o && m_enable;
 
 // ------------------------------------------------------------ merge
 

@@ -1423,6 +1423,12 @@ via_net #(
     .e_rx_tvalid(erx_tvalid),
     .e_rx_tready(erx_tready),
     .e_rx_tlast(erx_tlast),
+    .cmt_valid(1'b0),
+    .cmt_ready(net_cmt_ready),
+    .cmt_dst_node(8'd0),
+    .cmt_dst_vi(16'd0),
+    .cmt_src_vi(16'd0),
+    .cmt_data(256'd0),
     .cm_valid(net_cm_valid),
     .cm_ready(1'b1),
     .cm_src_node(net_cm_src_node),
@@ -1435,6 +1441,7 @@ via_net #(
 // connection manager takes them
 /* verilator lint_off UNUSEDSIGNAL */
 wire         net_cm_valid;
+wire         net_cmt_ready;
 wire [7:0]   net_cm_src_node;
 wire [15:0]  net_cm_src_vi, net_cm_dst_vi;
 wire [255:0] net_cm_data;

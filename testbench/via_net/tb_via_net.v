@@ -17,6 +17,10 @@
 //     looped one, this node;
 //   - the counters NET_LOOP_MSGS, NET_TX_MSGS, NET_RX_MSGS, NET_RX_GOOD
 //     (frames), and no drop counter moved;
+//   - A's CONNECT framer: 40 connection messages from A to B, mixed with
+//     A's data frames on the wire (whole frames on m_axis), arrive at B's
+//     cm port (random back-pressure) each once, in order, from A's node
+//     (NET_RX_CM);
 //   - busy falls when everything has arrived.
 
 `timescale 1ns / 1ps
@@ -27,6 +31,7 @@ localparam MTU = 256;
 localparam NMSG = 120;          // messages per instance
 localparam MAXB = 700;          // largest message
 localparam [7:0] NODE_A = 8'd3, NODE_B = 8'd5;
+localparam NCM = 40;            // CONNECT messages from A to B
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -91,6 +96,14 @@ end
 
 // ------------------------------------------------------------ the DUTs
 
+// A's CONNECT messages (below)
+reg          cmt_valid;
+reg  [15:0]  cmt_dvi, cmt_svi;
+reg  [255:0] cmt_data;
+integer      cm_sent, cm_got;
+reg  [31:0]  cm_rng;
+reg          cm_ready_b;
+
 wire [63:0] tx_tdata [0:1];
 wire [7:0]  tx_tkeep [0:1];
 wire        tx_tvalid [0:1], tx_tready [0:1], tx_tlast [0:1];
@@ -110,6 +123,7 @@ generate
         /* verilator lint_off UNUSEDSIGNAL */
         wire [31:0] rd_data;
         wire        wr_hit, rd_hit;
+        wire        cmt_ready;
         wire [7:0]  cm_src_node;
         wire [15:0] cm_src_vi, cm_dst_vi;
         wire [255:0] cm_data;
@@ -147,8 +161,14 @@ generate
             .e_rx_tvalid(rx_tvalid[gi]),
             .e_rx_tready(rx_tready[gi]),
             .e_rx_tlast(rx_tlast[gi]),
+            .cmt_valid(gi == 0 ? cmt_valid : 1'b0),
+            .cmt_ready(cmt_ready),
+            .cmt_dst_node(NODE_B),
+            .cmt_dst_vi(cmt_dvi),
+            .cmt_src_vi(cmt_svi),
+            .cmt_data(cmt_data),
             .cm_valid(cm_valid[gi]),
-            .cm_ready(1'b1),
+            .cm_ready(gi == 1 ? cm_ready_b : 1'b1),
             .cm_src_node(cm_src_node),
             .cm_src_vi(cm_src_vi),
             .cm_dst_vi(cm_dst_vi),
@@ -157,6 +177,47 @@ generate
         );
     end
 endgenerate
+
+// ------------------------------------------------------------ CONNECT
+// A sends NCM connection messages to B through its CONNECT framer, mixed
+// with its data frames on the wire; B's cm port takes them with random
+// back-pressure, each exactly once, in order, with A's node
+
+
+function [255:0] cm_payload(input integer k);
+    integer j;
+    begin
+        for (j = 0; j < 8; j = j + 1) begin
+            cm_payload[32*j +: 32] = 32'hC0DE0000 + k * 8 + j;
+        end
+    end
+endfunction
+
+always @(negedge clk) begin
+    cm_rng = nx(cm_rng);
+    cm_ready_b <= cm_rng[2:0] == 3'd0;
+    if (!rst && !cmt_valid && cm_sent < NCM && cm_rng[5:3] == 3'd0) begin
+        cmt_valid <= 1'b1;
+        cmt_dvi   <= cm_sent[15:0];
+        cmt_svi   <= 16'hFFFF;
+        cmt_data  <= cm_payload(cm_sent);
+    end
+end
+
+always @(posedge clk) begin
+    if (!rst && cmt_valid && g_dut[0].cmt_ready) begin
+        cmt_valid <= 1'b0;
+        cm_sent   <= cm_sent + 1;
+    end
+    if (!rst && cm_valid[1] && cm_ready_b) begin
+        if (g_dut[1].cm_src_node !== NODE_A || g_dut[1].cm_src_vi !== 16'hFFFF ||
+                g_dut[1].cm_dst_vi !== cm_got[15:0] || g_dut[1].cm_data !== cm_payload(cm_got)) begin
+            $fatal(1, "tb_via_net: CONNECT message %0d: from node %0d VI %h to VI %0d, payload %h",
+                   cm_got, g_dut[1].cm_src_node, g_dut[1].cm_src_vi, g_dut[1].cm_dst_vi, g_dut[1].cm_data);
+        end
+        cm_got = cm_got + 1;
+    end
+end
 
 // ------------------------------------------------------------ senders
 // each sends its messages as internal frames: 2 header beats, payload
@@ -350,6 +411,7 @@ initial begin
     r_rng[0] = 32'hC0FFEE11; r_rng[1] = 32'h12345679;
     f_n[0] = 0; f_n[1] = 0; got[0] = 0; got[1] = 0;
     rx_tready[0] = 1'b0; rx_tready[1] = 1'b0;
+    cmt_valid = 1'b0; cm_sent = 0; cm_got = 0; cm_rng = 32'h7777AAAA; cm_ready_b = 1'b0;
     #1;
     for (q = 0; q < 2; q = q + 1) begin
         exp_loop[q] = next_of(q, 0, 1'b0);
@@ -363,9 +425,15 @@ initial begin
     repeat (5) @(posedge clk);
     rst = 1'b0;
     c = 0;
-    while ((got[0] < want[0] || got[1] < want[1]) && c < 1000000) begin
+    while ((got[0] < want[0] || got[1] < want[1] || cm_got < NCM) && c < 1000000) begin
         @(posedge clk);
         c = c + 1;
+    end
+    if (cm_got != NCM) begin
+        $fatal(1, "tb_via_net: %0d of %0d CONNECT messages arrived", cm_got, NCM);
+    end
+    if (g_dut[1].dut.rx_cm_reg != NCM) begin
+        $fatal(1, "tb_via_net: NET_RX_CM %0d, want %0d", g_dut[1].dut.rx_cm_reg, NCM);
     end
     if (got[0] != want[0] || got[1] != want[1]) begin
         $fatal(1, "tb_via_net: received %0d and %0d messages, want %0d and %0d", got[0], got[1], want[0], want[1]);
@@ -379,8 +447,8 @@ initial begin
     // the counters
     check_counters(0);
     check_counters(1);
-    $display("tb_via_net: %0d + %0d messages (loopback and wire, 0..%0d bytes) delivered whole and in order in %0d cycles",
-             got[0], got[1], MAXB, c);
+    $display("tb_via_net: %0d + %0d messages (loopback and wire, 0..%0d bytes) and %0d CONNECT messages delivered whole and in order in %0d cycles",
+             got[0], got[1], MAXB, NCM, c);
     $display("PASS");
     $finish;
 end
@@ -396,6 +464,9 @@ task check_counters;
                 wire_in = wire_in + 1;
                 frames_in = frames_in + (m_len[1 - q][k] == 0 ? 1 : (m_len[1 - q][k] + MTU - 1) / MTU);
             end
+        end
+        if (q == 1) begin
+            frames_in = frames_in + NCM;   // B also got A's CONNECT frames
         end
         if (q == 0) begin
             if (g_dut[0].dut.loop_msgs_reg != loop || g_dut[0].dut.cnt_tx_msgs != wire_out ||

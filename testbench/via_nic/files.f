@@ -1,5 +1,6 @@
 # via_nic top-level bench
 rtl/via_fifo.v
+rtl/via_cm_tx.v
 rtl/via_net.v
 rtl/via_wire_tx.v
 rtl/via_wire_rx.v
