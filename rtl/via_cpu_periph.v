@@ -64,6 +64,18 @@
 // the transfer). VI_CTX_STATUS.BUSY is ctx_valid; a commit while BUSY is
 // ignored. ctx_valid counts in busy.
 //
+// Connection management: CM_RX_STATUS/SRC/DST_VI/DATA0..7 show the CONNECT
+// message via_net holds (cm_rx_*); a store to CM_RX_POP makes cm_rx_ready
+// a one-cycle pulse in the next cycle (the message is taken). EV_CM is
+// pushed once per message, when it is at the head and was not yet
+// announced (after admin_event and the timer when they come in the same
+// cycle; if the FIFO is full it is dropped and counted like the others, so
+// the firmware looks at CM_RX_STATUS after every event). CM_TX_DST,
+// CM_TX_SRC_VI and CM_TX_DATA0..7 are rw registers; a store to CM_TX_SEND
+// (byte 0) while CM_TX_STATUS.BUSY is 0 copies them to cm_tx_* and raises
+// cm_tx_valid in the next cycle until cm_tx_ready (BUSY meanwhile). A store
+// to HOST_EVENT is a one-cycle host_event pulse (IRQ_STATUS.FW_EVENT).
+//
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
 // events, timer, READY, SCRATCH and the TIME_HI latch start over with the
 // firmware, so READY (FW_READY for the host) reads 0 while the core is held
@@ -159,6 +171,23 @@ module via_cpu_periph #(
     output wire [31:0] ctx_max_transfer,
     output wire [23:0] ctx_peer,      // {peer node, peer VI}
 
+    // connection management (via_net): a received CONNECT message, held
+    // until cm_rx_ready (a CM_RX_POP store); a message to send, cm_tx_valid
+    // held until cm_tx_ready; host_event, a pulse per HOST_EVENT store
+    input  wire         cm_rx_valid,
+    output wire         cm_rx_ready,
+    input  wire [7:0]   cm_rx_node,
+    input  wire [15:0]  cm_rx_vi,
+    input  wire [15:0]  cm_rx_dst_vi,
+    input  wire [255:0] cm_rx_data,
+    output wire         cm_tx_valid,
+    input  wire         cm_tx_ready,
+    output wire [7:0]   cm_tx_node,
+    output wire [15:0]  cm_tx_dst_vi,
+    output wire [15:0]  cm_tx_src_vi,
+    output wire [255:0] cm_tx_data,
+    output wire         host_event,
+
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
     output wire        timer_armed,
@@ -177,6 +206,8 @@ localparam [31:0] EV_ADMIN32 = `VIA_FW_EV_ADMIN;
 localparam [31:0] EV_TIMER32 = `VIA_FW_EV_TIMER;
 localparam [7:0]  EV_ADMIN = EV_ADMIN32[7:0];
 localparam [7:0]  EV_TIMER = EV_TIMER32[7:0];
+localparam [31:0] EV_CM32    = `VIA_FW_EV_CM;
+localparam [7:0]  EV_CM      = EV_CM32[7:0];
 
 localparam [1:0]
     S_IDLE = 2'd0,   // waiting for an access
@@ -273,6 +304,20 @@ reg [23:0] ctx_peer_reg, ctx_peer_next;
 reg        tpt_go_reg, tpt_go_next;
 reg        tpt_wait_reg, tpt_wait_next;
 
+// connection management
+reg [31:0]  cmtx_dst_reg;           // CM_TX_DST (NODE 7:0, VI 31:16)
+reg [15:0]  cmtx_src_reg;           // CM_TX_SRC_VI
+reg [255:0] cmtx_data_reg;          // CM_TX_DATA0..7
+reg         cmt_valid_reg;
+reg [7:0]   cmt_node_reg;
+reg [15:0]  cmt_dvi_reg, cmt_svi_reg;
+reg [255:0] cmt_data_reg;
+reg         cm_pop_reg;             // cm_rx_ready, the cycle after a CM_RX_POP store
+reg         cm_seen_reg;            // EV_CM was pushed for the message at the head
+reg         host_ev_reg;
+reg         cm_wr_dst, cm_wr_src, cm_send, cm_pop, host_ev;
+reg [7:0]   cm_wr_data;             // CM_TX_DATAk stored (one bit per word)
+
 reg        log_push_r;
 reg        complete_r;
 reg        ev_pop;
@@ -302,8 +347,12 @@ wire ev_empty = !ev_valid;
 wire [7:0] ev_head = ev_empty ? 8'd0 : ev_fifo_head;
 
 wire timer_fire = arm_reg && time_cycles >= {cmp_hi_reg, cmp_lo_reg} && !admin_event;
-wire ev_in      = admin_event || timer_fire;
-wire [7:0] ev_code = admin_event ? EV_ADMIN : EV_TIMER;
+// a CONNECT message at the head not announced yet (not in the cycle it is
+// taken); it waits for a cycle without the other events
+wire cm_ev_want = cm_rx_valid && !cm_seen_reg && !cm_pop_reg;
+wire cm_ev_go   = cm_ev_want && !admin_event && !timer_fire;
+wire ev_in      = admin_event || timer_fire || cm_ev_go;
+wire [7:0] ev_code = admin_event ? EV_ADMIN : timer_fire ? EV_TIMER : EV_CM;
 wire ev_drop    = ev_in && !ev_ready;
 
 wire take = per_valid && !ready_reg && state_reg == S_IDLE;
@@ -338,6 +387,12 @@ always @* begin
     ev_dropped_next = ev_dropped_reg;
     log_push_r      = 1'b0;
     complete_r      = 1'b0;
+    cm_wr_dst       = 1'b0;
+    cm_wr_src       = 1'b0;
+    cm_wr_data      = 8'd0;
+    cm_send         = 1'b0;
+    cm_pop          = 1'b0;
+    host_ev         = 1'b0;
     ev_pop          = 1'b0;
     cnt_read        = 1'b0;
     cmd_en_r        = 1'b0;
@@ -432,6 +487,34 @@ always @* begin
                             `VIA_FW_REG_VI_CTX_PEER:  rdata_next[23:0] = vc_peer_reg;
                             `VIA_FW_REG_VI_CTX_CMD:   rdata_next = 32'd0;
                             `VIA_FW_REG_VI_CTX_STATUS: rdata_next[`VIA_FW_VI_CTX_STATUS_BUSY_RANGE] = ctx_valid_reg;
+                            `VIA_FW_REG_HOST_EVENT:   rdata_next = 32'd0;
+                            `VIA_FW_REG_CM_RX_STATUS: rdata_next[`VIA_FW_CM_RX_STATUS_VALID_RANGE] = cm_rx_valid;
+                            `VIA_FW_REG_CM_RX_SRC: begin
+                                rdata_next[`VIA_FW_CM_RX_SRC_NODE_RANGE] = cm_rx_node;
+                                rdata_next[`VIA_FW_CM_RX_SRC_VI_RANGE] = cm_rx_vi;
+                            end
+                            `VIA_FW_REG_CM_RX_DST_VI: rdata_next[15:0] = cm_rx_dst_vi;
+                            `VIA_FW_REG_CM_RX_POP:    rdata_next = 32'd0;
+                            `VIA_FW_REG_CM_RX_DATA0:  rdata_next = cm_rx_data[31:0];
+                            `VIA_FW_REG_CM_RX_DATA1:  rdata_next = cm_rx_data[63:32];
+                            `VIA_FW_REG_CM_RX_DATA2:  rdata_next = cm_rx_data[95:64];
+                            `VIA_FW_REG_CM_RX_DATA3:  rdata_next = cm_rx_data[127:96];
+                            `VIA_FW_REG_CM_RX_DATA4:  rdata_next = cm_rx_data[159:128];
+                            `VIA_FW_REG_CM_RX_DATA5:  rdata_next = cm_rx_data[191:160];
+                            `VIA_FW_REG_CM_RX_DATA6:  rdata_next = cm_rx_data[223:192];
+                            `VIA_FW_REG_CM_RX_DATA7:  rdata_next = cm_rx_data[255:224];
+                            `VIA_FW_REG_CM_TX_DST:    rdata_next = cmtx_dst_reg & 32'hFFFF_00FF;
+                            `VIA_FW_REG_CM_TX_SRC_VI: rdata_next[15:0] = cmtx_src_reg;
+                            `VIA_FW_REG_CM_TX_SEND:   rdata_next = 32'd0;
+                            `VIA_FW_REG_CM_TX_STATUS: rdata_next[`VIA_FW_CM_TX_STATUS_BUSY_RANGE] = cmt_valid_reg;
+                            `VIA_FW_REG_CM_TX_DATA0:  rdata_next = cmtx_data_reg[31:0];
+                            `VIA_FW_REG_CM_TX_DATA1:  rdata_next = cmtx_data_reg[63:32];
+                            `VIA_FW_REG_CM_TX_DATA2:  rdata_next = cmtx_data_reg[95:64];
+                            `VIA_FW_REG_CM_TX_DATA3:  rdata_next = cmtx_data_reg[127:96];
+                            `VIA_FW_REG_CM_TX_DATA4:  rdata_next = cmtx_data_reg[159:128];
+                            `VIA_FW_REG_CM_TX_DATA5:  rdata_next = cmtx_data_reg[191:160];
+                            `VIA_FW_REG_CM_TX_DATA6:  rdata_next = cmtx_data_reg[223:192];
+                            `VIA_FW_REG_CM_TX_DATA7:  rdata_next = cmtx_data_reg[255:224];
                             `VIA_FW_REG_TPT_STATUS: begin
                                 rdata_next[`VIA_FW_TPT_STATUS_BUSY_RANGE] = tpt_busy;
                                 rdata_next[`VIA_FW_TPT_STATUS_VALID_RANGE] = tpt_prog_rd_valid;
@@ -480,6 +563,19 @@ always @* begin
                                     ctx_peer_next  = vc_peer_reg;
                                 end
                             end
+                            `VIA_FW_REG_HOST_EVENT:     host_ev = 1'b1;
+                            `VIA_FW_REG_CM_RX_POP:      cm_pop = 1'b1;
+                            `VIA_FW_REG_CM_TX_DST:      cm_wr_dst = 1'b1;
+                            `VIA_FW_REG_CM_TX_SRC_VI:   cm_wr_src = 1'b1;
+                            `VIA_FW_REG_CM_TX_SEND:     cm_send = per_wstrb[0];
+                            `VIA_FW_REG_CM_TX_DATA0:    cm_wr_data = 8'h01;
+                            `VIA_FW_REG_CM_TX_DATA1:    cm_wr_data = 8'h02;
+                            `VIA_FW_REG_CM_TX_DATA2:    cm_wr_data = 8'h04;
+                            `VIA_FW_REG_CM_TX_DATA3:    cm_wr_data = 8'h08;
+                            `VIA_FW_REG_CM_TX_DATA4:    cm_wr_data = 8'h10;
+                            `VIA_FW_REG_CM_TX_DATA5:    cm_wr_data = 8'h20;
+                            `VIA_FW_REG_CM_TX_DATA6:    cm_wr_data = 8'h40;
+                            `VIA_FW_REG_CM_TX_DATA7:    cm_wr_data = 8'h80;
                             default:                    err_next = 1'b1;
                         endcase
                     end
@@ -621,6 +717,61 @@ always @(posedge clk) begin
     end
 end
 
+integer cmk;
+always @(posedge clk) begin
+    if (rst) begin
+        cmtx_dst_reg  <= 32'd0;
+        cmtx_src_reg  <= 16'd0;
+        cmtx_data_reg <= 256'd0;
+        cmt_valid_reg <= 1'b0;
+        cmt_node_reg  <= 8'd0;
+        cmt_dvi_reg   <= 16'd0;
+        cmt_svi_reg   <= 16'd0;
+        cmt_data_reg  <= 256'd0;
+        cm_pop_reg    <= 1'b0;
+        cm_seen_reg   <= 1'b0;
+        host_ev_reg   <= 1'b0;
+    end else begin
+        if (cm_wr_dst) begin
+            cmtx_dst_reg <= merge(cmtx_dst_reg, per_wdata, wmask) & 32'hFFFF_00FF;
+        end
+        if (cm_wr_src) begin
+            cmtx_src_reg <= merge16(cmtx_src_reg, per_wdata[15:0], wmask[15:0]);
+        end
+        for (cmk = 0; cmk < 8; cmk = cmk + 1) begin
+            if (cm_wr_data[cmk]) begin
+                cmtx_data_reg[32*cmk +: 32] <= merge(cmtx_data_reg[32*cmk +: 32], per_wdata, wmask);
+            end
+        end
+        if (cmt_valid_reg && cm_tx_ready) begin
+            cmt_valid_reg <= 1'b0;
+        end else if (cm_send && !cmt_valid_reg) begin
+            cmt_valid_reg <= 1'b1;
+            cmt_node_reg  <= cmtx_dst_reg[`VIA_FW_CM_TX_DST_NODE_RANGE];
+            cmt_dvi_reg   <= cmtx_dst_reg[`VIA_FW_CM_TX_DST_VI_RANGE];
+            cmt_svi_reg   <= cmtx_src_reg;
+            cmt_data_reg  <= cmtx_data_reg;
+        end
+        // a pop is a pulse the cycle after the store; the next message at
+        // the head is announced again
+        cm_pop_reg <= cm_pop && cm_rx_valid;
+        if (cm_pop_reg) begin
+            cm_seen_reg <= 1'b0;
+        end else if (cm_ev_go) begin
+            cm_seen_reg <= 1'b1;
+        end
+        host_ev_reg <= host_ev;
+    end
+end
+
+assign cm_rx_ready  = cm_pop_reg;
+assign cm_tx_valid  = cmt_valid_reg;
+assign cm_tx_node   = cmt_node_reg;
+assign cm_tx_dst_vi = cmt_dvi_reg;
+assign cm_tx_src_vi = cmt_svi_reg;
+assign cm_tx_data   = cmt_data_reg;
+assign host_event   = host_ev_reg;
+
 assign per_ready      = ready_reg;
 assign per_rdata      = rdata_reg;
 assign per_err        = err_reg;
@@ -665,7 +816,8 @@ assign ctx_peer         = ctx_peer_reg;
 
 assign ev_pending     = !ev_empty;
 assign timer_armed    = arm_reg;
-assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg || ctx_valid_reg;
+assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg || ctx_valid_reg ||
+                        cmt_valid_reg || cm_pop_reg || cm_ev_want || host_ev_reg;
 
 endmodule
 

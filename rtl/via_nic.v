@@ -655,13 +655,24 @@ wire        per_ev_pending;
 /* verilator lint_on UNUSEDSIGNAL */
 wire        per_timer_armed;
 wire        per_busy;
+// connection management: CONNECT messages between the firmware and the
+// network block (via_net), and the firmware's host event
+wire         cm_rx_valid, cm_rx_ready;
+wire [7:0]   cm_rx_node;
+wire [15:0]  cm_rx_vi, cm_rx_dst_vi;
+wire [255:0] cm_rx_data;
+wire         cm_tx_valid, cm_tx_ready;
+wire [7:0]   cm_tx_node;
+wire [15:0]  cm_tx_dst_vi, cm_tx_src_vi;
+wire [255:0] cm_tx_data;
+wire         fw_host_event;
 
 // the core and its peripherals run only with RUN=1 outside any reset
 wire cpu_rst = blk_rst || !cpu_run;
 
 // hardware interrupt causes: the diagnostic engine's completion, the VI
-// engine's descriptor completions (the control processor's causes are
-// raised inside via_regfile)
+// engine's descriptor completions, the firmware's HOST_EVENT (the control
+// processor's other causes are raised inside via_regfile)
 reg [NUM_IRQ-1:0] irq_set;
 
 always @* begin
@@ -669,6 +680,9 @@ always @* begin
     irq_set[`VIA_IRQ_STATUS_DIAG_DONE_LSB] = diag_done_pulse;
     if (NUM_IRQ > `VIA_IRQ_STATUS_VI_DONE_LSB) begin
         irq_set[`VIA_IRQ_STATUS_VI_DONE_LSB % NUM_IRQ] = vi_done_pulse;
+    end
+    if (NUM_IRQ > `VIA_IRQ_STATUS_FW_EVENT_LSB) begin
+        irq_set[`VIA_IRQ_STATUS_FW_EVENT_LSB % NUM_IRQ] = fw_host_event;
     end
 end
 
@@ -888,6 +902,19 @@ via_cpu_periph #(
     .ctx_ptag(vctx_ptag),
     .ctx_max_transfer(vctx_max_transfer),
     .ctx_peer(vctx_peer),
+    .cm_rx_valid(cm_rx_valid),
+    .cm_rx_ready(cm_rx_ready),
+    .cm_rx_node(cm_rx_node),
+    .cm_rx_vi(cm_rx_vi),
+    .cm_rx_dst_vi(cm_rx_dst_vi),
+    .cm_rx_data(cm_rx_data),
+    .cm_tx_valid(cm_tx_valid),
+    .cm_tx_ready(cm_tx_ready),
+    .cm_tx_node(cm_tx_node),
+    .cm_tx_dst_vi(cm_tx_dst_vi),
+    .cm_tx_src_vi(cm_tx_src_vi),
+    .cm_tx_data(cm_tx_data),
+    .host_event(fw_host_event),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)
@@ -1423,29 +1450,21 @@ via_net #(
     .e_rx_tvalid(erx_tvalid),
     .e_rx_tready(erx_tready),
     .e_rx_tlast(erx_tlast),
-    .cmt_valid(1'b0),
-    .cmt_ready(net_cmt_ready),
-    .cmt_dst_node(8'd0),
-    .cmt_dst_vi(16'd0),
-    .cmt_src_vi(16'd0),
-    .cmt_data(256'd0),
-    .cm_valid(net_cm_valid),
-    .cm_ready(1'b1),
-    .cm_src_node(net_cm_src_node),
-    .cm_src_vi(net_cm_src_vi),
-    .cm_dst_vi(net_cm_dst_vi),
-    .cm_data(net_cm_data),
+    .cmt_valid(cm_tx_valid),
+    .cmt_ready(cm_tx_ready),
+    .cmt_dst_node(cm_tx_node),
+    .cmt_dst_vi(cm_tx_dst_vi),
+    .cmt_src_vi(cm_tx_src_vi),
+    .cmt_data(cm_tx_data),
+    .cm_valid(cm_rx_valid),
+    .cm_ready(cm_rx_ready),
+    .cm_src_node(cm_rx_node),
+    .cm_src_vi(cm_rx_vi),
+    .cm_dst_vi(cm_rx_dst_vi),
+    .cm_data(cm_rx_data),
     .busy(net_e_busy)
 );
-// CONNECT frames: counted (NET_RX_CM) and dropped until the firmware's
-// connection manager takes them
-/* verilator lint_off UNUSEDSIGNAL */
-wire         net_cm_valid;
-wire         net_cmt_ready;
-wire [7:0]   net_cm_src_node;
-wire [15:0]  net_cm_src_vi, net_cm_dst_vi;
-wire [255:0] net_cm_data;
-/* verilator lint_on UNUSEDSIGNAL */
+
 
 // ------------------------------------------------------------ idle
 

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xb1bdebc335d2224e)
+#define VIA_BAR0_HASH VIA_ULL(0x90f283601135f86d)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -182,8 +182,10 @@
 #define VIA_IRQ_STATUS_FW_LOG_MASK VIA_U(0x00000008)
 #define VIA_IRQ_STATUS_VI_DONE_SHIFT VIA_U(4)
 #define VIA_IRQ_STATUS_VI_DONE_MASK VIA_U(0x00000010)
-#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(5)
-#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffffe0)
+#define VIA_IRQ_STATUS_FW_EVENT_SHIFT VIA_U(5)
+#define VIA_IRQ_STATUS_FW_EVENT_MASK VIA_U(0x00000020)
+#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(6)
+#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffffc0)
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
 #define VIA_REG_IRQ_ENABLE VIA_U(0x0c4)
@@ -550,6 +552,8 @@ static inline uint32_t via_irq_status_fw_log_get(uint32_t v) { return (uint32_t)
 static inline uint32_t via_irq_status_fw_log_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_LOG_MASK) | ((x << VIA_IRQ_STATUS_FW_LOG_SHIFT) & VIA_IRQ_STATUS_FW_LOG_MASK)); }
 static inline uint32_t via_irq_status_vi_done_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_VI_DONE_MASK) >> VIA_IRQ_STATUS_VI_DONE_SHIFT); }
 static inline uint32_t via_irq_status_vi_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_VI_DONE_MASK) | ((x << VIA_IRQ_STATUS_VI_DONE_SHIFT) & VIA_IRQ_STATUS_VI_DONE_MASK)); }
+static inline uint32_t via_irq_status_fw_event_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_EVENT_MASK) >> VIA_IRQ_STATUS_FW_EVENT_SHIFT); }
+static inline uint32_t via_irq_status_fw_event_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_EVENT_MASK) | ((x << VIA_IRQ_STATUS_FW_EVENT_SHIFT) & VIA_IRQ_STATUS_FW_EVENT_MASK)); }
 static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
 static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }

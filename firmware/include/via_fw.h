@@ -14,13 +14,14 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x5de979ea2aed1697)
+#define VIA_FW_HASH VIA_ULL(0x6a0ebbbed9d21f5b)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
 #define VIA_FW_EV_NONE VIA_U(0x0) /* EVENT.CODE when the event FIFO is empty. */
 #define VIA_FW_EV_ADMIN VIA_U(0x1) /* The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD. */
 #define VIA_FW_EV_TIMER VIA_U(0x2) /* The timer reached TIMER_CMP. */
+#define VIA_FW_EV_CM VIA_U(0x3) /* A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID). */
 #define VIA_FW_TPT_OP_NOP VIA_U(0x0) /* Nothing. */
 #define VIA_FW_TPT_OP_WRITE VIA_U(0x1) /* Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN). */
 #define VIA_FW_TPT_OP_SET_ATTR VIA_U(0x2) /* Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid. */
@@ -91,6 +92,95 @@
 
 /* SCRATCH (rw): Scratch register. */
 #define VIA_FW_REG_SCRATCH VIA_U(0x048)
+
+/* HOST_EVENT (wo): A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management). */
+#define VIA_FW_REG_HOST_EVENT VIA_U(0x04c)
+
+/* CM_RX_STATUS (ro): Received connection-management message. */
+#define VIA_FW_REG_CM_RX_STATUS VIA_U(0x180)
+#define VIA_FW_CM_RX_STATUS_VALID_SHIFT VIA_U(0)
+#define VIA_FW_CM_RX_STATUS_VALID_MASK VIA_U(0x00000001)
+
+/* CM_RX_SRC (ro): The waiting message's sender. */
+#define VIA_FW_REG_CM_RX_SRC VIA_U(0x184)
+#define VIA_FW_CM_RX_SRC_NODE_SHIFT VIA_U(0)
+#define VIA_FW_CM_RX_SRC_NODE_MASK VIA_U(0x000000ff)
+#define VIA_FW_CM_RX_SRC_VI_SHIFT VIA_U(16)
+#define VIA_FW_CM_RX_SRC_VI_MASK VIA_U(0xffff0000)
+
+/* CM_RX_DST_VI (ro): The waiting message's DST_VI. */
+#define VIA_FW_REG_CM_RX_DST_VI VIA_U(0x188)
+
+/* CM_RX_POP (wo): A store drops the waiting message (the next one, if any, comes up and pushes EV_CM). */
+#define VIA_FW_REG_CM_RX_POP VIA_U(0x18c)
+
+/* CM_RX_DATA0 (ro): The waiting message's CM payload, bytes 0..3 (docs/wire.md CM). */
+#define VIA_FW_REG_CM_RX_DATA0 VIA_U(0x1a0)
+
+/* CM_RX_DATA1 (ro): CM payload bytes 4..7. */
+#define VIA_FW_REG_CM_RX_DATA1 VIA_U(0x1a4)
+
+/* CM_RX_DATA2 (ro): CM payload bytes 8..11. */
+#define VIA_FW_REG_CM_RX_DATA2 VIA_U(0x1a8)
+
+/* CM_RX_DATA3 (ro): CM payload bytes 12..15. */
+#define VIA_FW_REG_CM_RX_DATA3 VIA_U(0x1ac)
+
+/* CM_RX_DATA4 (ro): CM payload bytes 16..19. */
+#define VIA_FW_REG_CM_RX_DATA4 VIA_U(0x1b0)
+
+/* CM_RX_DATA5 (ro): CM payload bytes 20..23. */
+#define VIA_FW_REG_CM_RX_DATA5 VIA_U(0x1b4)
+
+/* CM_RX_DATA6 (ro): CM payload bytes 24..27. */
+#define VIA_FW_REG_CM_RX_DATA6 VIA_U(0x1b8)
+
+/* CM_RX_DATA7 (ro): CM payload bytes 28..31. */
+#define VIA_FW_REG_CM_RX_DATA7 VIA_U(0x1bc)
+
+/* CM_TX_DST (rw): Where the next message goes. */
+#define VIA_FW_REG_CM_TX_DST VIA_U(0x1c0)
+#define VIA_FW_CM_TX_DST_NODE_SHIFT VIA_U(0)
+#define VIA_FW_CM_TX_DST_NODE_MASK VIA_U(0x000000ff)
+#define VIA_FW_CM_TX_DST_VI_SHIFT VIA_U(16)
+#define VIA_FW_CM_TX_DST_VI_MASK VIA_U(0xffff0000)
+
+/* CM_TX_SRC_VI (rw): The next message's SRC_VI. */
+#define VIA_FW_REG_CM_TX_SRC_VI VIA_U(0x1c4)
+#define VIA_FW_CM_TX_SRC_VI_VI_SHIFT VIA_U(0)
+#define VIA_FW_CM_TX_SRC_VI_VI_MASK VIA_U(0x0000ffff)
+
+/* CM_TX_SEND (wo): A store with byte 0 strobed while CM_TX_STATUS.BUSY is 0 sends CM_TX_DST, CM_TX_SRC_VI and CM_TX_DATA0..7 (copied at the store) as a CONNECT frame; while BUSY it is ignored. */
+#define VIA_FW_REG_CM_TX_SEND VIA_U(0x1c8)
+
+/* CM_TX_STATUS (ro): Send status. */
+#define VIA_FW_REG_CM_TX_STATUS VIA_U(0x1cc)
+#define VIA_FW_CM_TX_STATUS_BUSY_SHIFT VIA_U(0)
+#define VIA_FW_CM_TX_STATUS_BUSY_MASK VIA_U(0x00000001)
+
+/* CM_TX_DATA0 (rw): The next message's CM payload, bytes 0..3. */
+#define VIA_FW_REG_CM_TX_DATA0 VIA_U(0x1e0)
+
+/* CM_TX_DATA1 (rw): CM payload bytes 4..7. */
+#define VIA_FW_REG_CM_TX_DATA1 VIA_U(0x1e4)
+
+/* CM_TX_DATA2 (rw): CM payload bytes 8..11. */
+#define VIA_FW_REG_CM_TX_DATA2 VIA_U(0x1e8)
+
+/* CM_TX_DATA3 (rw): CM payload bytes 12..15. */
+#define VIA_FW_REG_CM_TX_DATA3 VIA_U(0x1ec)
+
+/* CM_TX_DATA4 (rw): CM payload bytes 16..19. */
+#define VIA_FW_REG_CM_TX_DATA4 VIA_U(0x1f0)
+
+/* CM_TX_DATA5 (rw): CM payload bytes 20..23. */
+#define VIA_FW_REG_CM_TX_DATA5 VIA_U(0x1f4)
+
+/* CM_TX_DATA6 (rw): CM payload bytes 24..27. */
+#define VIA_FW_REG_CM_TX_DATA6 VIA_U(0x1f8)
+
+/* CM_TX_DATA7 (rw): CM payload bytes 28..31. */
+#define VIA_FW_REG_CM_TX_DATA7 VIA_U(0x1fc)
 
 /* TPT_INDEX (rw): Region index (0 .. TPT_REGIONS-1; higher bits are ignored). */
 #define VIA_FW_REG_TPT_INDEX VIA_U(0x100)
@@ -192,6 +282,20 @@ static inline uint32_t via_fw_event_count_dropped_get(uint32_t v) { return (uint
 static inline uint32_t via_fw_event_count_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_DROPPED_MASK) | ((x << VIA_FW_EVENT_COUNT_DROPPED_SHIFT) & VIA_FW_EVENT_COUNT_DROPPED_MASK)); }
 static inline uint32_t via_fw_timer_ctrl_arm_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TIMER_CTRL_ARM_MASK) >> VIA_FW_TIMER_CTRL_ARM_SHIFT); }
 static inline uint32_t via_fw_timer_ctrl_arm_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TIMER_CTRL_ARM_MASK) | ((x << VIA_FW_TIMER_CTRL_ARM_SHIFT) & VIA_FW_TIMER_CTRL_ARM_MASK)); }
+static inline uint32_t via_fw_cm_rx_status_valid_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_RX_STATUS_VALID_MASK) >> VIA_FW_CM_RX_STATUS_VALID_SHIFT); }
+static inline uint32_t via_fw_cm_rx_status_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_RX_STATUS_VALID_MASK) | ((x << VIA_FW_CM_RX_STATUS_VALID_SHIFT) & VIA_FW_CM_RX_STATUS_VALID_MASK)); }
+static inline uint32_t via_fw_cm_rx_src_node_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_RX_SRC_NODE_MASK) >> VIA_FW_CM_RX_SRC_NODE_SHIFT); }
+static inline uint32_t via_fw_cm_rx_src_node_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_RX_SRC_NODE_MASK) | ((x << VIA_FW_CM_RX_SRC_NODE_SHIFT) & VIA_FW_CM_RX_SRC_NODE_MASK)); }
+static inline uint32_t via_fw_cm_rx_src_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_RX_SRC_VI_MASK) >> VIA_FW_CM_RX_SRC_VI_SHIFT); }
+static inline uint32_t via_fw_cm_rx_src_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_RX_SRC_VI_MASK) | ((x << VIA_FW_CM_RX_SRC_VI_SHIFT) & VIA_FW_CM_RX_SRC_VI_MASK)); }
+static inline uint32_t via_fw_cm_tx_dst_node_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_TX_DST_NODE_MASK) >> VIA_FW_CM_TX_DST_NODE_SHIFT); }
+static inline uint32_t via_fw_cm_tx_dst_node_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_TX_DST_NODE_MASK) | ((x << VIA_FW_CM_TX_DST_NODE_SHIFT) & VIA_FW_CM_TX_DST_NODE_MASK)); }
+static inline uint32_t via_fw_cm_tx_dst_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_TX_DST_VI_MASK) >> VIA_FW_CM_TX_DST_VI_SHIFT); }
+static inline uint32_t via_fw_cm_tx_dst_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_TX_DST_VI_MASK) | ((x << VIA_FW_CM_TX_DST_VI_SHIFT) & VIA_FW_CM_TX_DST_VI_MASK)); }
+static inline uint32_t via_fw_cm_tx_src_vi_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_TX_SRC_VI_VI_MASK) >> VIA_FW_CM_TX_SRC_VI_VI_SHIFT); }
+static inline uint32_t via_fw_cm_tx_src_vi_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_TX_SRC_VI_VI_MASK) | ((x << VIA_FW_CM_TX_SRC_VI_VI_SHIFT) & VIA_FW_CM_TX_SRC_VI_VI_MASK)); }
+static inline uint32_t via_fw_cm_tx_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_TX_STATUS_BUSY_MASK) >> VIA_FW_CM_TX_STATUS_BUSY_SHIFT); }
+static inline uint32_t via_fw_cm_tx_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_TX_STATUS_BUSY_MASK) | ((x << VIA_FW_CM_TX_STATUS_BUSY_SHIFT) & VIA_FW_CM_TX_STATUS_BUSY_MASK)); }
 static inline uint32_t via_fw_tpt_attr_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_ATTR_PTAG_MASK) >> VIA_FW_TPT_ATTR_PTAG_SHIFT); }
 static inline uint32_t via_fw_tpt_attr_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TPT_ATTR_PTAG_MASK) | ((x << VIA_FW_TPT_ATTR_PTAG_SHIFT) & VIA_FW_TPT_ATTR_PTAG_MASK)); }
 static inline uint32_t via_fw_tpt_attr_rdma_write_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TPT_ATTR_RDMA_WRITE_MASK) >> VIA_FW_TPT_ATTR_RDMA_WRITE_SHIFT); }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "admin.h"
+#include "cm.h"
 #include "hw.h"
 #include "log.h"
 #include "mem.h"
@@ -131,7 +132,12 @@ int main(void)
         uint32_t ev = hw_read(VIA_FW_REG_EVENT);
         switch (via_fw_event_code_get(ev)) {
         case VIA_FW_EV_NONE:
+            /* a CONNECT message whose EV_CM a full FIFO dropped */
+            cm_rx_drain();
             hw_wait_for_event();
+            break;
+        case VIA_FW_EV_CM:
+            cm_rx_drain();
             break;
         case VIA_FW_EV_ADMIN:
             admin_event();

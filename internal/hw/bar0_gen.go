@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xb1bdebc335d2224e
+const Bar0Hash uint64 = 0x90f283601135f86d
 
 // Constants of the layout.
 const (
@@ -374,7 +374,8 @@ const (
 	IrqStatusAdminDoneMask    = 0x4        // IRQ_STATUS[2:2]
 	IrqStatusFwLogMask        = 0x8        // IRQ_STATUS[3:3]
 	IrqStatusViDoneMask       = 0x10       // IRQ_STATUS[4:4]
-	IrqStatusOtherMask        = 0xffffffe0 // IRQ_STATUS[31:5]
+	IrqStatusFwEventMask      = 0x20       // IRQ_STATUS[5:5]
+	IrqStatusOtherMask        = 0xffffffc0 // IRQ_STATUS[31:6]
 	DiagCtrlStartMask         = 0x1        // DIAG_CTRL[0:0]
 	DiagCtrlAbortMask         = 0x2        // DIAG_CTRL[1:1]
 	DiagCfgMaxBurstMask       = 0x1ff      // DIAG_CFG[8:0]
@@ -473,8 +474,10 @@ var (
 	IrqStatusFwLog = Field{Reg: RegIrqStatus, Name: "FW_LOG", LSB: 3, Width: 1, Access: AccessW1C}
 	// IrqStatusViDone is IRQ_STATUS[4:4] (w1c): The descriptor engine completed a descriptor (send or receive, successfully or not).
 	IrqStatusViDone = Field{Reg: RegIrqStatus, Name: "VI_DONE", LSB: 4, Width: 1, Access: AccessW1C}
-	// IrqStatusOther is IRQ_STATUS[31:5] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
-	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 5, Width: 27, Access: AccessW1C}
+	// IrqStatusFwEvent is IRQ_STATUS[5:5] (w1c): The firmware has news for the driver that no admin command asked for (connection management: an incoming request, a connection made or ended); raised by the firmware's HOST_EVENT store.
+	IrqStatusFwEvent = Field{Reg: RegIrqStatus, Name: "FW_EVENT", LSB: 5, Width: 1, Access: AccessW1C}
+	// IrqStatusOther is IRQ_STATUS[31:6] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
+	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 6, Width: 26, Access: AccessW1C}
 	// DiagCtrlStart is DIAG_CTRL[0:0] (wo): Write 1 to start a copy; ignored while BUSY.
 	DiagCtrlStart = Field{Reg: RegDiagCtrl, Name: "START", LSB: 0, Width: 1, Access: AccessWO}
 	// DiagCtrlAbort is DIAG_CTRL[1:1] (wo): Write 1 to stop issuing bursts; the engine finishes those in flight and reports ABORTED.
@@ -622,6 +625,7 @@ var Bar0 = Map{
 			IrqStatusAdminDone,
 			IrqStatusFwLog,
 			IrqStatusViDone,
+			IrqStatusFwEvent,
 			IrqStatusOther,
 		}},
 		{Name: "IRQ_ENABLE", Offset: RegIrqEnable, Access: AccessRW, Doc: "Interrupt enables, one bit per IRQ_STATUS bit.", Fields: []Field{}},

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x5de979ea2aed1697
+const FwHash uint64 = 0x6a0ebbbed9d21f5b
 
 // Constants of the layout.
 const (
@@ -21,6 +21,8 @@ const (
 	FwEvAdmin = 0x1
 	// FwEvTimer: The timer reached TIMER_CMP.
 	FwEvTimer = 0x2
+	// FwEvCm: A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID).
+	FwEvCm = 0x3
 	// FwTptOpNop: Nothing.
 	FwTptOpNop = 0x0
 	// FwTptOpWrite: Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
@@ -50,6 +52,7 @@ var FwEvNames = map[FwEv]string{
 	FwEvNone:  "NONE",
 	FwEvAdmin: "ADMIN",
 	FwEvTimer: "TIMER",
+	FwEvCm:    "CM",
 }
 
 // String returns the value's name in the layout ("NONE"), or EV(N) for a value the layout does not name.
@@ -149,6 +152,56 @@ const (
 	FwRegReady uint32 = 0x044
 	// FwRegScratch (rw): Scratch register.
 	FwRegScratch uint32 = 0x048
+	// FwRegHostEvent (wo): A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).
+	FwRegHostEvent uint32 = 0x04c
+	// FwRegCmRxStatus (ro): Received connection-management message.
+	FwRegCmRxStatus uint32 = 0x180
+	// FwRegCmRxSrc (ro): The waiting message's sender.
+	FwRegCmRxSrc uint32 = 0x184
+	// FwRegCmRxDstVi (ro): The waiting message's DST_VI.
+	FwRegCmRxDstVi uint32 = 0x188
+	// FwRegCmRxPop (wo): A store drops the waiting message (the next one, if any, comes up and pushes EV_CM).
+	FwRegCmRxPop uint32 = 0x18c
+	// FwRegCmRxData0 (ro): The waiting message's CM payload, bytes 0..3 (docs/wire.md CM).
+	FwRegCmRxData0 uint32 = 0x1a0
+	// FwRegCmRxData1 (ro): CM payload bytes 4..7.
+	FwRegCmRxData1 uint32 = 0x1a4
+	// FwRegCmRxData2 (ro): CM payload bytes 8..11.
+	FwRegCmRxData2 uint32 = 0x1a8
+	// FwRegCmRxData3 (ro): CM payload bytes 12..15.
+	FwRegCmRxData3 uint32 = 0x1ac
+	// FwRegCmRxData4 (ro): CM payload bytes 16..19.
+	FwRegCmRxData4 uint32 = 0x1b0
+	// FwRegCmRxData5 (ro): CM payload bytes 20..23.
+	FwRegCmRxData5 uint32 = 0x1b4
+	// FwRegCmRxData6 (ro): CM payload bytes 24..27.
+	FwRegCmRxData6 uint32 = 0x1b8
+	// FwRegCmRxData7 (ro): CM payload bytes 28..31.
+	FwRegCmRxData7 uint32 = 0x1bc
+	// FwRegCmTxDst (rw): Where the next message goes.
+	FwRegCmTxDst uint32 = 0x1c0
+	// FwRegCmTxSrcVi (rw): The next message's SRC_VI.
+	FwRegCmTxSrcVi uint32 = 0x1c4
+	// FwRegCmTxSend (wo): A store with byte 0 strobed while CM_TX_STATUS.BUSY is 0 sends CM_TX_DST, CM_TX_SRC_VI and CM_TX_DATA0..7 (copied at the store) as a CONNECT frame; while BUSY it is ignored.
+	FwRegCmTxSend uint32 = 0x1c8
+	// FwRegCmTxStatus (ro): Send status.
+	FwRegCmTxStatus uint32 = 0x1cc
+	// FwRegCmTxData0 (rw): The next message's CM payload, bytes 0..3.
+	FwRegCmTxData0 uint32 = 0x1e0
+	// FwRegCmTxData1 (rw): CM payload bytes 4..7.
+	FwRegCmTxData1 uint32 = 0x1e4
+	// FwRegCmTxData2 (rw): CM payload bytes 8..11.
+	FwRegCmTxData2 uint32 = 0x1e8
+	// FwRegCmTxData3 (rw): CM payload bytes 12..15.
+	FwRegCmTxData3 uint32 = 0x1ec
+	// FwRegCmTxData4 (rw): CM payload bytes 16..19.
+	FwRegCmTxData4 uint32 = 0x1f0
+	// FwRegCmTxData5 (rw): CM payload bytes 20..23.
+	FwRegCmTxData5 uint32 = 0x1f4
+	// FwRegCmTxData6 (rw): CM payload bytes 24..27.
+	FwRegCmTxData6 uint32 = 0x1f8
+	// FwRegCmTxData7 (rw): CM payload bytes 28..31.
+	FwRegCmTxData7 uint32 = 0x1fc
 	// FwRegTptIndex (rw): Region index (0 .. TPT_REGIONS-1; higher bits are ignored).
 	FwRegTptIndex uint32 = 0x100
 	// FwRegTptVaLo (rw): Region base virtual address, low 32 bits.
@@ -191,6 +244,13 @@ const (
 	FwEventCountCountMask    = 0xffff     // EVENT_COUNT[15:0]
 	FwEventCountDroppedMask  = 0xffff0000 // EVENT_COUNT[31:16]
 	FwTimerCtrlArmMask       = 0x1        // TIMER_CTRL[0:0]
+	FwCmRxStatusValidMask    = 0x1        // CM_RX_STATUS[0:0]
+	FwCmRxSrcNodeMask        = 0xff       // CM_RX_SRC[7:0]
+	FwCmRxSrcViMask          = 0xffff0000 // CM_RX_SRC[31:16]
+	FwCmTxDstNodeMask        = 0xff       // CM_TX_DST[7:0]
+	FwCmTxDstViMask          = 0xffff0000 // CM_TX_DST[31:16]
+	FwCmTxSrcViViMask        = 0xffff     // CM_TX_SRC_VI[15:0]
+	FwCmTxStatusBusyMask     = 0x1        // CM_TX_STATUS[0:0]
 	FwTptAttrPtagMask        = 0xffff     // TPT_ATTR[15:0]
 	FwTptAttrRdmaWriteMask   = 0x10000    // TPT_ATTR[16:16]
 	FwTptAttrRdmaReadMask    = 0x20000    // TPT_ATTR[17:17]
@@ -225,6 +285,20 @@ var (
 	FwEventCountDropped = Field{Reg: FwRegEventCount, Name: "DROPPED", LSB: 16, Width: 16, Access: AccessRO}
 	// FwTimerCtrlArm is TIMER_CTRL[0:0] (rw): 1 arms the timer: once TIME >= TIMER_CMP it pushes EV_TIMER and clears ARM.
 	FwTimerCtrlArm = Field{Reg: FwRegTimerCtrl, Name: "ARM", LSB: 0, Width: 1, Access: AccessRW}
+	// FwCmRxStatusValid is CM_RX_STATUS[0:0] (ro): A message waits in CM_RX_SRC .. CM_RX_DATA7.
+	FwCmRxStatusValid = Field{Reg: FwRegCmRxStatus, Name: "VALID", LSB: 0, Width: 1, Access: AccessRO}
+	// FwCmRxSrcNode is CM_RX_SRC[7:0] (ro): The sender's node (the frame's SRC_NODE).
+	FwCmRxSrcNode = Field{Reg: FwRegCmRxSrc, Name: "NODE", LSB: 0, Width: 8, Access: AccessRO}
+	// FwCmRxSrcVi is CM_RX_SRC[31:16] (ro): The frame's SRC_VI (0xFFFF: the sender's connection manager).
+	FwCmRxSrcVi = Field{Reg: FwRegCmRxSrc, Name: "VI", LSB: 16, Width: 16, Access: AccessRO}
+	// FwCmTxDstNode is CM_TX_DST[7:0] (rw): Destination node (DST_NODE).
+	FwCmTxDstNode = Field{Reg: FwRegCmTxDst, Name: "NODE", LSB: 0, Width: 8, Access: AccessRW}
+	// FwCmTxDstVi is CM_TX_DST[31:16] (rw): DST_VI (0xFFFF: the destination's connection manager).
+	FwCmTxDstVi = Field{Reg: FwRegCmTxDst, Name: "VI", LSB: 16, Width: 16, Access: AccessRW}
+	// FwCmTxSrcViVi is CM_TX_SRC_VI[15:0] (rw): SRC_VI.
+	FwCmTxSrcViVi = Field{Reg: FwRegCmTxSrcVi, Name: "VI", LSB: 0, Width: 16, Access: AccessRW}
+	// FwCmTxStatusBusy is CM_TX_STATUS[0:0] (ro): A message is waiting for the network block to take it.
+	FwCmTxStatusBusy = Field{Reg: FwRegCmTxStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
 	// FwTptAttrPtag is TPT_ATTR[15:0] (rw): Protection tag of the region.
 	FwTptAttrPtag = Field{Reg: FwRegTptAttr, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
 	// FwTptAttrRdmaWrite is TPT_ATTR[16:16] (rw): Remote writes (TPT_KIND_REMOTE_WRITE) are allowed.
@@ -291,6 +365,43 @@ var Fw = Map{
 		{Name: "ADMIN_COMPLETE", Offset: FwRegAdminComplete, Access: AccessWO, Doc: "Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.", Fields: []Field{}},
 		{Name: "READY", Offset: FwRegReady, Access: AccessRW, Doc: "The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).", Fields: []Field{}},
 		{Name: "SCRATCH", Offset: FwRegScratch, Access: AccessRW, Doc: "Scratch register.", Fields: []Field{}},
+		{Name: "HOST_EVENT", Offset: FwRegHostEvent, Access: AccessWO, Doc: "A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).", Fields: []Field{}},
+		{Name: "CM_RX_STATUS", Offset: FwRegCmRxStatus, Access: AccessRO, Doc: "Received connection-management message.", Fields: []Field{
+			FwCmRxStatusValid,
+		}},
+		{Name: "CM_RX_SRC", Offset: FwRegCmRxSrc, Access: AccessRO, Doc: "The waiting message's sender.", Fields: []Field{
+			FwCmRxSrcNode,
+			FwCmRxSrcVi,
+		}},
+		{Name: "CM_RX_DST_VI", Offset: FwRegCmRxDstVi, Access: AccessRO, Doc: "The waiting message's DST_VI.", Fields: []Field{}},
+		{Name: "CM_RX_POP", Offset: FwRegCmRxPop, Access: AccessWO, Doc: "A store drops the waiting message (the next one, if any, comes up and pushes EV_CM).", Fields: []Field{}},
+		{Name: "CM_RX_DATA0", Offset: FwRegCmRxData0, Access: AccessRO, Doc: "The waiting message's CM payload, bytes 0..3 (docs/wire.md CM).", Fields: []Field{}},
+		{Name: "CM_RX_DATA1", Offset: FwRegCmRxData1, Access: AccessRO, Doc: "CM payload bytes 4..7.", Fields: []Field{}},
+		{Name: "CM_RX_DATA2", Offset: FwRegCmRxData2, Access: AccessRO, Doc: "CM payload bytes 8..11.", Fields: []Field{}},
+		{Name: "CM_RX_DATA3", Offset: FwRegCmRxData3, Access: AccessRO, Doc: "CM payload bytes 12..15.", Fields: []Field{}},
+		{Name: "CM_RX_DATA4", Offset: FwRegCmRxData4, Access: AccessRO, Doc: "CM payload bytes 16..19.", Fields: []Field{}},
+		{Name: "CM_RX_DATA5", Offset: FwRegCmRxData5, Access: AccessRO, Doc: "CM payload bytes 20..23.", Fields: []Field{}},
+		{Name: "CM_RX_DATA6", Offset: FwRegCmRxData6, Access: AccessRO, Doc: "CM payload bytes 24..27.", Fields: []Field{}},
+		{Name: "CM_RX_DATA7", Offset: FwRegCmRxData7, Access: AccessRO, Doc: "CM payload bytes 28..31.", Fields: []Field{}},
+		{Name: "CM_TX_DST", Offset: FwRegCmTxDst, Access: AccessRW, Doc: "Where the next message goes.", Fields: []Field{
+			FwCmTxDstNode,
+			FwCmTxDstVi,
+		}},
+		{Name: "CM_TX_SRC_VI", Offset: FwRegCmTxSrcVi, Access: AccessRW, Doc: "The next message's SRC_VI.", Fields: []Field{
+			FwCmTxSrcViVi,
+		}},
+		{Name: "CM_TX_SEND", Offset: FwRegCmTxSend, Access: AccessWO, Doc: "A store with byte 0 strobed while CM_TX_STATUS.BUSY is 0 sends CM_TX_DST, CM_TX_SRC_VI and CM_TX_DATA0..7 (copied at the store) as a CONNECT frame; while BUSY it is ignored.", Fields: []Field{}},
+		{Name: "CM_TX_STATUS", Offset: FwRegCmTxStatus, Access: AccessRO, Doc: "Send status.", Fields: []Field{
+			FwCmTxStatusBusy,
+		}},
+		{Name: "CM_TX_DATA0", Offset: FwRegCmTxData0, Access: AccessRW, Doc: "The next message's CM payload, bytes 0..3.", Fields: []Field{}},
+		{Name: "CM_TX_DATA1", Offset: FwRegCmTxData1, Access: AccessRW, Doc: "CM payload bytes 4..7.", Fields: []Field{}},
+		{Name: "CM_TX_DATA2", Offset: FwRegCmTxData2, Access: AccessRW, Doc: "CM payload bytes 8..11.", Fields: []Field{}},
+		{Name: "CM_TX_DATA3", Offset: FwRegCmTxData3, Access: AccessRW, Doc: "CM payload bytes 12..15.", Fields: []Field{}},
+		{Name: "CM_TX_DATA4", Offset: FwRegCmTxData4, Access: AccessRW, Doc: "CM payload bytes 16..19.", Fields: []Field{}},
+		{Name: "CM_TX_DATA5", Offset: FwRegCmTxData5, Access: AccessRW, Doc: "CM payload bytes 20..23.", Fields: []Field{}},
+		{Name: "CM_TX_DATA6", Offset: FwRegCmTxData6, Access: AccessRW, Doc: "CM payload bytes 24..27.", Fields: []Field{}},
+		{Name: "CM_TX_DATA7", Offset: FwRegCmTxData7, Access: AccessRW, Doc: "CM payload bytes 28..31.", Fields: []Field{}},
 		{Name: "TPT_INDEX", Offset: FwRegTptIndex, Access: AccessRW, Doc: "Region index (0 .. TPT_REGIONS-1; higher bits are ignored).", Fields: []Field{}},
 		{Name: "TPT_VA_LO", Offset: FwRegTptVaLo, Access: AccessRW, Doc: "Region base virtual address, low 32 bits.", Fields: []Field{}},
 		{Name: "TPT_VA_HI", Offset: FwRegTptVaHi, Access: AccessRW, Doc: "Region base virtual address, high 32 bits.", Fields: []Field{}},

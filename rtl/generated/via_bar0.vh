@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hb1bdebc335d2224e
+`define VIA_BAR0_HASH 64'h90f283601135f86d
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -192,10 +192,14 @@
 `define VIA_IRQ_STATUS_VI_DONE_MSB 4
 `define VIA_IRQ_STATUS_VI_DONE_WIDTH 1
 `define VIA_IRQ_STATUS_VI_DONE_RANGE 4:4
-`define VIA_IRQ_STATUS_OTHER_LSB 5
+`define VIA_IRQ_STATUS_FW_EVENT_LSB 5
+`define VIA_IRQ_STATUS_FW_EVENT_MSB 5
+`define VIA_IRQ_STATUS_FW_EVENT_WIDTH 1
+`define VIA_IRQ_STATUS_FW_EVENT_RANGE 5:5
+`define VIA_IRQ_STATUS_OTHER_LSB 6
 `define VIA_IRQ_STATUS_OTHER_MSB 31
-`define VIA_IRQ_STATUS_OTHER_WIDTH 27
-`define VIA_IRQ_STATUS_OTHER_RANGE 31:5
+`define VIA_IRQ_STATUS_OTHER_WIDTH 26
+`define VIA_IRQ_STATUS_OTHER_RANGE 31:6
 `define VIA_REG_IRQ_ENABLE 16'h00c4 // rw Interrupt enables, one bit per IRQ_STATUS bit.
 `define VIA_REG_IRQ_FORCE 16'h00c8 // w1s Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero.
 `define VIA_REG_IRQ_PENDING 16'h00cc // ro IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs.

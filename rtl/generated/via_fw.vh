@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'h5de979ea2aed1697
+`define VIA_FW_HASH 64'h6a0ebbbed9d21f5b
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -13,6 +13,7 @@
 `define VIA_FW_EV_NONE 32'h00000000 // EVENT.CODE when the event FIFO is empty.
 `define VIA_FW_EV_ADMIN 32'h00000001 // The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD.
 `define VIA_FW_EV_TIMER 32'h00000002 // The timer reached TIMER_CMP.
+`define VIA_FW_EV_CM 32'h00000003 // A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID).
 `define VIA_FW_TPT_OP_NOP 32'h00000000 // Nothing.
 `define VIA_FW_TPT_OP_WRITE 32'h00000001 // Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
 `define VIA_FW_TPT_OP_SET_ATTR 32'h00000002 // Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid.
@@ -72,6 +73,59 @@
 `define VIA_FW_REG_ADMIN_COMPLETE 16'h0040 // wo Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.
 `define VIA_FW_REG_READY 16'h0044 // rw The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).
 `define VIA_FW_REG_SCRATCH 16'h0048 // rw Scratch register.
+`define VIA_FW_REG_HOST_EVENT 16'h004c // wo A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).
+`define VIA_FW_REG_CM_RX_STATUS 16'h0180 // ro Received connection-management message.
+`define VIA_FW_CM_RX_STATUS_VALID_LSB 0
+`define VIA_FW_CM_RX_STATUS_VALID_MSB 0
+`define VIA_FW_CM_RX_STATUS_VALID_WIDTH 1
+`define VIA_FW_CM_RX_STATUS_VALID_RANGE 0:0
+`define VIA_FW_REG_CM_RX_SRC 16'h0184 // ro The waiting message's sender.
+`define VIA_FW_CM_RX_SRC_NODE_LSB 0
+`define VIA_FW_CM_RX_SRC_NODE_MSB 7
+`define VIA_FW_CM_RX_SRC_NODE_WIDTH 8
+`define VIA_FW_CM_RX_SRC_NODE_RANGE 7:0
+`define VIA_FW_CM_RX_SRC_VI_LSB 16
+`define VIA_FW_CM_RX_SRC_VI_MSB 31
+`define VIA_FW_CM_RX_SRC_VI_WIDTH 16
+`define VIA_FW_CM_RX_SRC_VI_RANGE 31:16
+`define VIA_FW_REG_CM_RX_DST_VI 16'h0188 // ro The waiting message's DST_VI.
+`define VIA_FW_REG_CM_RX_POP 16'h018c // wo A store drops the waiting message (the next one, if any, comes up and pushes EV_CM).
+`define VIA_FW_REG_CM_RX_DATA0 16'h01a0 // ro The waiting message's CM payload, bytes 0..3 (docs/wire.md CM).
+`define VIA_FW_REG_CM_RX_DATA1 16'h01a4 // ro CM payload bytes 4..7.
+`define VIA_FW_REG_CM_RX_DATA2 16'h01a8 // ro CM payload bytes 8..11.
+`define VIA_FW_REG_CM_RX_DATA3 16'h01ac // ro CM payload bytes 12..15.
+`define VIA_FW_REG_CM_RX_DATA4 16'h01b0 // ro CM payload bytes 16..19.
+`define VIA_FW_REG_CM_RX_DATA5 16'h01b4 // ro CM payload bytes 20..23.
+`define VIA_FW_REG_CM_RX_DATA6 16'h01b8 // ro CM payload bytes 24..27.
+`define VIA_FW_REG_CM_RX_DATA7 16'h01bc // ro CM payload bytes 28..31.
+`define VIA_FW_REG_CM_TX_DST 16'h01c0 // rw Where the next message goes.
+`define VIA_FW_CM_TX_DST_NODE_LSB 0
+`define VIA_FW_CM_TX_DST_NODE_MSB 7
+`define VIA_FW_CM_TX_DST_NODE_WIDTH 8
+`define VIA_FW_CM_TX_DST_NODE_RANGE 7:0
+`define VIA_FW_CM_TX_DST_VI_LSB 16
+`define VIA_FW_CM_TX_DST_VI_MSB 31
+`define VIA_FW_CM_TX_DST_VI_WIDTH 16
+`define VIA_FW_CM_TX_DST_VI_RANGE 31:16
+`define VIA_FW_REG_CM_TX_SRC_VI 16'h01c4 // rw The next message's SRC_VI.
+`define VIA_FW_CM_TX_SRC_VI_VI_LSB 0
+`define VIA_FW_CM_TX_SRC_VI_VI_MSB 15
+`define VIA_FW_CM_TX_SRC_VI_VI_WIDTH 16
+`define VIA_FW_CM_TX_SRC_VI_VI_RANGE 15:0
+`define VIA_FW_REG_CM_TX_SEND 16'h01c8 // wo A store with byte 0 strobed while CM_TX_STATUS.BUSY is 0 sends CM_TX_DST, CM_TX_SRC_VI and CM_TX_DATA0..7 (copied at the store) as a CONNECT frame; while BUSY it is ignored.
+`define VIA_FW_REG_CM_TX_STATUS 16'h01cc // ro Send status.
+`define VIA_FW_CM_TX_STATUS_BUSY_LSB 0
+`define VIA_FW_CM_TX_STATUS_BUSY_MSB 0
+`define VIA_FW_CM_TX_STATUS_BUSY_WIDTH 1
+`define VIA_FW_CM_TX_STATUS_BUSY_RANGE 0:0
+`define VIA_FW_REG_CM_TX_DATA0 16'h01e0 // rw The next message's CM payload, bytes 0..3.
+`define VIA_FW_REG_CM_TX_DATA1 16'h01e4 // rw CM payload bytes 4..7.
+`define VIA_FW_REG_CM_TX_DATA2 16'h01e8 // rw CM payload bytes 8..11.
+`define VIA_FW_REG_CM_TX_DATA3 16'h01ec // rw CM payload bytes 12..15.
+`define VIA_FW_REG_CM_TX_DATA4 16'h01f0 // rw CM payload bytes 16..19.
+`define VIA_FW_REG_CM_TX_DATA5 16'h01f4 // rw CM payload bytes 20..23.
+`define VIA_FW_REG_CM_TX_DATA6 16'h01f8 // rw CM payload bytes 24..27.
+`define VIA_FW_REG_CM_TX_DATA7 16'h01fc // rw CM payload bytes 28..31.
 `define VIA_FW_REG_TPT_INDEX 16'h0100 // rw Region index (0 .. TPT_REGIONS-1; higher bits are ignored).
 `define VIA_FW_REG_TPT_VA_LO 16'h0104 // rw Region base virtual address, low 32 bits.
 `define VIA_FW_REG_TPT_VA_HI 16'h0108 // rw Region base virtual address, high 32 bits.

@@ -5,7 +5,12 @@ rtl/via_fifo.v
 rtl/via_regfile.v
 rtl/via_nic_ctrl.v
 rtl/via_dma_diag.v
-rtl/via_net_loopback.v
+rtl/via_ram.v
+rtl/via_wire_crc.v
+rtl/via_wire_tx.v
+rtl/via_wire_rx.v
+rtl/via_cm_tx.v
+rtl/via_net.v
 rtl/via_bar0_fw_view.v
 rtl/via_irq_ctrl.v
 rtl/via_cpu_ctrl.v
@@ -23,7 +28,6 @@ rtl/generated/via_bar0_admin_regs.v
 rtl/generated/via_bar0_tpt_regs.v
 rtl/via_tpt_probe.v
 rtl/generated/via_bar0_vi_regs.v
-rtl/via_ram.v
 rtl/via_desc_pipe.v
 rtl/via_vi_ctx.v
 rtl/via_vi_queues.v

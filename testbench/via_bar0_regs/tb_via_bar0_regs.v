@@ -26,7 +26,7 @@
 // started by the write to TPT_PROBE_GO stays BUSY and changes nothing else;
 // `diag` the real via_dma_diag with its AXI side silent (a START with the
 // length at its reset value, 0, completes at once and moves nothing), `net`
-// the real via_net_loopback with no traffic, `vi` the real via_vi_engine
+// the real via_net with no traffic, `vi` the real via_vi_engine
 // with nothing around it. No bench names a generated
 // register module's ports: adding a register touches its layout and its
 // block only.
@@ -236,9 +236,10 @@ via_dma_diag ext_diag (
     .m_axi_rready()
 );
 
-via_net_loopback ext_net (
+via_net ext_net (
     .clk(clk),
     .rst(rst),
+    .node_id(8'd0),
     .wr_en(blk_wr_en),
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
@@ -270,7 +271,19 @@ via_net_loopback ext_net (
     .e_rx_tvalid(),
     .e_rx_tready(1'b1),
     .e_rx_tlast(),
-    .e_busy()
+    .cmt_valid(1'b0),
+    .cmt_ready(),
+    .cmt_dst_node(8'd0),
+    .cmt_dst_vi(16'd0),
+    .cmt_src_vi(16'd0),
+    .cmt_data(256'd0),
+    .cm_valid(),
+    .cm_ready(1'b1),
+    .cm_src_node(),
+    .cm_src_vi(),
+    .cm_dst_vi(),
+    .cm_data(),
+    .busy()
 );
 
 via_tpt_probe #(

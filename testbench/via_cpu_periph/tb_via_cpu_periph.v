@@ -109,6 +109,31 @@ wire        per_err;
 wire        irq_wake;
 reg  [63:0] time_cycles = 64'h0000_0001_ffff_ff00;
 reg         admin_event = 1'b0;
+// connection management: a message source (the network block's cm port)
+// and sink (its CONNECT framer), and the host event pulses
+reg          cmr_valid = 1'b0;
+wire         cmr_ready;
+reg  [7:0]   cmr_node = 8'd0;
+reg  [15:0]  cmr_vi = 16'd0, cmr_dvi = 16'd0;
+reg  [255:0] cmr_data = 256'd0;
+wire         cmt_valid;
+reg          cmt_ready = 1'b0;
+wire [7:0]   cmt_node;
+wire [15:0]  cmt_dvi, cmt_svi;
+wire [255:0] cmt_data;
+wire         host_event;
+integer      cmr_pops = 0, host_events = 0;
+always @(posedge clk) begin
+    if (cmr_ready) begin
+        if (!cmr_valid) begin
+            $fatal(1, "tb_via_cpu_periph: cm_rx_ready without a message");
+        end
+        cmr_pops = cmr_pops + 1;
+    end
+    if (host_event) begin
+        host_events = host_events + 1;
+    end
+end
 wire        admin_complete;
 wire [31:0] ready;
 wire        log_push;
@@ -213,6 +238,19 @@ via_cpu_periph #(
     .ctx_ptag(ctx_ptag),
     .ctx_max_transfer(ctx_max_transfer),
     .ctx_peer(ctx_peer),
+    .cm_rx_valid(cmr_valid),
+    .cm_rx_ready(cmr_ready),
+    .cm_rx_node(cmr_node),
+    .cm_rx_vi(cmr_vi),
+    .cm_rx_dst_vi(cmr_dvi),
+    .cm_rx_data(cmr_data),
+    .cm_tx_valid(cmt_valid),
+    .cm_tx_ready(cmt_ready),
+    .cm_tx_node(cmt_node),
+    .cm_tx_dst_vi(cmt_dvi),
+    .cm_tx_src_vi(cmt_svi),
+    .cm_tx_data(cmt_data),
+    .host_event(host_event),
     .busy(busy)
 );
 
@@ -624,7 +662,9 @@ initial begin
     rd_check(R_SCRATCH, 32'h0);
     rd_fault(16'h000c);
     rd_fault(16'h0024);
-    rd_fault(16'h004c);
+    rd_fault(16'h0050);
+    rd_fault(16'h0190);
+    rd_fault(16'h01d0);
     rd_fault(16'h0ffc);
     rd_fault(16'h1200);
     rd_fault(16'h7ffc);
@@ -1073,6 +1113,96 @@ initial begin
         rd_check(R_CVI + 4 * i, 32'h0);
     end
     $display("tb_via_cpu_periph: VI context window ok at %0t", $time);
+
+    // ------------------------------------------ connection management
+    rd_check(`VIA_FW_REG_CM_RX_STATUS, 32'h0);
+    rd_check(R_EVENT, 32'h0);
+    // a message comes up: one EV_CM, its fields readable
+    @(negedge clk);
+    cmr_valid = 1'b1; cmr_node = 8'd7; cmr_vi = 16'hFFFF; cmr_dvi = 16'h0042;
+    for (i = 0; i < 8; i = i + 1) cmr_data[32*i +: 32] = 32'hA0B0C000 + i;
+    rd_check(R_EVENT, `VIA_FW_EV_CM);
+    rd_check(R_EVENT, 32'h0);
+    rd_check(`VIA_FW_REG_CM_RX_STATUS, 32'h1);
+    rd_check(`VIA_FW_REG_CM_RX_SRC, 32'hFFFF0007);
+    rd_check(`VIA_FW_REG_CM_RX_DST_VI, 32'h42);
+    for (i = 0; i < 8; i = i + 1) rd_check(`VIA_FW_REG_CM_RX_DATA0 + 4 * i, 32'hA0B0C000 + i);
+    wr_fault(`VIA_FW_REG_CM_RX_STATUS);
+    rd_check(`VIA_FW_REG_CM_RX_POP, 32'h0);
+    // pop: one cm_rx_ready pulse; the next message follows at once (valid
+    // stays 1) and is announced again
+    wr(`VIA_FW_REG_CM_RX_POP, 32'h0, 4'h1);
+    @(negedge clk);
+    cmr_node = 8'd9; cmr_dvi = 16'h0043;
+    @(negedge clk);
+    if (cmr_pops != 1) $fatal(1, "tb_via_cpu_periph: %0d pops after one CM_RX_POP", cmr_pops);
+    rd_check(R_EVENT, `VIA_FW_EV_CM);
+    rd_check(`VIA_FW_REG_CM_RX_SRC, 32'hFFFF0009);
+    wr(`VIA_FW_REG_CM_RX_POP, 32'h0, 4'h1);
+    @(negedge clk);
+    cmr_valid = 1'b0;
+    repeat (3) @(posedge clk);
+    rd_check(R_EVENT, 32'h0);
+    rd_check(`VIA_FW_REG_CM_RX_STATUS, 32'h0);
+    if (cmr_pops != 2) $fatal(1, "tb_via_cpu_periph: %0d pops after two CM_RX_POPs", cmr_pops);
+    // a pop with no message is ignored
+    wr(`VIA_FW_REG_CM_RX_POP, 32'h0, 4'h1);
+    repeat (2) @(posedge clk);
+    if (cmr_pops != 2) $fatal(1, "tb_via_cpu_periph: a pop of nothing reached the port");
+    // a message in the same cycle as an admin event: both, admin first
+    @(posedge clk);
+    #1;
+    admin_event = 1'b1; cmr_valid = 1'b1;
+    @(posedge clk);
+    #1;
+    admin_event = 1'b0;
+    rd_check(R_EVENT, `VIA_FW_EV_ADMIN);
+    rd_check(R_EVENT, `VIA_FW_EV_CM);
+    wr(`VIA_FW_REG_CM_RX_POP, 32'h0, 4'h1);
+    @(negedge clk);
+    cmr_valid = 1'b0;
+    // sending: the fields as they were at the SEND store, held until taken
+    wr(`VIA_FW_REG_CM_TX_DST, 32'h0021FF03, 4'hf);
+    rd_check(`VIA_FW_REG_CM_TX_DST, 32'h00210003);
+    wr(`VIA_FW_REG_CM_TX_SRC_VI, 32'hFFFF1234, 4'hf);
+    rd_check(`VIA_FW_REG_CM_TX_SRC_VI, 32'h1234);
+    for (i = 0; i < 8; i = i + 1) wr(`VIA_FW_REG_CM_TX_DATA0 + 4 * i, 32'h5EED0000 + i, 4'hf);
+    wr(`VIA_FW_REG_CM_TX_DATA3, 32'h000000AB, 4'h1);   // byte strobes
+    rd_check(`VIA_FW_REG_CM_TX_DATA3, 32'h5EED00AB);
+    rd_check(`VIA_FW_REG_CM_TX_STATUS, 32'h0);
+    if (cmt_valid) $fatal(1, "tb_via_cpu_periph: cm_tx_valid before a SEND");
+    wr(`VIA_FW_REG_CM_TX_SEND, 32'h1, 4'h1);
+    rd_check(`VIA_FW_REG_CM_TX_STATUS, 32'h1);
+    wr(`VIA_FW_REG_CM_TX_DATA0, 32'hDEADBEEF, 4'hf);   // after the copy
+    wr(`VIA_FW_REG_CM_TX_DST, 32'h00220004, 4'hf);
+    wr(`VIA_FW_REG_CM_TX_SEND, 32'h1, 4'h1);           // BUSY: ignored
+    if (!cmt_valid || cmt_node !== 8'd3 || cmt_dvi !== 16'h0021 || cmt_svi !== 16'h1234 ||
+            cmt_data[31:0] !== 32'h5EED0000 || cmt_data[127:96] !== 32'h5EED00AB || cmt_data[255:224] !== 32'h5EED0007) begin
+        $fatal(1, "tb_via_cpu_periph: cm_tx %b node %0d vi %h src %h data %h", cmt_valid, cmt_node, cmt_dvi, cmt_svi, cmt_data);
+    end
+    @(negedge clk);
+    cmt_ready = 1'b1;
+    @(negedge clk);
+    cmt_ready = 1'b0;
+    if (cmt_valid) $fatal(1, "tb_via_cpu_periph: cm_tx_valid after it was taken");
+    rd_check(`VIA_FW_REG_CM_TX_STATUS, 32'h0);
+    // the next SEND carries the registers as they are now
+    wr(`VIA_FW_REG_CM_TX_SEND, 32'h1, 4'h1);
+    if (!cmt_valid || cmt_node !== 8'd4 || cmt_data[31:0] !== 32'hDEADBEEF) begin
+        $fatal(1, "tb_via_cpu_periph: second send: node %0d data %h", cmt_node, cmt_data[31:0]);
+    end
+    @(negedge clk);
+    cmt_ready = 1'b1;
+    @(negedge clk);
+    cmt_ready = 1'b0;
+    // HOST_EVENT: one pulse per store
+    i = host_events;
+    wr(`VIA_FW_REG_HOST_EVENT, 32'h0, 4'h1);
+    wr(`VIA_FW_REG_HOST_EVENT, 32'h0, 4'hf);
+    repeat (2) @(posedge clk);
+    if (host_events != i + 2) $fatal(1, "tb_via_cpu_periph: %0d host events for 2 stores", host_events - i);
+    rd_check(`VIA_FW_REG_HOST_EVENT, 32'h0);
+    $display("tb_via_cpu_periph: connection-management registers ok at %0t", $time);
 
     $display("PASS");
     $finish;

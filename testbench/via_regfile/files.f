@@ -4,7 +4,12 @@ rtl/via_cpu_ram.v
 rtl/via_fifo.v
 rtl/via_regfile.v
 rtl/via_nic_ctrl.v
-rtl/via_net_loopback.v
+rtl/via_ram.v
+rtl/via_wire_crc.v
+rtl/via_wire_tx.v
+rtl/via_wire_rx.v
+rtl/via_cm_tx.v
+rtl/via_net.v
 rtl/via_tpt_probe.v
 rtl/via_bar0_fw_view.v
 rtl/via_irq_ctrl.v

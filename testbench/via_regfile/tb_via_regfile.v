@@ -8,7 +8,7 @@
 // via_cpu_host_port, via_fw_log, via_admin_mbox) sits on the block bus that
 // via_regfile drives out (blk_*: the same bus its own blocks get) with the
 // same hardware-side inputs; the external blocks are real ones of via_nic
-// (via_nic_ctrl, via_net_loopback without traffic, via_tpt_probe with a TPT
+// (via_nic_ctrl, via_net without traffic, via_tpt_probe with a TPT
 // that never answers and random counter pulses) on EXT_BLOCKS = 3 answer
 // slices. The `diag` and `vi` blocks are left out (the DMA and VI engines
 // would double this bench's Verilator build, and their routing is the same
@@ -322,9 +322,10 @@ via_nic_ctrl #(
 );
 
 
-via_net_loopback ext_net (
+via_net ext_net (
     .clk(clk),
     .rst(blk_rst),
+    .node_id(8'd5),
     .wr_en(blk_wr_en),
     .wr_addr(blk_wr_addr),
     .wr_data(blk_wr_data),
@@ -345,7 +346,30 @@ via_net_loopback ext_net (
     .m_axis_tkeep(),
     .m_axis_tvalid(),
     .m_axis_tready(1'b1),
-    .m_axis_tlast()
+    .m_axis_tlast(),
+    .e_tx_tdata(64'd0),
+    .e_tx_tkeep(8'd0),
+    .e_tx_tvalid(1'b0),
+    .e_tx_tready(),
+    .e_tx_tlast(1'b0),
+    .e_rx_tdata(),
+    .e_rx_tkeep(),
+    .e_rx_tvalid(),
+    .e_rx_tready(1'b1),
+    .e_rx_tlast(),
+    .cmt_valid(1'b0),
+    .cmt_ready(),
+    .cmt_dst_node(8'd0),
+    .cmt_dst_vi(16'd0),
+    .cmt_src_vi(16'd0),
+    .cmt_data(256'd0),
+    .cm_valid(),
+    .cm_ready(1'b1),
+    .cm_src_node(),
+    .cm_src_vi(),
+    .cm_dst_vi(),
+    .cm_data(),
+    .busy()
 );
 
 via_tpt_probe #(
