@@ -113,7 +113,7 @@ func adminVip(op string, err error) error {
 	}
 	code := hw.VipReturn(hw.VipReturnErrorResource)
 	switch se.Status {
-	case hw.AdminStBadParam, hw.AdminStInvalidHandle, hw.AdminStInvalidVi:
+	case hw.AdminStBadParam, hw.AdminStInvalidHandle, hw.AdminStInvalidVi, hw.AdminStNoMatch:
 		code = hw.VipReturnInvalidParameter
 	case hw.AdminStInvalidPtag:
 		code = hw.VipReturnInvalidPtag

@@ -30,6 +30,7 @@ func TestAdminVipCodes(t *testing.T) {
 		hw.AdminStInvalidMtu:              hw.VipReturnInvalidMtu,
 		hw.AdminStInvalidRdmaread:         hw.VipReturnInvalidRdmaread,
 		hw.AdminStInternal:                hw.VipReturnErrorResource,
+		hw.AdminStNoMatch:                 hw.VipReturnInvalidParameter,
 	}
 	for st := range hw.AdminStNames {
 		if st == hw.AdminStOk {
@@ -124,6 +125,7 @@ func TestConnectLoopbackDisconnect(t *testing.T) {
 		hw.AdminStInvalidReliabilityLevel: hw.VipReturnInvalidReliabilityLevel,
 		hw.AdminStInvalidMtu:              hw.VipReturnInvalidMtu,
 		hw.AdminStInternal:                hw.VipReturnErrorResource,
+		hw.AdminStNoMatch:                 hw.VipReturnInvalidParameter,
 	} {
 		f.mu.Lock()
 		f.viStatus = st

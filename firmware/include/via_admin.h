@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x961ebd26f2c9f59a)
+#define VIA_ADMIN_HASH VIA_ULL(0x05903f8ec51e0629)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -32,6 +32,17 @@
 #define VIA_ADMIN_OP_CONNECT_LOOPBACK VIA_U(0x24) /* Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer. */
 #define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay). */
 #define VIA_ADMIN_OP_CONNECT_REMOTE VIA_U(0x26) /* Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node. */
+#define VIA_ADMIN_OP_CM_LISTEN VIA_U(0x30) /* Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id). */
+#define VIA_ADMIN_OP_CM_UNLISTEN VIA_U(0x31) /* Stops listening (CM_ID: a listen id); requests not yet answered are rejected. */
+#define VIA_ADMIN_OP_CM_REQUEST VIA_U(0x32) /* Asks a node's connection manager to connect an IDLE VI of this NIC to a VI waiting on a discriminator (CM_REQUEST; VipConnectRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id). */
+#define VIA_ADMIN_OP_CM_ACCEPT VIA_U(0x33) /* Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED. */
+#define VIA_ADMIN_OP_CM_REJECT VIA_U(0x34) /* Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject). */
+#define VIA_ADMIN_OP_CM_CANCEL VIA_U(0x35) /* Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored. */
+#define VIA_ADMIN_OP_CM_POLL VIA_U(0x36) /* Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued. */
+#define VIA_ADMIN_CM_EV_NONE VIA_U(0x0) /* No event. */
+#define VIA_ADMIN_CM_EV_REQUEST VIA_U(0x1) /* A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator. */
+#define VIA_ADMIN_CM_EV_CONNECTED VIA_U(0x2) /* A CM_REQUEST's VI is CONNECTED (the server accepted): the peer's NODE, VI and attributes. */
+#define VIA_ADMIN_CM_EV_REJECTED VIA_U(0x3) /* A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE. */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */
@@ -45,6 +56,7 @@
 #define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL VIA_U(0xa) /* The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT). */
 #define VIA_ADMIN_ST_INVALID_MTU VIA_U(0xb) /* The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE). */
 #define VIA_ADMIN_ST_INVALID_RDMAREAD VIA_U(0xc) /* RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT). */
+#define VIA_ADMIN_ST_NO_MATCH VIA_U(0xe) /* No pending request has the connection id (CM_ACCEPT, CM_REJECT), no listen has the id (CM_UNLISTEN), no request is pending on the VI (CM_CANCEL). */
 #define VIA_ADMIN_ST_INTERNAL VIA_U(0xd) /* The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done. */
 #define VIA_ADMIN_PAYLOAD_MAX VIA_U(0xf0) /* Largest payload of a command or response, in bytes. */
 #define VIA_ADMIN_MAX_PTAGS VIA_U(0x40) /* Protection tags the firmware hands out at once (MaxPtags). */
@@ -58,6 +70,10 @@
 #define VIA_ADMIN_VI_RDMA_READ VIA_U(0x2) /* FLAGS bit: RDMA reads (EnableRdmaRead). */
 #define VIA_ADMIN_VI_SEND_QUEUE_EMPTY VIA_U(0x1) /* VI_INFO QUEUES bit: no descriptor is queued on the send queue. */
 #define VIA_ADMIN_VI_RECV_QUEUE_EMPTY VIA_U(0x2) /* VI_INFO QUEUES bit: no descriptor is queued on the receive queue. */
+#define VIA_ADMIN_CM_LISTENS VIA_U(0x8) /* Listens the firmware holds at once. */
+#define VIA_ADMIN_CM_REQUESTS VIA_U(0x10) /* Incoming requests waiting for CM_ACCEPT or CM_REJECT at once (more are rejected). */
+#define VIA_ADMIN_CM_EVENTS VIA_U(0x10) /* CM events waiting for CM_POLL at once (the oldest is dropped, and counted in CM_EVENT.LOST, when a new one comes). */
+#define VIA_ADMIN_CM_DISC_MAX VIA_U(0x8) /* Longest discriminator in bytes. */
 
 /* CMD: An admin command, in BAR0's ADMIN_CMD window. */
 #define VIA_ADMIN_CMD_BYTES VIA_U(256)
@@ -154,6 +170,45 @@
 #define VIA_ADMIN_CONNECT_REMOTE_VI_OFFSET VIA_U(0)
 #define VIA_ADMIN_CONNECT_REMOTE_PEER_NODE_OFFSET VIA_U(4)
 #define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_OFFSET VIA_U(8)
+
+/* CM_ID: CM_LISTEN and CM_REQUEST response; CM_UNLISTEN and CM_REJECT command payload. */
+#define VIA_ADMIN_CM_ID_BYTES VIA_U(4)
+#define VIA_ADMIN_CM_ID_ID_OFFSET VIA_U(0)
+
+/* CM_LISTEN: CM_LISTEN command payload. */
+#define VIA_ADMIN_CM_LISTEN_BYTES VIA_U(16)
+#define VIA_ADMIN_CM_LISTEN_DISC_LEN_OFFSET VIA_U(0)
+#define VIA_ADMIN_CM_LISTEN_RESERVED_OFFSET VIA_U(4)
+#define VIA_ADMIN_CM_LISTEN_DISCRIMINATOR_OFFSET VIA_U(8)
+
+/* CM_REQUEST: CM_REQUEST command payload. */
+#define VIA_ADMIN_CM_REQUEST_BYTES VIA_U(24)
+#define VIA_ADMIN_CM_REQUEST_VI_OFFSET VIA_U(0)
+#define VIA_ADMIN_CM_REQUEST_NODE_OFFSET VIA_U(4)
+#define VIA_ADMIN_CM_REQUEST_DISC_LEN_OFFSET VIA_U(8)
+#define VIA_ADMIN_CM_REQUEST_RESERVED_OFFSET VIA_U(12)
+#define VIA_ADMIN_CM_REQUEST_DISCRIMINATOR_OFFSET VIA_U(16)
+
+/* CM_ACCEPT: CM_ACCEPT command payload. */
+#define VIA_ADMIN_CM_ACCEPT_BYTES VIA_U(8)
+#define VIA_ADMIN_CM_ACCEPT_CONN_ID_OFFSET VIA_U(0)
+#define VIA_ADMIN_CM_ACCEPT_VI_OFFSET VIA_U(4)
+
+/* CM_EVENT: CM_POLL response payload. */
+#define VIA_ADMIN_CM_EVENT_BYTES VIA_U(48)
+#define VIA_ADMIN_CM_EVENT_TYPE_OFFSET VIA_U(0)
+#define VIA_ADMIN_CM_EVENT_ID_OFFSET VIA_U(4)
+#define VIA_ADMIN_CM_EVENT_CONN_ID_OFFSET VIA_U(8)
+#define VIA_ADMIN_CM_EVENT_NODE_OFFSET VIA_U(12)
+#define VIA_ADMIN_CM_EVENT_REMOTE_VI_OFFSET VIA_U(16)
+#define VIA_ADMIN_CM_EVENT_RELIABILITY_OFFSET VIA_U(20)
+#define VIA_ADMIN_CM_EVENT_MAX_TRANSFER_OFFSET VIA_U(24)
+#define VIA_ADMIN_CM_EVENT_FLAGS_OFFSET VIA_U(28)
+#define VIA_ADMIN_CM_EVENT_REASON_OFFSET VIA_U(32)
+#define VIA_ADMIN_CM_EVENT_DISC_LEN_OFFSET VIA_U(33)
+#define VIA_ADMIN_CM_EVENT_LOST_OFFSET VIA_U(34)
+#define VIA_ADMIN_CM_EVENT_RESERVED_OFFSET VIA_U(36)
+#define VIA_ADMIN_CM_EVENT_DISCRIMINATOR_OFFSET VIA_U(40)
 
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 #define VIA_ADMIN_MODIFY_VI_BYTES VIA_U(24)
@@ -368,6 +423,79 @@ _Static_assert(sizeof(via_admin_connect_remote_t) == 12, "CONNECT_REMOTE size");
 _Static_assert(offsetof(via_admin_connect_remote_t, vi) == 0, "CONNECT_REMOTE.VI offset");
 _Static_assert(offsetof(via_admin_connect_remote_t, peer_node) == 4, "CONNECT_REMOTE.PEER_NODE offset");
 _Static_assert(offsetof(via_admin_connect_remote_t, peer_vi) == 8, "CONNECT_REMOTE.PEER_VI offset");
+
+/* CM_ID: CM_LISTEN and CM_REQUEST response; CM_UNLISTEN and CM_REJECT command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t id; /* A listen id or a connection id. */
+} via_admin_cm_id_t;
+_Static_assert(sizeof(via_admin_cm_id_t) == 4, "CM_ID size");
+_Static_assert(offsetof(via_admin_cm_id_t, id) == 0, "CM_ID.ID offset");
+
+/* CM_LISTEN: CM_LISTEN command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t disc_len; /* Bytes of DISCRIMINATOR used (0..CM_DISC_MAX). */
+    uint32_t reserved; /* Zero. */
+    uint64_t discriminator; /* The discriminator (zero padded). */
+} via_admin_cm_listen_t;
+_Static_assert(sizeof(via_admin_cm_listen_t) == 16, "CM_LISTEN size");
+_Static_assert(offsetof(via_admin_cm_listen_t, disc_len) == 0, "CM_LISTEN.DISC_LEN offset");
+_Static_assert(offsetof(via_admin_cm_listen_t, reserved) == 4, "CM_LISTEN.RESERVED offset");
+_Static_assert(offsetof(via_admin_cm_listen_t, discriminator) == 8, "CM_LISTEN.DISCRIMINATOR offset");
+
+/* CM_REQUEST: CM_REQUEST command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t vi; /* The requesting VI (IDLE). */
+    uint32_t node; /* The server's node (its NIC address, 0..255). */
+    uint32_t disc_len; /* Bytes of DISCRIMINATOR used (0..CM_DISC_MAX). */
+    uint32_t reserved; /* Zero. */
+    uint64_t discriminator; /* The discriminator the server waits on (zero padded). */
+} via_admin_cm_request_t;
+_Static_assert(sizeof(via_admin_cm_request_t) == 24, "CM_REQUEST size");
+_Static_assert(offsetof(via_admin_cm_request_t, vi) == 0, "CM_REQUEST.VI offset");
+_Static_assert(offsetof(via_admin_cm_request_t, node) == 4, "CM_REQUEST.NODE offset");
+_Static_assert(offsetof(via_admin_cm_request_t, disc_len) == 8, "CM_REQUEST.DISC_LEN offset");
+_Static_assert(offsetof(via_admin_cm_request_t, reserved) == 12, "CM_REQUEST.RESERVED offset");
+_Static_assert(offsetof(via_admin_cm_request_t, discriminator) == 16, "CM_REQUEST.DISCRIMINATOR offset");
+
+/* CM_ACCEPT: CM_ACCEPT command payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t conn_id; /* The request's connection id (CM_EVENT.CONN_ID). */
+    uint32_t vi; /* The accepting VI (IDLE). */
+} via_admin_cm_accept_t;
+_Static_assert(sizeof(via_admin_cm_accept_t) == 8, "CM_ACCEPT size");
+_Static_assert(offsetof(via_admin_cm_accept_t, conn_id) == 0, "CM_ACCEPT.CONN_ID offset");
+_Static_assert(offsetof(via_admin_cm_accept_t, vi) == 4, "CM_ACCEPT.VI offset");
+
+/* CM_EVENT: CM_POLL response payload. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t type; /* What happened (CM_EV_*). */
+    uint32_t id; /* REQUEST: the listen id it came in on; CONNECTED, REJECTED: the VI. */
+    uint32_t conn_id; /* The connection id. */
+    uint32_t node; /* The other end's node. */
+    uint32_t remote_vi; /* The other end's VI (REQUEST: the requester's; CONNECTED: the server's). */
+    uint32_t reliability; /* The other end's reliability level. */
+    uint32_t max_transfer; /* The other end's MaxTransferSize. */
+    uint32_t flags; /* The other end's VI_RDMA_WRITE | VI_RDMA_READ. */
+    uint8_t reason; /* REJECTED: the CM_REASON. */
+    uint8_t disc_len; /* REQUEST: bytes of the discriminator. */
+    uint16_t lost; /* Events dropped because the queue was full, since the last CM_POLL. */
+    uint32_t reserved; /* Zero. */
+    uint64_t discriminator; /* REQUEST: the discriminator (zero padded). */
+} via_admin_cm_event_t;
+_Static_assert(sizeof(via_admin_cm_event_t) == 48, "CM_EVENT size");
+_Static_assert(offsetof(via_admin_cm_event_t, type) == 0, "CM_EVENT.TYPE offset");
+_Static_assert(offsetof(via_admin_cm_event_t, id) == 4, "CM_EVENT.ID offset");
+_Static_assert(offsetof(via_admin_cm_event_t, conn_id) == 8, "CM_EVENT.CONN_ID offset");
+_Static_assert(offsetof(via_admin_cm_event_t, node) == 12, "CM_EVENT.NODE offset");
+_Static_assert(offsetof(via_admin_cm_event_t, remote_vi) == 16, "CM_EVENT.REMOTE_VI offset");
+_Static_assert(offsetof(via_admin_cm_event_t, reliability) == 20, "CM_EVENT.RELIABILITY offset");
+_Static_assert(offsetof(via_admin_cm_event_t, max_transfer) == 24, "CM_EVENT.MAX_TRANSFER offset");
+_Static_assert(offsetof(via_admin_cm_event_t, flags) == 28, "CM_EVENT.FLAGS offset");
+_Static_assert(offsetof(via_admin_cm_event_t, reason) == 32, "CM_EVENT.REASON offset");
+_Static_assert(offsetof(via_admin_cm_event_t, disc_len) == 33, "CM_EVENT.DISC_LEN offset");
+_Static_assert(offsetof(via_admin_cm_event_t, lost) == 34, "CM_EVENT.LOST offset");
+_Static_assert(offsetof(via_admin_cm_event_t, reserved) == 36, "CM_EVENT.RESERVED offset");
+_Static_assert(offsetof(via_admin_cm_event_t, discriminator) == 40, "CM_EVENT.DISCRIMINATOR offset");
 
 /* MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's. */
 typedef struct __attribute__((packed, aligned(4))) {

@@ -3,6 +3,8 @@
 #include <stdint.h>
 
 #include "admin.h"
+
+#include "cm.h"
 #include "lib.h"
 #include "mem.h"
 #include "vi.h"
@@ -124,6 +126,25 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
     case VIA_ADMIN_OP_MODIFY_VI:
         want = sizeof(via_admin_modify_vi_t);
         break;
+    case VIA_ADMIN_OP_CM_LISTEN:
+        want = sizeof(via_admin_cm_listen_t);
+        break;
+    case VIA_ADMIN_OP_CM_UNLISTEN:
+    case VIA_ADMIN_OP_CM_REJECT:
+        want = sizeof(via_admin_cm_id_t);
+        break;
+    case VIA_ADMIN_OP_CM_REQUEST:
+        want = sizeof(via_admin_cm_request_t);
+        break;
+    case VIA_ADMIN_OP_CM_ACCEPT:
+        want = sizeof(via_admin_cm_accept_t);
+        break;
+    case VIA_ADMIN_OP_CM_CANCEL:
+        want = sizeof(via_admin_vi_args_t);
+        break;
+    case VIA_ADMIN_OP_CM_POLL:
+        want = 0;
+        break;
     default:
         rsp->status = VIA_ADMIN_ST_UNKNOWN_CMD;
         return;
@@ -191,6 +212,30 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_DISCONNECT_VI:
         st = vi_disconnect(((const via_admin_vi_args_t *)in)->vi);
+        break;
+    case VIA_ADMIN_OP_CM_LISTEN:
+        st = cm_listen(in, out);
+        out_len = sizeof(via_admin_cm_id_t);
+        break;
+    case VIA_ADMIN_OP_CM_UNLISTEN:
+        st = cm_unlisten(((const via_admin_cm_id_t *)in)->id);
+        break;
+    case VIA_ADMIN_OP_CM_REQUEST:
+        st = cm_request(in, out);
+        out_len = sizeof(via_admin_cm_id_t);
+        break;
+    case VIA_ADMIN_OP_CM_ACCEPT:
+        st = cm_accept(in);
+        break;
+    case VIA_ADMIN_OP_CM_REJECT:
+        st = cm_reject(((const via_admin_cm_id_t *)in)->id);
+        break;
+    case VIA_ADMIN_OP_CM_CANCEL:
+        st = cm_cancel(((const via_admin_vi_args_t *)in)->vi);
+        break;
+    case VIA_ADMIN_OP_CM_POLL:
+        st = cm_poll(out);
+        out_len = sizeof(via_admin_cm_event_t);
         break;
     default: /* VIA_ADMIN_OP_NOP */
         break;

@@ -109,6 +109,7 @@ static void boot(void)
     caps.max_segs = via_cap_vi_queue_max_segs_get(vq);
     caps.node_id = via_cap_net_node_id_get(hw_bar0_read(VIA_REG_CAP_NET));
     vi_set_node(caps.node_id);
+    cm_init(caps.node_id);
     /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT
      * (registration then says NO_RESOURCE and never touches the TPT). */
     uint32_t rlog2 = via_cap_tpt_regions_log2_get(hw_bar0_read(VIA_REG_CAP_TPT));
@@ -123,6 +124,37 @@ static void boot(void)
         fw_log("fw: warning: CAP_CPU memories are smaller than the image's link map\n");
 
     hw_write(VIA_FW_REG_READY, ((uint32_t)VIA_FW_READY_MAGIC_VALUE << 16) | FW_VERSION);
+}
+
+/* cm.h's hardware: the CM_TX and CM_RX registers, HOST_EVENT. */
+void cm_hw_send(const cm_msg_t *m)
+{
+    while (via_fw_cm_tx_status_busy_get(hw_read(VIA_FW_REG_CM_TX_STATUS)))
+        ;
+    hw_write(VIA_FW_REG_CM_TX_DST, via_fw_cm_tx_dst_vi_set(via_fw_cm_tx_dst_node_set(0, m->node), m->dst_vi));
+    hw_write(VIA_FW_REG_CM_TX_SRC_VI, m->src_vi & 0xffffu);
+    const uint32_t *w = (const uint32_t *)&m->cm;
+    for (uint32_t i = 0; i < 8; i++)
+        hw_write(VIA_FW_REG_CM_TX_DATA0 + 4 * i, w[i]);
+    hw_write(VIA_FW_REG_CM_TX_SEND, 1);
+}
+
+void cm_hw_host_event(void) { hw_write(VIA_FW_REG_HOST_EVENT, 1); }
+
+void cm_rx_drain(void)
+{
+    while (via_fw_cm_rx_status_valid_get(hw_read(VIA_FW_REG_CM_RX_STATUS))) {
+        cm_msg_t m;
+        uint32_t src = hw_read(VIA_FW_REG_CM_RX_SRC);
+        m.node = via_fw_cm_rx_src_node_get(src);
+        m.src_vi = via_fw_cm_rx_src_vi_get(src);
+        m.dst_vi = hw_read(VIA_FW_REG_CM_RX_DST_VI) & 0xffffu;
+        uint32_t *w = (uint32_t *)&m.cm;
+        for (uint32_t i = 0; i < 8; i++)
+            w[i] = hw_read(VIA_FW_REG_CM_RX_DATA0 + 4 * i);
+        hw_write(VIA_FW_REG_CM_RX_POP, 0);
+        cm_rx(&m);
+    }
 }
 
 int main(void)

@@ -287,6 +287,47 @@ uint32_t vi_disconnect(uint32_t vi)
     return st;
 }
 
+uint32_t vi_cm_attrs(uint32_t vi, uint32_t *rel, uint32_t *mts, uint32_t *flags)
+{
+    const vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    *rel = v->rel;
+    *mts = v->mts;
+    *flags = v->flags;
+    return VIA_ADMIN_ST_OK;
+}
+
+uint32_t vi_cm_pending(uint32_t vi)
+{
+    vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_IDLE)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    return set_state_commit(vi, v, VIA_VIP_VI_STATE_CONNECT_PENDING, 0, 0);
+}
+
+uint32_t vi_cm_connect(uint32_t vi, uint32_t node, uint32_t peer)
+{
+    vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_IDLE && v->state != VIA_VIP_VI_STATE_CONNECT_PENDING)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    return set_state_commit(vi, v, VIA_VIP_VI_STATE_CONNECTED, peer, node);
+}
+
+uint32_t vi_cm_idle(uint32_t vi)
+{
+    vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_CONNECT_PENDING)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    return set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
+}
+
 uint32_t vi_state(uint32_t vi)
 {
     const vi_t *v = vi_get(vi);

@@ -82,6 +82,14 @@ uint32_t vi_modify(const via_admin_modify_vi_t *m);
 
 /* CONNECT_LOOPBACK: two VIs of this NIC connected to each other. */
 uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c);
+/* For the connection manager (cm.c): a VI's level, MaxTransferSize and
+ * RDMA flags; IDLE -> CONNECT_PENDING; IDLE or CONNECT_PENDING -> CONNECTED
+ * with a peer; CONNECT_PENDING -> IDLE. ST_OK, INVALID_VI, INVALID_STATE
+ * or a commit's INTERNAL. */
+uint32_t vi_cm_attrs(uint32_t vi, uint32_t *rel, uint32_t *mts, uint32_t *flags);
+uint32_t vi_cm_pending(uint32_t vi);
+uint32_t vi_cm_connect(uint32_t vi, uint32_t node, uint32_t peer);
+uint32_t vi_cm_idle(uint32_t vi);
 /* CONNECT_REMOTE: a VI of this NIC connected to a VI of another node. */
 uint32_t vi_connect_remote(const via_admin_connect_remote_t *c);
 /* DISCONNECT_VI: a CONNECTED VI and its peer (on this NIC) back to IDLE. */

@@ -16,6 +16,7 @@
 
 #include "admin.h"
 #include "fake_ctx.h"
+#include "fake_cm.h"
 #include "fake_tpt.h"
 #include "log.h"
 #include "mem.h"
@@ -33,6 +34,7 @@
 #define ST_INVALID_STATE VIA_ADMIN_ST_INVALID_STATE
 #define ST_INVALID_REL VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL
 #define ST_INVALID_MTU VIA_ADMIN_ST_INVALID_MTU
+#define ST_NO_MATCH VIA_ADMIN_ST_NO_MATCH
 #define ST_INVALID_RDMAREAD VIA_ADMIN_ST_INVALID_RDMAREAD
 #define TEST_NODE 6u /* this NIC's node in these tests (vi_set_node) */
 #define RW VIA_ADMIN_VI_RDMA_WRITE
@@ -62,6 +64,8 @@ static void boot(uint32_t num_vi)
     fake_ctx_reset(num_vi);
     caps.regions = mem_init(64);
     vi_set_node(TEST_NODE);
+    cm_init(TEST_NODE);
+    fake_cm_reset();
     caps.num_vi = vi_init(num_vi);
     CHECK_EQ_U(fake_ctx.commits, 0); /* the NIC reset disabled every VI */
 }
@@ -974,6 +978,244 @@ static void test_connect_remote(void)
     CHECK_EQ_U(vi_state(b), IDLE);
 }
 
+/* ------------------------------------------------- connection manager */
+
+static uint32_t cm_listen_disc(const char *d, uint32_t len, uint32_t *id)
+{
+    via_admin_cm_listen_t c = {.disc_len = len};
+    memcpy(&c.discriminator, d, len > 8 ? 8 : len);
+    uint32_t st = exec(VIA_ADMIN_OP_CM_LISTEN, &c, sizeof c);
+    if (st == ST_OK)
+        memcpy(id, last.payload, 4);
+    return st;
+}
+
+static uint64_t disc8(const char *d)
+{
+    uint64_t v = 0;
+    memcpy(&v, d, strlen(d));
+    return v;
+}
+
+static cm_msg_t cm_msg(uint32_t node, uint32_t src_vi, uint32_t dst_vi, uint32_t op, uint32_t conn, const char *disc,
+                       uint32_t rel, uint32_t mts)
+{
+    cm_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.node = node;
+    m.src_vi = src_vi;
+    m.dst_vi = dst_vi;
+    m.cm.op = (uint8_t)op;
+    m.cm.conn_id = conn;
+    m.cm.disc_len = disc ? (uint8_t)strlen(disc) : 0;
+    m.cm.discriminator = disc ? disc8(disc) : 0;
+    m.cm.reliability = (uint8_t)rel;
+    m.cm.max_transfer = mts;
+    return m;
+}
+
+static via_admin_cm_event_t cm_poll_ev(void)
+{
+    via_admin_cm_event_t e;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_POLL, NULL, 0), ST_OK);
+    CHECK_EQ_U(last.len, sizeof e);
+    memcpy(&e, last.payload, sizeof e);
+    return e;
+}
+
+static const cm_msg_t *cm_last_sent(void)
+{
+    CHECK(fake_cm.nsent > 0);
+    return fake_cm_sent(fake_cm.nsent - 1);
+}
+
+/* The server's side: listens, a request that comes in on one (an event),
+ * one that matches none (REJECT NO_MATCH), an accept with another
+ * MaxTransferSize (INVALID_MTU, the requester told), an accept (the VI
+ * CONNECTED to the requester's, ACCEPT sent), a reject, an unlisten with a
+ * request waiting. */
+static void test_cm_server(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), a = 0, c = 0, id = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &a), ST_OK);
+    CHECK_EQ_U(create(UNREL, 8192, p, 0, &c), ST_OK);
+    CHECK_EQ_U(cm_listen_disc("abc", 3, &id), ST_OK);
+    CHECK_EQ_U(id, 1);
+    uint32_t id2 = 0;
+    CHECK_EQ_U(cm_listen_disc("abc", 3, &id2), ST_IN_USE);
+    CHECK_EQ_U(cm_listen_disc("abcdefghi", 9, &id2), ST_BAD_PARAM);
+    via_admin_cm_listen_t junk = {.disc_len = 2, .discriminator = disc8("abc")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_LISTEN, &junk, sizeof junk), ST_BAD_PARAM); /* a byte past DISC_LEN */
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+
+    /* a request on "abc" from node 2's VI 7 */
+    cm_msg_t m = cm_msg(2, 7, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x02000011, "abc", UNREL, 4096);
+    cm_rx(&m);
+    CHECK_EQ_U(fake_cm.host_events, 1);
+    CHECK_EQ_U(fake_cm.nsent, 0);
+    via_admin_cm_event_t e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_REQUEST);
+    CHECK_EQ_U(e.id, 1);
+    CHECK_EQ_U(e.conn_id, 0x02000011);
+    CHECK_EQ_U(e.node, 2);
+    CHECK_EQ_U(e.remote_vi, 7);
+    CHECK_EQ_U(e.reliability, UNREL);
+    CHECK_EQ_U(e.max_transfer, 4096);
+    CHECK_EQ_U(e.disc_len, 3);
+    CHECK(e.discriminator == disc8("abc"));
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+    cm_rx(&m); /* the same request again: nothing new */
+    CHECK_EQ_U(fake_cm.host_events, 1);
+
+    /* nobody listens on "xyz": REJECT NO_MATCH to the requester */
+    m = cm_msg(3, 9, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x03000001, "xyz", UNREL, 4096);
+    cm_rx(&m);
+    const cm_msg_t *s = cm_last_sent();
+    CHECK_EQ_U(s->node, 3);
+    CHECK_EQ_U(s->dst_vi, 9);
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REJECT);
+    CHECK_EQ_U(s->cm.reason, VIA_WIRE_CM_REASON_NO_MATCH);
+    CHECK_EQ_U(s->cm.conn_id, 0x03000001);
+
+    /* accept with c (MTU 8192 against 4096): INVALID_MTU, the requester
+     * gets REJECT MTU, the request is gone */
+    via_admin_cm_accept_t acc = {.conn_id = 0x02000011, .vi = c};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_INVALID_MTU);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REJECT);
+    CHECK_EQ_U(s->cm.reason, VIA_WIRE_CM_REASON_MTU);
+    CHECK_EQ_U(vi_state(c), IDLE);
+    acc.vi = a;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_NO_MATCH);
+
+    /* the client asks again: accepted with a */
+    m = cm_msg(2, 7, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x02000012, "abc", UNREL, 4096);
+    cm_rx(&m);
+    e = cm_poll_ev();
+    CHECK_EQ_U(e.conn_id, 0x02000012);
+    acc.conn_id = 0x02000012;
+    acc.vi = 99;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_INVALID_VI);
+    acc.vi = a;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_OK);
+    CHECK_EQ_U(vi_state(a), CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[a].peer, 7);
+    CHECK_EQ_U(fake_ctx.e[a].peer_node, 2);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->node, 2);
+    CHECK_EQ_U(s->src_vi, a);
+    CHECK_EQ_U(s->dst_vi, 7);
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_ACCEPT);
+    CHECK_EQ_U(s->cm.conn_id, 0x02000012);
+    CHECK_EQ_U(s->cm.reliability, UNREL);
+    CHECK_EQ_U(s->cm.max_transfer, 4096);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_NO_MATCH);
+
+    /* a reject */
+    m = cm_msg(5, 1, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x05000001, "abc", UNREL, 4096);
+    cm_rx(&m);
+    (void)cm_poll_ev();
+    via_admin_cm_id_t rid = {.id = 0x05000001};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REJECT, &rid, sizeof rid), ST_OK);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->node, 5);
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REJECT);
+    CHECK_EQ_U(s->cm.reason, VIA_WIRE_CM_REASON_REJECTED);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REJECT, &rid, sizeof rid), ST_NO_MATCH);
+
+    /* unlisten with a request waiting: it is refused */
+    m = cm_msg(6, 2, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x06000001, "abc", UNREL, 4096);
+    cm_rx(&m);
+    uint32_t sent = fake_cm.nsent;
+    via_admin_cm_id_t lid = {.id = id};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_UNLISTEN, &lid, sizeof lid), ST_OK);
+    CHECK_EQ_U(fake_cm.nsent, sent + 1);
+    CHECK_EQ_U(cm_last_sent()->node, 6);
+    CHECK_EQ_U(cm_last_sent()->cm.reason, VIA_WIRE_CM_REASON_NO_MATCH);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_UNLISTEN, &lid, sizeof lid), ST_NO_MATCH);
+}
+
+/* The client's side: a request (CONNECT_PENDING, REQUEST sent), accepted
+ * (CONNECTED to the server's VI, an event), rejected (IDLE, the reason),
+ * canceled (IDLE; the late answer is dropped). */
+static void test_cm_client(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), b = 0, d = 0, f = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &b), ST_OK);
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &d), ST_OK);
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &f), ST_OK);
+    via_admin_cm_request_t rq = {.vi = b, .node = 4, .disc_len = 3, .discriminator = disc8("srv")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    uint32_t conn = 0;
+    memcpy(&conn, last.payload, 4);
+    CHECK_EQ_U(conn >> 24, TEST_NODE);
+    CHECK_EQ_U(vi_state(b), VIA_VIP_VI_STATE_CONNECT_PENDING);
+    const cm_msg_t *s = cm_last_sent();
+    CHECK_EQ_U(s->node, 4);
+    CHECK_EQ_U(s->src_vi, b);
+    CHECK_EQ_U(s->dst_vi, 0xFFFF);
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REQUEST);
+    CHECK_EQ_U(s->cm.conn_id, conn);
+    CHECK_EQ_U(s->cm.disc_len, 3);
+    CHECK(s->cm.discriminator == disc8("srv"));
+    CHECK_EQ_U(s->cm.max_transfer, 4096);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_INVALID_STATE);
+    via_admin_cm_request_t bad = rq;
+    bad.vi = d;
+    bad.node = 256;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &bad, sizeof bad), ST_BAD_PARAM);
+    CHECK_EQ_U(vi_state(d), IDLE);
+
+    /* an ACCEPT from another node or for another VI is not the answer */
+    cm_msg_t m = cm_msg(5, 9, b, VIA_WIRE_CM_OP_ACCEPT, conn, NULL, UNREL, 4096);
+    uint32_t dropped = cm_dropped();
+    cm_rx(&m);
+    CHECK_EQ_U(cm_dropped(), dropped + 1);
+    CHECK_EQ_U(vi_state(b), VIA_VIP_VI_STATE_CONNECT_PENDING);
+    /* the answer: CONNECTED to node 4's VI 9 */
+    m = cm_msg(4, 9, b, VIA_WIRE_CM_OP_ACCEPT, conn, NULL, UNREL, 4096);
+    cm_rx(&m);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[b].peer, 9);
+    CHECK_EQ_U(fake_ctx.e[b].peer_node, 4);
+    via_admin_cm_event_t e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_CONNECTED);
+    CHECK_EQ_U(e.id, b);
+    CHECK_EQ_U(e.node, 4);
+    CHECK_EQ_U(e.remote_vi, 9);
+    CHECK_EQ_U(e.max_transfer, 4096);
+
+    /* rejected: IDLE, the reason */
+    rq.vi = d;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    memcpy(&conn, last.payload, 4);
+    m = cm_msg(4, 0xFFFF, d, VIA_WIRE_CM_OP_REJECT, conn, NULL, 0, 0);
+    m.cm.reason = VIA_WIRE_CM_REASON_RELIABILITY;
+    cm_rx(&m);
+    CHECK_EQ_U(vi_state(d), IDLE);
+    e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_REJECTED);
+    CHECK_EQ_U(e.id, d);
+    CHECK_EQ_U(e.reason, VIA_WIRE_CM_REASON_RELIABILITY);
+
+    /* canceled: IDLE, the late answer dropped */
+    rq.vi = f;
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    memcpy(&conn, last.payload, 4);
+    via_admin_vi_args_t va = {.vi = f};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_CANCEL, &va, sizeof va), ST_OK);
+    CHECK_EQ_U(vi_state(f), IDLE);
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_CANCEL, &va, sizeof va), ST_NO_MATCH);
+    dropped = cm_dropped();
+    m = cm_msg(4, 9, f, VIA_WIRE_CM_OP_ACCEPT, conn, NULL, UNREL, 4096);
+    cm_rx(&m);
+    CHECK_EQ_U(cm_dropped(), dropped + 1);
+    CHECK_EQ_U(vi_state(f), IDLE);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+}
+
 int main(void)
 {
     if (FW_RELIABILITY_LEVEL_SUPPORT != 1u) {
@@ -992,6 +1234,8 @@ int main(void)
     TEST_RUN(test_commit_timeout);
     TEST_RUN(test_connect);
     TEST_RUN(test_connect_remote);
+    TEST_RUN(test_cm_server);
+    TEST_RUN(test_cm_client);
     TEST_RUN(test_random);
     return test_main_end();
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x961ebd26f2c9f59a
+const AdminHash uint64 = 0x05903f8ec51e0629
 
 // Constants of the layout.
 const (
@@ -44,6 +44,28 @@ const (
 	AdminOpDisconnectVi = 0x25
 	// AdminOpConnectRemote: Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
 	AdminOpConnectRemote = 0x26
+	// AdminOpCmListen: Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id).
+	AdminOpCmListen = 0x30
+	// AdminOpCmUnlisten: Stops listening (CM_ID: a listen id); requests not yet answered are rejected.
+	AdminOpCmUnlisten = 0x31
+	// AdminOpCmRequest: Asks a node's connection manager to connect an IDLE VI of this NIC to a VI waiting on a discriminator (CM_REQUEST; VipConnectRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id).
+	AdminOpCmRequest = 0x32
+	// AdminOpCmAccept: Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED.
+	AdminOpCmAccept = 0x33
+	// AdminOpCmReject: Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject).
+	AdminOpCmReject = 0x34
+	// AdminOpCmCancel: Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored.
+	AdminOpCmCancel = 0x35
+	// AdminOpCmPoll: Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued.
+	AdminOpCmPoll = 0x36
+	// AdminCmEvNone: No event.
+	AdminCmEvNone = 0x0
+	// AdminCmEvRequest: A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator.
+	AdminCmEvRequest = 0x1
+	// AdminCmEvConnected: A CM_REQUEST's VI is CONNECTED (the server accepted): the peer's NODE, VI and attributes.
+	AdminCmEvConnected = 0x2
+	// AdminCmEvRejected: A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE.
+	AdminCmEvRejected = 0x3
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -70,6 +92,8 @@ const (
 	AdminStInvalidMtu = 0xb
 	// AdminStInvalidRdmaread: RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
 	AdminStInvalidRdmaread = 0xc
+	// AdminStNoMatch: No pending request has the connection id (CM_ACCEPT, CM_REJECT), no listen has the id (CM_UNLISTEN), no request is pending on the VI (CM_CANCEL).
+	AdminStNoMatch = 0xe
 	// AdminStInternal: The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done.
 	AdminStInternal = 0xd
 	// AdminPayloadMax: Largest payload of a command or response, in bytes.
@@ -96,6 +120,14 @@ const (
 	AdminViSendQueueEmpty = 0x1
 	// AdminViRecvQueueEmpty: VI_INFO QUEUES bit: no descriptor is queued on the receive queue.
 	AdminViRecvQueueEmpty = 0x2
+	// AdminCmListens: Listens the firmware holds at once.
+	AdminCmListens = 0x8
+	// AdminCmRequests: Incoming requests waiting for CM_ACCEPT or CM_REJECT at once (more are rejected).
+	AdminCmRequests = 0x10
+	// AdminCmEvents: CM events waiting for CM_POLL at once (the oldest is dropped, and counted in CM_EVENT.LOST, when a new one comes).
+	AdminCmEvents = 0x10
+	// AdminCmDiscMax: Longest discriminator in bytes.
+	AdminCmDiscMax = 0x8
 )
 
 // AdminOp is a value of enum OP: Admin command codes (CMD.OPCODE); the constants are OP_NOP, OP_QUERY_NIC, ...
@@ -120,6 +152,13 @@ var AdminOpNames = map[AdminOp]string{
 	AdminOpConnectLoopback: "CONNECT_LOOPBACK",
 	AdminOpDisconnectVi:    "DISCONNECT_VI",
 	AdminOpConnectRemote:   "CONNECT_REMOTE",
+	AdminOpCmListen:        "CM_LISTEN",
+	AdminOpCmUnlisten:      "CM_UNLISTEN",
+	AdminOpCmRequest:       "CM_REQUEST",
+	AdminOpCmAccept:        "CM_ACCEPT",
+	AdminOpCmReject:        "CM_REJECT",
+	AdminOpCmCancel:        "CM_CANCEL",
+	AdminOpCmPoll:          "CM_POLL",
 }
 
 // String returns the value's name in the layout ("NOP"), or OP(N) for a value the layout does not name.
@@ -128,6 +167,26 @@ func (v AdminOp) String() string {
 		return s
 	}
 	return "OP(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// AdminCmEv is a value of enum CM_EV: CM_EVENT.TYPE values.
+// The constants AdminCmEv* are untyped so that they fit integer fields; AdminCmEv(v).String() names a value.
+type AdminCmEv uint32
+
+// AdminCmEvNames maps every value of CM_EV to its name in the layout.
+var AdminCmEvNames = map[AdminCmEv]string{
+	AdminCmEvNone:      "NONE",
+	AdminCmEvRequest:   "REQUEST",
+	AdminCmEvConnected: "CONNECTED",
+	AdminCmEvRejected:  "REJECTED",
+}
+
+// String returns the value's name in the layout ("NONE"), or CM_EV(N) for a value the layout does not name.
+func (v AdminCmEv) String() string {
+	if s, ok := AdminCmEvNames[v]; ok {
+		return s
+	}
+	return "CM_EV(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // AdminSt is a value of enum ST: Admin response statuses (RSP.STATUS); the constants are ST_OK, ST_UNKNOWN_CMD, ...
@@ -149,6 +208,7 @@ var AdminStNames = map[AdminSt]string{
 	AdminStInvalidReliabilityLevel: "INVALID_RELIABILITY_LEVEL",
 	AdminStInvalidMtu:              "INVALID_MTU",
 	AdminStInvalidRdmaread:         "INVALID_RDMAREAD",
+	AdminStNoMatch:                 "NO_MATCH",
 	AdminStInternal:                "INTERNAL",
 }
 
@@ -554,6 +614,168 @@ func (v *AdminConnectRemote) Unmarshal(b []byte) {
 	v.Vi = binary.LittleEndian.Uint32(b[0:])
 	v.PeerNode = binary.LittleEndian.Uint32(b[4:])
 	v.PeerVi = binary.LittleEndian.Uint32(b[8:])
+}
+
+// AdminCmIdBytes is the size of AdminCmId in bytes.
+const AdminCmIdBytes = 4
+
+// AdminCmId is CM_ID: CM_LISTEN and CM_REQUEST response; CM_UNLISTEN and CM_REJECT command payload.
+type AdminCmId struct {
+	Id uint32 // A listen id or a connection id.
+}
+
+// Marshal writes v to b[:AdminCmIdBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCmId) Marshal(b []byte) {
+	b = b[:AdminCmIdBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Id)
+}
+
+// Unmarshal reads v from b[:AdminCmIdBytes].
+func (v *AdminCmId) Unmarshal(b []byte) {
+	b = b[:AdminCmIdBytes]
+	v.Id = binary.LittleEndian.Uint32(b[0:])
+}
+
+// AdminCmListenBytes is the size of AdminCmListen in bytes.
+const AdminCmListenBytes = 16
+
+// AdminCmListen is CM_LISTEN: CM_LISTEN command payload.
+type AdminCmListen struct {
+	DiscLen       uint32 // Bytes of DISCRIMINATOR used (0..CM_DISC_MAX).
+	Reserved      uint32 // Zero.
+	Discriminator uint64 // The discriminator (zero padded).
+}
+
+// Marshal writes v to b[:AdminCmListenBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCmListen) Marshal(b []byte) {
+	b = b[:AdminCmListenBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.DiscLen)
+	binary.LittleEndian.PutUint32(b[4:], v.Reserved)
+	binary.LittleEndian.PutUint64(b[8:], v.Discriminator)
+}
+
+// Unmarshal reads v from b[:AdminCmListenBytes].
+func (v *AdminCmListen) Unmarshal(b []byte) {
+	b = b[:AdminCmListenBytes]
+	v.DiscLen = binary.LittleEndian.Uint32(b[0:])
+	v.Reserved = binary.LittleEndian.Uint32(b[4:])
+	v.Discriminator = binary.LittleEndian.Uint64(b[8:])
+}
+
+// AdminCmRequestBytes is the size of AdminCmRequest in bytes.
+const AdminCmRequestBytes = 24
+
+// AdminCmRequest is CM_REQUEST: CM_REQUEST command payload.
+type AdminCmRequest struct {
+	Vi            uint32 // The requesting VI (IDLE).
+	Node          uint32 // The server's node (its NIC address, 0..255).
+	DiscLen       uint32 // Bytes of DISCRIMINATOR used (0..CM_DISC_MAX).
+	Reserved      uint32 // Zero.
+	Discriminator uint64 // The discriminator the server waits on (zero padded).
+}
+
+// Marshal writes v to b[:AdminCmRequestBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCmRequest) Marshal(b []byte) {
+	b = b[:AdminCmRequestBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Vi)
+	binary.LittleEndian.PutUint32(b[4:], v.Node)
+	binary.LittleEndian.PutUint32(b[8:], v.DiscLen)
+	binary.LittleEndian.PutUint32(b[12:], v.Reserved)
+	binary.LittleEndian.PutUint64(b[16:], v.Discriminator)
+}
+
+// Unmarshal reads v from b[:AdminCmRequestBytes].
+func (v *AdminCmRequest) Unmarshal(b []byte) {
+	b = b[:AdminCmRequestBytes]
+	v.Vi = binary.LittleEndian.Uint32(b[0:])
+	v.Node = binary.LittleEndian.Uint32(b[4:])
+	v.DiscLen = binary.LittleEndian.Uint32(b[8:])
+	v.Reserved = binary.LittleEndian.Uint32(b[12:])
+	v.Discriminator = binary.LittleEndian.Uint64(b[16:])
+}
+
+// AdminCmAcceptBytes is the size of AdminCmAccept in bytes.
+const AdminCmAcceptBytes = 8
+
+// AdminCmAccept is CM_ACCEPT: CM_ACCEPT command payload.
+type AdminCmAccept struct {
+	ConnId uint32 // The request's connection id (CM_EVENT.CONN_ID).
+	Vi     uint32 // The accepting VI (IDLE).
+}
+
+// Marshal writes v to b[:AdminCmAcceptBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCmAccept) Marshal(b []byte) {
+	b = b[:AdminCmAcceptBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.ConnId)
+	binary.LittleEndian.PutUint32(b[4:], v.Vi)
+}
+
+// Unmarshal reads v from b[:AdminCmAcceptBytes].
+func (v *AdminCmAccept) Unmarshal(b []byte) {
+	b = b[:AdminCmAcceptBytes]
+	v.ConnId = binary.LittleEndian.Uint32(b[0:])
+	v.Vi = binary.LittleEndian.Uint32(b[4:])
+}
+
+// AdminCmEventBytes is the size of AdminCmEvent in bytes.
+const AdminCmEventBytes = 48
+
+// AdminCmEvent is CM_EVENT: CM_POLL response payload.
+type AdminCmEvent struct {
+	Type          uint32 // What happened (CM_EV_*).
+	Id            uint32 // REQUEST: the listen id it came in on; CONNECTED, REJECTED: the VI.
+	ConnId        uint32 // The connection id.
+	Node          uint32 // The other end's node.
+	RemoteVi      uint32 // The other end's VI (REQUEST: the requester's; CONNECTED: the server's).
+	Reliability   uint32 // The other end's reliability level.
+	MaxTransfer   uint32 // The other end's MaxTransferSize.
+	Flags         uint32 // The other end's VI_RDMA_WRITE | VI_RDMA_READ.
+	Reason        uint8  // REJECTED: the CM_REASON.
+	DiscLen       uint8  // REQUEST: bytes of the discriminator.
+	Lost          uint16 // Events dropped because the queue was full, since the last CM_POLL.
+	Reserved      uint32 // Zero.
+	Discriminator uint64 // REQUEST: the discriminator (zero padded).
+}
+
+// Marshal writes v to b[:AdminCmEventBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *AdminCmEvent) Marshal(b []byte) {
+	b = b[:AdminCmEventBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Type)
+	binary.LittleEndian.PutUint32(b[4:], v.Id)
+	binary.LittleEndian.PutUint32(b[8:], v.ConnId)
+	binary.LittleEndian.PutUint32(b[12:], v.Node)
+	binary.LittleEndian.PutUint32(b[16:], v.RemoteVi)
+	binary.LittleEndian.PutUint32(b[20:], v.Reliability)
+	binary.LittleEndian.PutUint32(b[24:], v.MaxTransfer)
+	binary.LittleEndian.PutUint32(b[28:], v.Flags)
+	b[32] = v.Reason
+	b[33] = v.DiscLen
+	binary.LittleEndian.PutUint16(b[34:], v.Lost)
+	binary.LittleEndian.PutUint32(b[36:], v.Reserved)
+	binary.LittleEndian.PutUint64(b[40:], v.Discriminator)
+}
+
+// Unmarshal reads v from b[:AdminCmEventBytes].
+func (v *AdminCmEvent) Unmarshal(b []byte) {
+	b = b[:AdminCmEventBytes]
+	v.Type = binary.LittleEndian.Uint32(b[0:])
+	v.Id = binary.LittleEndian.Uint32(b[4:])
+	v.ConnId = binary.LittleEndian.Uint32(b[8:])
+	v.Node = binary.LittleEndian.Uint32(b[12:])
+	v.RemoteVi = binary.LittleEndian.Uint32(b[16:])
+	v.Reliability = binary.LittleEndian.Uint32(b[20:])
+	v.MaxTransfer = binary.LittleEndian.Uint32(b[24:])
+	v.Flags = binary.LittleEndian.Uint32(b[28:])
+	v.Reason = b[32]
+	v.DiscLen = b[33]
+	v.Lost = binary.LittleEndian.Uint16(b[34:])
+	v.Reserved = binary.LittleEndian.Uint32(b[36:])
+	v.Discriminator = binary.LittleEndian.Uint64(b[40:])
 }
 
 // AdminModifyViBytes is the size of AdminModifyVi in bytes.

@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h961ebd26f2c9f59a
+`define VIA_ADMIN_HASH 64'h05903f8ec51e0629
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -24,6 +24,17 @@
 `define VIA_ADMIN_OP_CONNECT_LOOPBACK 32'h00000024 // Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
 `define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay).
 `define VIA_ADMIN_OP_CONNECT_REMOTE 32'h00000026 // Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
+`define VIA_ADMIN_OP_CM_LISTEN 32'h00000030 // Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id).
+`define VIA_ADMIN_OP_CM_UNLISTEN 32'h00000031 // Stops listening (CM_ID: a listen id); requests not yet answered are rejected.
+`define VIA_ADMIN_OP_CM_REQUEST 32'h00000032 // Asks a node's connection manager to connect an IDLE VI of this NIC to a VI waiting on a discriminator (CM_REQUEST; VipConnectRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id).
+`define VIA_ADMIN_OP_CM_ACCEPT 32'h00000033 // Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED.
+`define VIA_ADMIN_OP_CM_REJECT 32'h00000034 // Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject).
+`define VIA_ADMIN_OP_CM_CANCEL 32'h00000035 // Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored.
+`define VIA_ADMIN_OP_CM_POLL 32'h00000036 // Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued.
+`define VIA_ADMIN_CM_EV_NONE 32'h00000000 // No event.
+`define VIA_ADMIN_CM_EV_REQUEST 32'h00000001 // A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator.
+`define VIA_ADMIN_CM_EV_CONNECTED 32'h00000002 // A CM_REQUEST's VI is CONNECTED (the server accepted): the peer's NODE, VI and attributes.
+`define VIA_ADMIN_CM_EV_REJECTED 32'h00000003 // A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE.
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
@@ -37,6 +48,7 @@
 `define VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL 32'h0000000a // The reliability level is not one level the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_SUPPORT).
 `define VIA_ADMIN_ST_INVALID_MTU 32'h0000000b // The VI's MAX_TRANSFER_SIZE is 0 or above the NIC's (NIC_ATTRS.MAX_TRANSFER_SIZE).
 `define VIA_ADMIN_ST_INVALID_RDMAREAD 32'h0000000c // RDMA read enabled on a VI whose reliability level has no RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT).
+`define VIA_ADMIN_ST_NO_MATCH 32'h0000000e // No pending request has the connection id (CM_ACCEPT, CM_REJECT), no listen has the id (CM_UNLISTEN), no request is pending on the VI (CM_CANCEL).
 `define VIA_ADMIN_ST_INTERNAL 32'h0000000d // The hardware did not finish an operation in time (a VI context commit stayed busy); the command may be half done.
 `define VIA_ADMIN_PAYLOAD_MAX 32'h000000f0 // Largest payload of a command or response, in bytes.
 `define VIA_ADMIN_MAX_PTAGS 32'h00000040 // Protection tags the firmware hands out at once (MaxPtags).
@@ -50,6 +62,10 @@
 `define VIA_ADMIN_VI_RDMA_READ 32'h00000002 // FLAGS bit: RDMA reads (EnableRdmaRead).
 `define VIA_ADMIN_VI_SEND_QUEUE_EMPTY 32'h00000001 // VI_INFO QUEUES bit: no descriptor is queued on the send queue.
 `define VIA_ADMIN_VI_RECV_QUEUE_EMPTY 32'h00000002 // VI_INFO QUEUES bit: no descriptor is queued on the receive queue.
+`define VIA_ADMIN_CM_LISTENS 32'h00000008 // Listens the firmware holds at once.
+`define VIA_ADMIN_CM_REQUESTS 32'h00000010 // Incoming requests waiting for CM_ACCEPT or CM_REJECT at once (more are rejected).
+`define VIA_ADMIN_CM_EVENTS 32'h00000010 // CM events waiting for CM_POLL at once (the oldest is dropped, and counted in CM_EVENT.LOST, when a new one comes).
+`define VIA_ADMIN_CM_DISC_MAX 32'h00000008 // Longest discriminator in bytes.
 
 // CMD: An admin command, in BAR0's ADMIN_CMD window.
 `define VIA_ADMIN_CMD_BYTES 256
@@ -206,6 +222,69 @@
 `define VIA_ADMIN_CONNECT_REMOTE_PEER_NODE_SIZE 4
 `define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_OFFSET 8 // The peer's VI id on that node (0..65535).
 `define VIA_ADMIN_CONNECT_REMOTE_PEER_VI_SIZE 4
+
+// CM_ID: CM_LISTEN and CM_REQUEST response; CM_UNLISTEN and CM_REJECT command payload.
+`define VIA_ADMIN_CM_ID_BYTES 4
+`define VIA_ADMIN_CM_ID_ID_OFFSET 0 // A listen id or a connection id.
+`define VIA_ADMIN_CM_ID_ID_SIZE 4
+
+// CM_LISTEN: CM_LISTEN command payload.
+`define VIA_ADMIN_CM_LISTEN_BYTES 16
+`define VIA_ADMIN_CM_LISTEN_DISC_LEN_OFFSET 0 // Bytes of DISCRIMINATOR used (0..CM_DISC_MAX).
+`define VIA_ADMIN_CM_LISTEN_DISC_LEN_SIZE 4
+`define VIA_ADMIN_CM_LISTEN_RESERVED_OFFSET 4 // Zero.
+`define VIA_ADMIN_CM_LISTEN_RESERVED_SIZE 4
+`define VIA_ADMIN_CM_LISTEN_DISCRIMINATOR_OFFSET 8 // The discriminator (zero padded).
+`define VIA_ADMIN_CM_LISTEN_DISCRIMINATOR_SIZE 8
+
+// CM_REQUEST: CM_REQUEST command payload.
+`define VIA_ADMIN_CM_REQUEST_BYTES 24
+`define VIA_ADMIN_CM_REQUEST_VI_OFFSET 0 // The requesting VI (IDLE).
+`define VIA_ADMIN_CM_REQUEST_VI_SIZE 4
+`define VIA_ADMIN_CM_REQUEST_NODE_OFFSET 4 // The server's node (its NIC address, 0..255).
+`define VIA_ADMIN_CM_REQUEST_NODE_SIZE 4
+`define VIA_ADMIN_CM_REQUEST_DISC_LEN_OFFSET 8 // Bytes of DISCRIMINATOR used (0..CM_DISC_MAX).
+`define VIA_ADMIN_CM_REQUEST_DISC_LEN_SIZE 4
+`define VIA_ADMIN_CM_REQUEST_RESERVED_OFFSET 12 // Zero.
+`define VIA_ADMIN_CM_REQUEST_RESERVED_SIZE 4
+`define VIA_ADMIN_CM_REQUEST_DISCRIMINATOR_OFFSET 16 // The discriminator the server waits on (zero padded).
+`define VIA_ADMIN_CM_REQUEST_DISCRIMINATOR_SIZE 8
+
+// CM_ACCEPT: CM_ACCEPT command payload.
+`define VIA_ADMIN_CM_ACCEPT_BYTES 8
+`define VIA_ADMIN_CM_ACCEPT_CONN_ID_OFFSET 0 // The request's connection id (CM_EVENT.CONN_ID).
+`define VIA_ADMIN_CM_ACCEPT_CONN_ID_SIZE 4
+`define VIA_ADMIN_CM_ACCEPT_VI_OFFSET 4 // The accepting VI (IDLE).
+`define VIA_ADMIN_CM_ACCEPT_VI_SIZE 4
+
+// CM_EVENT: CM_POLL response payload.
+`define VIA_ADMIN_CM_EVENT_BYTES 48
+`define VIA_ADMIN_CM_EVENT_TYPE_OFFSET 0 // What happened (CM_EV_*).
+`define VIA_ADMIN_CM_EVENT_TYPE_SIZE 4
+`define VIA_ADMIN_CM_EVENT_ID_OFFSET 4 // REQUEST: the listen id it came in on; CONNECTED, REJECTED: the VI.
+`define VIA_ADMIN_CM_EVENT_ID_SIZE 4
+`define VIA_ADMIN_CM_EVENT_CONN_ID_OFFSET 8 // The connection id.
+`define VIA_ADMIN_CM_EVENT_CONN_ID_SIZE 4
+`define VIA_ADMIN_CM_EVENT_NODE_OFFSET 12 // The other end's node.
+`define VIA_ADMIN_CM_EVENT_NODE_SIZE 4
+`define VIA_ADMIN_CM_EVENT_REMOTE_VI_OFFSET 16 // The other end's VI (REQUEST: the requester's; CONNECTED: the server's).
+`define VIA_ADMIN_CM_EVENT_REMOTE_VI_SIZE 4
+`define VIA_ADMIN_CM_EVENT_RELIABILITY_OFFSET 20 // The other end's reliability level.
+`define VIA_ADMIN_CM_EVENT_RELIABILITY_SIZE 4
+`define VIA_ADMIN_CM_EVENT_MAX_TRANSFER_OFFSET 24 // The other end's MaxTransferSize.
+`define VIA_ADMIN_CM_EVENT_MAX_TRANSFER_SIZE 4
+`define VIA_ADMIN_CM_EVENT_FLAGS_OFFSET 28 // The other end's VI_RDMA_WRITE | VI_RDMA_READ.
+`define VIA_ADMIN_CM_EVENT_FLAGS_SIZE 4
+`define VIA_ADMIN_CM_EVENT_REASON_OFFSET 32 // REJECTED: the CM_REASON.
+`define VIA_ADMIN_CM_EVENT_REASON_SIZE 1
+`define VIA_ADMIN_CM_EVENT_DISC_LEN_OFFSET 33 // REQUEST: bytes of the discriminator.
+`define VIA_ADMIN_CM_EVENT_DISC_LEN_SIZE 1
+`define VIA_ADMIN_CM_EVENT_LOST_OFFSET 34 // Events dropped because the queue was full, since the last CM_POLL.
+`define VIA_ADMIN_CM_EVENT_LOST_SIZE 2
+`define VIA_ADMIN_CM_EVENT_RESERVED_OFFSET 36 // Zero.
+`define VIA_ADMIN_CM_EVENT_RESERVED_SIZE 4
+`define VIA_ADMIN_CM_EVENT_DISCRIMINATOR_OFFSET 40 // REQUEST: the discriminator (zero padded).
+`define VIA_ADMIN_CM_EVENT_DISCRIMINATOR_SIZE 8
 
 // MODIFY_VI: MODIFY_VI command payload (VipSetViAttributes): the VI and its new attributes, checked as CREATE_VI's.
 `define VIA_ADMIN_MODIFY_VI_BYTES 24
