@@ -36,7 +36,9 @@ const IRQVIDone = irqVIDone
 // (the leader's, until the earliest deadline among the waiters); the
 // others wait for its broadcast.
 type Completions struct {
-	n *NIC
+	n    *NIC
+	bit  uint32 // the IRQ_STATUS bit: VI_DONE, or FW_EVENT for FWEvents
+	name string
 
 	mu        sync.Mutex
 	gen       uint64
@@ -50,9 +52,19 @@ type Completions struct {
 // Completions returns the NIC's completion path (one per NIC).
 func (n *NIC) Completions() *Completions {
 	n.complOnce.Do(func() {
-		n.compl = &Completions{n: n, changed: make(chan struct{}), deadlines: map[uint64]int{}}
+		n.compl = &Completions{n: n, bit: irqVIDone, name: "VI_DONE", changed: make(chan struct{}), deadlines: map[uint64]int{}}
 	})
 	return n.compl
+}
+
+// FWEvents returns the path of the firmware's host events
+// (IRQ_STATUS.FW_EVENT: connection-management news), with the same
+// generation scheme as Completions (one per NIC).
+func (n *NIC) FWEvents() *Completions {
+	n.fwevOnce.Do(func() {
+		n.fwev = &Completions{n: n, bit: hw.IrqStatusFwEventMask, name: "FW_EVENT", changed: make(chan struct{}), deadlines: map[uint64]int{}}
+	})
+	return n.fwev
 }
 
 // Gen returns the completion generation (see Completions).
@@ -71,10 +83,10 @@ func (c *Completions) enable(ctx context.Context) error {
 	if n.closed.Load() {
 		return ErrClosed
 	}
-	if n.irqEn&irqVIDone != 0 {
+	if n.irqEn&c.bit != 0 {
 		return nil
 	}
-	n.irqEn |= irqVIDone
+	n.irqEn |= c.bit
 	return n.b.Write32(ctx, hw.RegIrqEnable, n.irqEn)
 }
 
@@ -171,24 +183,24 @@ func (c *Completions) lead(ctx context.Context, now uint64) error {
 	defer cancel()
 	c.leader, c.leaderEnd, c.preempt = true, end, cancel
 	c.mu.Unlock()
-	irq, err := c.n.b.WaitIRQ(wctx, irqVIDone, timeout)
+	irq, err := c.n.b.WaitIRQ(wctx, c.bit, timeout)
 	var clearErr error
-	if err == nil && irq.Vector&irqVIDone != 0 {
+	if err == nil && irq.Vector&c.bit != 0 {
 		// Clear, and know the clear reached the NIC (a read returns after
 		// the writes before it) before the generation grows.
-		if clearErr = c.n.b.Write32(ctx, hw.RegIrqStatus, irqVIDone); clearErr == nil {
+		if clearErr = c.n.b.Write32(ctx, hw.RegIrqStatus, c.bit); clearErr == nil {
 			_, clearErr = c.n.b.Read32(ctx, hw.RegIrqStatus)
 		}
 	}
 	c.mu.Lock()
 	c.leader, c.leaderEnd, c.preempt = false, 0, nil
-	if err == nil && irq.Vector&irqVIDone != 0 && clearErr == nil {
+	if err == nil && irq.Vector&c.bit != 0 && clearErr == nil {
 		c.gen++
 	}
 	c.broadcast()
 	switch {
 	case clearErr != nil:
-		return fmt.Errorf("driver: clearing VI_DONE: %w", clearErr)
+		return fmt.Errorf("driver: clearing %s: %w", c.name, clearErr)
 	case err == nil, isTimeout(err):
 		return nil
 	case ctx.Err() != nil:
@@ -196,7 +208,7 @@ func (c *Completions) lead(ctx context.Context, now uint64) error {
 	case errors.Is(err, context.Canceled):
 		return nil // preempted by a waiter with an earlier deadline
 	}
-	return fmt.Errorf("driver: waiting for VI_DONE: %w", err)
+	return fmt.Errorf("driver: waiting for %s: %w", c.name, err)
 }
 
 // Idle lets cycles simulated cycles pass (Bus.Run) and returns the cycle

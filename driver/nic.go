@@ -159,6 +159,10 @@ type NIC struct {
 	// the completion path (event.go), made on first use
 	complOnce sync.Once
 	compl     *Completions
+	fwevOnce  sync.Once
+	fwev      *Completions // FW_EVENT (FWEvents)
+	cmMu      sync.Mutex
+	cmPending []hw.AdminCmEvent // CM events polled and not yet taken by their waiter
 
 	closed atomic.Bool
 	stop   chan struct{}

@@ -115,6 +115,17 @@ type KernelAgent interface {
 	// is connected back the same way on its node.
 	ConnectRemote(ctx context.Context, id ViID, node uint32, peer ViID) error
 	Disconnect(ctx context.Context, id ViID) error
+	// Connection management (docs/fabric.md): listen on a discriminator,
+	// request a connection of a VI, accept, reject or cancel one, and wait
+	// for the connection manager's events (timeoutCycles 0: no timeout;
+	// an expired wait answers VIP_TIMEOUT).
+	Listen(ctx context.Context, disc []byte) (uint32, error)
+	Unlisten(ctx context.Context, listen uint32) error
+	ConnectRequest(ctx context.Context, id ViID, node uint32, disc []byte) (uint32, error)
+	ConnectAccept(ctx context.Context, conn uint32, id ViID) error
+	ConnectReject(ctx context.Context, conn uint32) error
+	ConnectCancel(ctx context.Context, id ViID) error
+	WaitCM(ctx context.Context, match func(CMEvent) bool, timeoutCycles uint64) (CMEvent, error)
 	// MapDoorbell maps the doorbell page of one of the process's VIs into
 	// the process.
 	MapDoorbell(ctx context.Context, id ViID) (Doorbell, error)
@@ -320,6 +331,56 @@ func (a *LocalAgent) ConnectRemote(ctx context.Context, id ViID, node uint32, pe
 		return agentErr("ConnectRemote", err)
 	}
 	return agentErr("ConnectRemote", a.s.ConnectRemote(ctx, driver.VI(id), node, uint32(peer)))
+}
+
+// Listen implements KernelAgent: driver.Session.Listen.
+func (a *LocalAgent) Listen(ctx context.Context, disc []byte) (uint32, error) {
+	id, err := a.s.Listen(ctx, disc)
+	return id, agentErr("ConnectWait", err)
+}
+
+// Unlisten implements KernelAgent.
+func (a *LocalAgent) Unlisten(ctx context.Context, listen uint32) error {
+	return agentErr("ConnectWait", a.s.Unlisten(ctx, listen))
+}
+
+// ConnectRequest implements KernelAgent.
+func (a *LocalAgent) ConnectRequest(ctx context.Context, id ViID, node uint32, disc []byte) (uint32, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("ConnectRequest", err)
+	}
+	c, err := a.s.ConnectRequest(ctx, driver.VI(id), node, disc)
+	return c, agentErr("ConnectRequest", err)
+}
+
+// ConnectAccept implements KernelAgent.
+func (a *LocalAgent) ConnectAccept(ctx context.Context, conn uint32, id ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectAccept", err)
+	}
+	return agentErr("ConnectAccept", a.s.ConnectAccept(ctx, conn, driver.VI(id)))
+}
+
+// ConnectReject implements KernelAgent.
+func (a *LocalAgent) ConnectReject(ctx context.Context, conn uint32) error {
+	return agentErr("ConnectReject", a.s.ConnectReject(ctx, conn))
+}
+
+// ConnectCancel implements KernelAgent.
+func (a *LocalAgent) ConnectCancel(ctx context.Context, id ViID) error {
+	return agentErr("ConnectRequest", a.s.ConnectCancel(ctx, driver.VI(id)))
+}
+
+// WaitCM implements KernelAgent: driver.Session.WaitCM.
+func (a *LocalAgent) WaitCM(ctx context.Context, match func(CMEvent) bool, timeoutCycles uint64) (CMEvent, error) {
+	if err := a.fence(ctx); err != nil {
+		return CMEvent{}, agentErr("WaitCM", err)
+	}
+	ev, err := a.s.WaitCM(ctx, func(e driver.CMEvent) bool { return match(cmEventOf(e)) }, timeoutCycles)
+	if errors.Is(err, driver.ErrBusTimeout) {
+		return CMEvent{}, &Error{Op: "WaitCM", Code: Timeout, Cause: err}
+	}
+	return cmEventOf(ev), agentErr("WaitCM", err)
 }
 
 // Disconnect implements KernelAgent: driver.Session.Disconnect.

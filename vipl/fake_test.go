@@ -154,6 +154,21 @@ func (f *fakeAgent) QueryVi(_ context.Context, id ViID) (ViInfo, error) {
 	return ViInfo{State: f.vis[id]}, nil
 }
 
+func (f *fakeAgent) Listen(context.Context, []byte) (uint32, error) { return 0, errFakeCM }
+func (f *fakeAgent) Unlisten(context.Context, uint32) error         { return errFakeCM }
+func (f *fakeAgent) ConnectRequest(context.Context, ViID, uint32, []byte) (uint32, error) {
+	return 0, errFakeCM
+}
+func (f *fakeAgent) ConnectAccept(context.Context, uint32, ViID) error { return errFakeCM }
+func (f *fakeAgent) ConnectReject(context.Context, uint32) error       { return errFakeCM }
+func (f *fakeAgent) ConnectCancel(context.Context, ViID) error         { return errFakeCM }
+func (f *fakeAgent) WaitCM(context.Context, func(CMEvent) bool, uint64) (CMEvent, error) {
+	return CMEvent{}, errFakeCM
+}
+
+// the fake has no connection manager (the co-simulation tests cover it)
+var errFakeCM = &Error{Op: "fake", Code: ErrorResource}
+
 func (f *fakeAgent) ConnectRemote(_ context.Context, id ViID, _ uint32, _ ViID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -705,3 +705,143 @@ func TestCosimRemoteNoSuchNode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, vipl.ViIdle, info.State)
 }
+
+// cmNodes opens two nodes, each with a registered buffer and two IDLE VIs
+// (vi[0]: MaxTransferSize 4096, vi[1]: 8192), for the connection tests.
+func cmNodes(t *testing.T) []*remoteNode {
+	t.Helper()
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096})
+	ctx := ctxT(t)
+	together(t, nicsOf(rn), func(i int) {
+		// fresh, unconnected VIs (newRemoteNodes connected vi[1-i])
+		info, err := rn[i].vi[1-i].Query(ctx)
+		require.NoError(t, err)
+		a := info.Attributes
+		v0, err := rn[i].n.CreateVi(ctx, a)
+		require.NoError(t, err)
+		a.MaxTransferSize = 8192
+		v1, err := rn[i].n.CreateVi(ctx, a)
+		require.NoError(t, err)
+		rn[i].vi = []*vipl.Vi{v0, v1}
+	})
+	return rn
+}
+
+// Client/server connection management across the fabric: ConnectWait and
+// ConnectAccept on node 1, ConnectRequest on node 0, data both ways over
+// the connection; then the refusals: nobody waiting (VIP_NO_MATCH), a
+// reject (VIP_REJECT), different MaxTransferSizes (VIP_INVALID_MTU on
+// both sides), a server that never answers (the client's VIP_TIMEOUT, its
+// VI IDLE again), a wait that nobody ends (VIP_TIMEOUT).
+func TestCosimConnect(t *testing.T) {
+	rn := cmNodes(t)
+	ctx := ctxT(t)
+	server := vipl.NetAddress{Host: []byte{1}, Discriminator: []byte("srv")}
+	var attrs vipl.ViAttributes
+	together(t, nicsOf(rn), func(i int) {
+		switch i {
+		case 1:
+			req, err := rn[1].n.ConnectWait(ctx, server, 10)
+			require.NoError(t, err)
+			assert.Equal(t, []byte{0}, req.Remote.Host, "the requester's node")
+			assert.Equal(t, uint32(4096), req.RemoteAttrs.MaxTransferSize)
+			require.NoError(t, rn[1].vi[0].ConnectAccept(ctx, req))
+			requireCode(t, vipl.InvalidParameter, rn[1].vi[1].ConnectAccept(ctx, req), "answered already")
+		case 0:
+			var err error
+			attrs, err = rn[0].vi[0].ConnectRequest(ctx, vipl.NodeAddress(0), server, 10)
+			require.NoError(t, err)
+		}
+	})
+	assert.Equal(t, uint32(4096), attrs.MaxTransferSize)
+	together(t, nicsOf(rn), func(i int) {
+		info, err := rn[i].vi[0].Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViConnected, info.State, "node %d", i)
+	})
+	// data both ways over the connection
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		require.NoError(t, r.vi[0].PostRecv(ctx, r.desc(t, 4, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(8192, 64)}})))
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		copy(r.buf.Bytes[4096:], fmt.Sprintf("hello %d", i))
+		require.NoError(t, r.vi[0].PostSend(ctx, r.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(4096, 7)}})))
+		_, err := r.vi[0].SendWait(ctx, 10)
+		require.NoError(t, err)
+		rd, err := r.vi[0].RecvWait(ctx, 10)
+		require.NoError(t, err)
+		assert.Equal(t, "DONE|op=RECEIVE", rd.Status().String())
+		assert.Equal(t, fmt.Sprintf("hello %d", 1-i), string(r.buf.Bytes[8192:8199]))
+	})
+
+	// nobody waits on "none"
+	together(t, nicsOf(rn), func(i int) {
+		if i == 0 {
+			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, vipl.NetAddress{Host: []byte{1}, Discriminator: []byte("none")}, 10)
+			requireCode(t, vipl.NoMatch, err)
+		}
+	})
+	// rejected
+	together(t, nicsOf(rn), func(i int) {
+		switch i {
+		case 1:
+			req, err := rn[1].n.ConnectWait(ctx, server, 10)
+			require.NoError(t, err)
+			require.NoError(t, req.Reject(ctx))
+		case 0:
+			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 10)
+			requireCode(t, vipl.Reject, err)
+		}
+	})
+	// different MaxTransferSizes: the server's VI has 4096... node 1's
+	// vi[1] has 8192 and node 0's vi[1] 8192: use node 1's vi[0]? It is
+	// connected; create one with 4096
+	var small *vipl.Vi
+	together(t, nicsOf(rn), func(i int) {
+		if i != 1 {
+			return
+		}
+		info, err := rn[1].vi[0].Query(ctx)
+		require.NoError(t, err)
+		small, err = rn[1].n.CreateVi(ctx, info.Attributes)
+		require.NoError(t, err)
+	})
+	together(t, nicsOf(rn), func(i int) {
+		switch i {
+		case 1:
+			req, err := rn[1].n.ConnectWait(ctx, server, 10)
+			require.NoError(t, err)
+			assert.Equal(t, uint32(8192), req.RemoteAttrs.MaxTransferSize)
+			requireCode(t, vipl.InvalidMTU, small.ConnectAccept(ctx, req))
+		case 0:
+			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 10)
+			requireCode(t, vipl.InvalidMTU, err)
+		}
+	})
+	// the server takes the request and never answers: the client times out
+	together(t, nicsOf(rn), func(i int) {
+		switch i {
+		case 1:
+			_, err := rn[1].n.ConnectWait(ctx, server, 10)
+			require.NoError(t, err)
+		case 0:
+			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 2)
+			requireCode(t, vipl.Timeout, err)
+			info, err := rn[0].vi[1].Query(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, vipl.ViIdle, info.State, "withdrawn: IDLE again")
+		}
+	})
+	// a wait nobody ends
+	together(t, nicsOf(rn), func(i int) {
+		if i == 1 {
+			_, err := rn[1].n.ConnectWait(ctx, server, 1)
+			requireCode(t, vipl.Timeout, err)
+		}
+	})
+}
+
+var nil_ vipl.NetAddress

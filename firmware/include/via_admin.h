@@ -33,7 +33,7 @@
 #define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay). */
 #define VIA_ADMIN_OP_CONNECT_REMOTE VIA_U(0x26) /* Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node. */
 #define VIA_ADMIN_OP_CM_LISTEN VIA_U(0x30) /* Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id). */
-#define VIA_ADMIN_OP_CM_UNLISTEN VIA_U(0x31) /* Stops listening (CM_ID: a listen id); requests not yet answered are rejected. */
+#define VIA_ADMIN_OP_CM_UNLISTEN VIA_U(0x31) /* Stops listening (CM_ID: a listen id); requests that came in on it still wait for CM_ACCEPT or CM_REJECT. */
 #define VIA_ADMIN_OP_CM_REQUEST VIA_U(0x32) /* Asks a node's connection manager to connect an IDLE VI of this NIC to a VI waiting on a discriminator (CM_REQUEST; VipConnectRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id). */
 #define VIA_ADMIN_OP_CM_ACCEPT VIA_U(0x33) /* Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED. */
 #define VIA_ADMIN_OP_CM_REJECT VIA_U(0x34) /* Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject). */

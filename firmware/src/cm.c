@@ -130,11 +130,10 @@ uint32_t cm_unlisten(uint32_t id)
 {
     if (id == 0 || id > VIA_ADMIN_CM_LISTENS || !listens[id - 1].used)
         return VIA_ADMIN_ST_NO_MATCH;
+    /* requests that came in on it stay: the host has them as events and
+     * answers them with CM_ACCEPT or CM_REJECT (ConnectWait stops
+     * listening as soon as it has its request) */
     listens[id - 1].used = 0;
-    for (uint32_t i = 0; i < VIA_ADMIN_CM_REQUESTS; i++) {
-        if (incoming[i].used && incoming[i].listen == id)
-            reject_incoming(&incoming[i], VIA_WIRE_CM_REASON_NO_MATCH);
-    }
     return VIA_ADMIN_ST_OK;
 }
 

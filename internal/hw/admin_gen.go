@@ -46,7 +46,7 @@ const (
 	AdminOpConnectRemote = 0x26
 	// AdminOpCmListen: Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id).
 	AdminOpCmListen = 0x30
-	// AdminOpCmUnlisten: Stops listening (CM_ID: a listen id); requests not yet answered are rejected.
+	// AdminOpCmUnlisten: Stops listening (CM_ID: a listen id); requests that came in on it still wait for CM_ACCEPT or CM_REJECT.
 	AdminOpCmUnlisten = 0x31
 	// AdminOpCmRequest: Asks a node's connection manager to connect an IDLE VI of this NIC to a VI waiting on a discriminator (CM_REQUEST; VipConnectRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id).
 	AdminOpCmRequest = 0x32
