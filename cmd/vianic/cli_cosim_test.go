@@ -75,6 +75,7 @@ func TestDemo(t *testing.T) {
 	assert.Regexp(t, `pingpong\s+8\s+3\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+`, out)
 	assert.Regexp(t, `pingpong\s+5000\s+3\s`, out)
 	assert.Regexp(t, `stream\s+65536\s+3\s+[0-9.]+\s+[0-9.]+ %`, out)
+	assert.Regexp(t, `connection set-up \(ConnectRequest until CONNECTED.*\): [0-9.]+ us \([0-9]+ cycles\)`, out)
 	assert.Contains(t, out, filepath.Join("sim-scripts", "gtkwave", "cosim.gtkw")+" "+wave)
 	assert.Contains(t, out, "lua_script:")
 	for _, f := range []string{wave, capture} {

@@ -7,9 +7,11 @@
 //	vipl-perf -sim ADDR -node 1 -peer node0 -role server
 //	vipl-perf -sim ADDR -node 0 -peer node1 -role client [-sizes 8,4096] [-iters 50] [-json]
 //
-// Until connection management exists, the two connect their first VIs
-// (id 0 on a freshly reset node) with ConnectRemote, the data path's
-// bring-up connection (docs/fabric.md, "Connections between nodes today").
+// The two connect through the NICs' connection managers: the server
+// waits on the discriminator "viplperf" (ConnectWait) and accepts with its
+// VI; the client asks with ConnectRequest (and asks again, a simulated
+// 20 us later, while the answer is VIP_NO_MATCH: the server is not waiting
+// yet).
 //
 // Messages are unreliable: a message that finds no receive posted is
 // dropped. So every message the program sends is answered, and a message
@@ -159,19 +161,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if p.vi.ID() != 0 {
-		return fmt.Errorf("this process's VI is %d, not 0: the node was not fresh (the peers connect their first VIs)", p.vi.ID())
-	}
-	if err := p.vi.ConnectRemote(ctx, remote, 0); err != nil {
-		return err
-	}
+	disc := []byte("viplperf")
 	if *role == "server" {
+		req, err := nic.ConnectWait(ctx, vipl.NetAddress{Discriminator: disc}, vipl.Infinite)
+		if err != nil {
+			return err
+		}
+		if err := p.vi.ConnectAccept(ctx, req); err != nil {
+			return err
+		}
 		return p.serve(ctx)
+	}
+	setup, err := p.connect(ctx, vipl.NetAddress{Host: remote.Host, Discriminator: disc})
+	if err != nil {
+		return err
 	}
 	results, err := p.client(ctx, sizes, *iters, *streamSize, *streamCount)
 	if err != nil {
 		return err
 	}
+	results = append([]Result{{Test: "connect", Cycles: setup, TMinUs: float64(setup) * p.clockNs / 1000}}, results...)
 	for _, r := range results {
 		if *asJSON {
 			b, _ := json.Marshal(r)
@@ -182,6 +191,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// connect asks the server for a connection until it is waiting (the
+// answer is VIP_NO_MATCH before), 5,000 cycles apart; it returns the
+// cycles of the request that succeeded (the connection set-up time).
+func (p *peer) connect(ctx context.Context, remote vipl.NetAddress) (uint64, error) {
+	for try := 0; try < 1000; try++ {
+		c0 := p.nic.Cycle()
+		_, err := p.vi.ConnectRequest(ctx, vipl.NetAddress{}, remote, 10)
+		if err == nil {
+			return p.nic.Cycle() - c0, nil
+		}
+		if vipl.Code(err) != vipl.NoMatch {
+			return 0, err
+		}
+		// let simulated time pass: a look at the empty send queue waits
+		// one poll interval
+		p.nic.SetPollInterval(5000)
+		if _, err := p.vi.SendDone(ctx); vipl.Code(err) != vipl.NotDone {
+			return 0, fmt.Errorf("waiting before asking again: %v", err)
+		}
+		p.nic.SetPollInterval(0)
+	}
+	return 0, errors.New("the server never waited for the connection")
 }
 
 // postRecv posts a receive of up to maxSize bytes into receive area i.
