@@ -433,7 +433,7 @@ func TestCosimRemoteCaptureDeterministic(t *testing.T) {
 		closeAll(rn)
 		require.NoError(t, s.Stop())
 		frames := checkCapture(t, pcapPath, msgs)
-		t.Logf("run %d: %d messages, %d frames captured, last cycle %d", run, len(msgs), len(frames), last)
+		t.Logf("run %d: %d messages, %d frames captured, last cycle %d, buffers at %#x %#x %#x %#x", run, len(msgs), len(frames), last, rn[0].buf.VA, rn[1].buf.VA, rn[2].buf.VA, rn[3].buf.VA)
 		var err error
 		pc[run], err = os.ReadFile(pcapPath)
 		require.NoError(t, err)

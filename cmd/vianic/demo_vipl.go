@@ -73,6 +73,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
 	defer cancel()
+	// the simulator's stderr and the server's output go to stderr from
+	// goroutines of their own
+	stderr = &lockedWriter{w: stderr}
 
 	// the two programs: built from cmd/vipl-perf (they import only vipl)
 	bin := filepath.Join(root, "build", "bin", "vipl-perf")
@@ -172,6 +175,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		shellQuote([]string{"tshark", "-X", "lua_script:" + lua, "-r", *capture}),
 		shellQuote([]string{"wireshark", "-X", "lua_script:" + lua, *capture}))
 	return nil
+}
+
+// lockedWriter serializes writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // simStats asks the simulator for its statistics over a monitor

@@ -387,37 +387,62 @@ func (s *Space) Close() error {
 // so that a program that names its spaces the same way gets the same
 // virtual addresses every run: the NIC sees them in descriptors and
 // doorbells, and a lockstep simulation's waveforms are then the same run
-// after run. Slots are slotBytes apart from slotBase, in the middle of the
-// user address space, away from the Go heap and the kernel's own choices.
+// after run. The hints lie in 2 to 32 TiB: above the Go heap
+// (0xc0_0000_0000), below the kernel's own choices, and a range the race
+// detector's runtime leaves alone (its shadow memory starts at 32 TiB), so
+// that -race builds get the same addresses. A space of n bytes gets a
+// slot of the smallest power of two >= n (at least 1 GiB) there, the one
+// its name hashes to; only when two names hash to overlapping slots does
+// the second one move on, so the addresses stay the same as long as
+// names differ (a collision of two names opened at the same time would
+// make the order decide).
 const (
-	slotBase  = uint64(0x1000_0000_0000) // 16 TiB
-	slotBytes = uint64(1) << 40          // 1 TiB
-	slotCount = 64
+	slotLo  = uint64(0x0200_0000_0000) // 2 TiB
+	slotHi  = uint64(0x2000_0000_0000) // 32 TiB
+	slotMin = uint64(1) << 30          // 1 GiB
 )
 
 var slots struct {
 	sync.Mutex
-	used [slotCount]bool
+	next int
+	used map[int][2]uint64 // live reservations made from a hint: [lo, hi)
 }
 
-// takeSlot returns a free slot for a space of size bytes named name and
-// its address, or -1 and nil when none fits.
+// takeSlot returns a reservation id and the address to ask for, for a
+// space of size bytes named name; -1 and nil when there is none.
 func takeSlot(name string, size int64) (int, unsafe.Pointer) {
-	if uint64(size) > slotBytes {
+	sz := slotMin
+	for sz < uint64(size) {
+		sz <<= 1
+	}
+	if sz > (slotHi-slotLo)/4 {
 		return -1, nil
 	}
-	h := fnv.New32a()
+	n := (slotHi - slotLo) / sz
+	h := fnv.New64a()
 	h.Write([]byte(name))
-	first := int(h.Sum32() % slotCount)
+	first := h.Sum64() % n
 	slots.Lock()
 	defer slots.Unlock()
-	for k := range slotCount {
-		i := (first + k) % slotCount
-		if !slots.used[i] {
-			slots.used[i] = true
+	if slots.used == nil {
+		slots.used = map[int][2]uint64{}
+	}
+	for k := uint64(0); k < n; k++ {
+		lo := slotLo + ((first+k)%n)*sz
+		hi := lo + sz
+		free := true
+		for _, r := range slots.used {
+			if lo < r[1] && r[0] < hi {
+				free = false
+				break
+			}
+		}
+		if free {
+			slots.next++
+			slots.used[slots.next] = [2]uint64{lo, hi}
 			// an address outside Go's memory, only the kernel's hint
-			addr := uintptr(slotBase + uint64(i)*slotBytes)
-			return i, *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+			addr := uintptr(lo)
+			return slots.next, *(*unsafe.Pointer)(unsafe.Pointer(&addr))
 		}
 	}
 	return -1, nil
@@ -428,6 +453,6 @@ func freeSlot(i int) {
 		return
 	}
 	slots.Lock()
-	slots.used[i] = false
+	delete(slots.used, i)
 	slots.Unlock()
 }
