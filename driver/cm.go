@@ -49,7 +49,18 @@ func (s *Session) Unlisten(ctx context.Context, id uint32) error {
 // VI (IDLE) to the VI that waits on disc; the VI is CONNECT_PENDING until
 // WaitCM says CONNECTED or REJECTED for it. Returns the connection id.
 func (s *Session) ConnectRequest(ctx context.Context, vi VI, node uint32, disc []byte) (uint32, error) {
-	const op = "ConnectRequest"
+	return s.request(ctx, "ConnectRequest", hw.AdminOpCmRequest, vi, node, disc)
+}
+
+// ConnectPeerRequest asks for a peer-to-peer connection of the session's VI
+// (IDLE) with the VI of node that asks for the same discriminator
+// (CM_PEER_REQUEST); the VI is CONNECT_PENDING until WaitCM says CONNECTED
+// or REJECTED for it. Returns the connection id.
+func (s *Session) ConnectPeerRequest(ctx context.Context, vi VI, node uint32, disc []byte) (uint32, error) {
+	return s.request(ctx, "ConnectPeerRequest", hw.AdminOpCmPeerRequest, vi, node, disc)
+}
+
+func (s *Session) request(ctx context.Context, op string, opcode uint16, vi VI, node uint32, disc []byte) (uint32, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sync()
@@ -62,7 +73,7 @@ func (s *Session) ConnectRequest(ctx context.Context, vi VI, node uint32, disc [
 	c := hw.AdminCmRequest{Vi: uint32(vi), Node: node, DiscLen: uint32(len(disc)), Discriminator: discWord(disc)}
 	b := make([]byte, hw.AdminCmRequestBytes)
 	c.Marshal(b)
-	_, rsp, err := s.n.Admin(ctx, hw.AdminOpCmRequest, b)
+	_, rsp, err := s.n.Admin(ctx, opcode, b)
 	if err != nil {
 		return 0, adminVip(op, err)
 	}

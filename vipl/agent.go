@@ -122,6 +122,7 @@ type KernelAgent interface {
 	Listen(ctx context.Context, disc []byte) (uint32, error)
 	Unlisten(ctx context.Context, listen uint32) error
 	ConnectRequest(ctx context.Context, id ViID, node uint32, disc []byte) (uint32, error)
+	ConnectPeerRequest(ctx context.Context, id ViID, node uint32, disc []byte) (uint32, error)
 	ConnectAccept(ctx context.Context, conn uint32, id ViID) error
 	ConnectReject(ctx context.Context, conn uint32) error
 	ConnectCancel(ctx context.Context, id ViID) error
@@ -351,6 +352,15 @@ func (a *LocalAgent) ConnectRequest(ctx context.Context, id ViID, node uint32, d
 	}
 	c, err := a.s.ConnectRequest(ctx, driver.VI(id), node, disc)
 	return c, agentErr("ConnectRequest", err)
+}
+
+// ConnectPeerRequest implements KernelAgent.
+func (a *LocalAgent) ConnectPeerRequest(ctx context.Context, id ViID, node uint32, disc []byte) (uint32, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("ConnectPeerRequest", err)
+	}
+	c, err := a.s.ConnectPeerRequest(ctx, driver.VI(id), node, disc)
+	return c, agentErr("ConnectPeerRequest", err)
 }
 
 // ConnectAccept implements KernelAgent.

@@ -175,6 +175,79 @@ func (v *Vi) ConnectRequest(ctx context.Context, local, remote NetAddress, timeo
 	return ev.Attrs, nil
 }
 
+// ConnectPeerRequest starts a peer-to-peer connection of the VI (IDLE)
+// with the VI of remote's node that asks for the same discriminator
+// (VipConnectPeerRequest; local is this NIC's address or empty) and
+// returns at once: ConnectPeerDone looks whether it is done,
+// ConnectPeerWait waits for it. Whichever side asks first waits for the
+// other. Errors: a VI not IDLE (VIP_INVALID_STATE), an address that is not
+// a vianic node's (VIP_INVALID_PARAMETER).
+func (v *Vi) ConnectPeerRequest(ctx context.Context, local, remote NetAddress) error {
+	const op = "ConnectPeerRequest"
+	if err := v.nic.checkLocked(op); err != nil {
+		return err
+	}
+	node, ok := remote.Node()
+	if !ok {
+		return newErr(op, InvalidParameter, nil, "%v is not a vianic host address (one byte: the node)", remote.Host)
+	}
+	_ = local
+	if _, err := v.nic.agent.ConnectPeerRequest(ctx, v.id, uint32(node), remote.Discriminator); err != nil {
+		return wrapErr(op, err)
+	}
+	v.mu.Lock()
+	v.state, v.peerPending = ViConnectPending, uint32(node)+1
+	v.mu.Unlock()
+	return nil
+}
+
+// ConnectPeerDone looks whether the VI's peer-to-peer connection is made
+// (VipConnectPeerDone): the remote VI's attributes when it is, VIP_NOT_DONE
+// while it is not (in lockstep the look lets one cycle pass), the refusal
+// (VIP_INVALID_RELIABILITY_LEVEL, VIP_INVALID_MTU) when the attributes
+// differed. No request pending: VIP_INVALID_STATE.
+func (v *Vi) ConnectPeerDone(ctx context.Context) (ViAttributes, error) {
+	return v.peerWait(ctx, "ConnectPeerDone", 1)
+}
+
+// ConnectPeerWait waits up to timeoutMs milliseconds of simulated time
+// (Infinite: no limit) for the VI's peer-to-peer connection
+// (VipConnectPeerWait); see ConnectPeerDone. On VIP_TIMEOUT the request
+// stays pending.
+func (v *Vi) ConnectPeerWait(ctx context.Context, timeoutMs uint32) (ViAttributes, error) {
+	return v.peerWait(ctx, "ConnectPeerWait", v.nic.timeoutCycles(timeoutMs))
+}
+
+func (v *Vi) peerWait(ctx context.Context, op string, cycles uint64) (ViAttributes, error) {
+	if err := v.nic.checkLocked(op); err != nil {
+		return ViAttributes{}, err
+	}
+	v.mu.Lock()
+	pending := v.peerPending
+	v.mu.Unlock()
+	if pending == 0 {
+		return ViAttributes{}, newErr(op, InvalidState, nil, "VI %d has no peer-to-peer request pending", v.id)
+	}
+	ev, err := v.nic.agent.WaitCM(ctx, func(e CMEvent) bool {
+		return (e.Type == CMConnected || e.Type == CMRejected) && e.ID == uint32(v.id)
+	}, cycles)
+	if err != nil {
+		if Code(err) == Timeout && op == "ConnectPeerDone" {
+			return ViAttributes{}, newErr(op, NotDone, nil, "not connected yet")
+		}
+		return ViAttributes{}, wrapErr(op, err)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.peerPending = 0
+	if ev.Type == CMRejected {
+		v.state = ViIdle
+		return ViAttributes{}, newErr(op, ev.Reason, errors.New("refused by the connection managers"), "the peer-to-peer connection was refused")
+	}
+	v.state, v.peer = ViConnected, nil
+	return ev.Attrs, nil
+}
+
 // timeoutCycles converts a VIPL timeout in ms into simulated cycles (0:
 // none).
 func (n *Nic) timeoutCycles(ms uint32) uint64 {

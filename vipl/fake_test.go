@@ -159,6 +159,9 @@ func (f *fakeAgent) Unlisten(context.Context, uint32) error         { return err
 func (f *fakeAgent) ConnectRequest(context.Context, ViID, uint32, []byte) (uint32, error) {
 	return 0, errFakeCM
 }
+func (f *fakeAgent) ConnectPeerRequest(context.Context, ViID, uint32, []byte) (uint32, error) {
+	return 0, errFakeCM
+}
 func (f *fakeAgent) ConnectAccept(context.Context, uint32, ViID) error { return errFakeCM }
 func (f *fakeAgent) ConnectReject(context.Context, uint32) error       { return errFakeCM }
 func (f *fakeAgent) ConnectCancel(context.Context, ViID) error         { return errFakeCM }

@@ -845,3 +845,103 @@ func TestCosimConnect(t *testing.T) {
 }
 
 var nil_ vipl.NetAddress
+
+// Peer to peer across the fabric: both sides ask for "peer" at once
+// (ConnectPeerRequest, then ConnectPeerWait), connect and exchange data;
+// then one side asks first and polls with ConnectPeerDone (VIP_NOT_DONE)
+// until the other asks; then different MaxTransferSizes (VIP_INVALID_MTU
+// on both sides); a Done with no request pending is VIP_INVALID_STATE.
+func TestCosimConnectPeer(t *testing.T) {
+	rn := cmNodes(t)
+	ctx := ctxT(t)
+	addr := func(node int, d string) vipl.NetAddress {
+		return vipl.NetAddress{Host: []byte{byte(node)}, Discriminator: []byte(d)}
+	}
+	together(t, nicsOf(rn), func(i int) {
+		require.NoError(t, rn[i].vi[0].ConnectPeerRequest(ctx, nil_, addr(1-i, "peer")))
+		attrs, err := rn[i].vi[0].ConnectPeerWait(ctx, 10)
+		require.NoError(t, err, "node %d", i)
+		assert.Equal(t, uint32(4096), attrs.MaxTransferSize)
+		info, err := rn[i].vi[0].Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViConnected, info.State)
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		require.NoError(t, r.vi[0].PostRecv(ctx, r.desc(t, 4, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(8192, 64)}})))
+	})
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		copy(r.buf.Bytes[4096:], fmt.Sprintf("peer %d!", i))
+		require.NoError(t, r.vi[0].PostSend(ctx, r.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(4096, 7)}})))
+		_, err := r.vi[0].SendWait(ctx, 10)
+		require.NoError(t, err)
+		_, err = r.vi[0].RecvWait(ctx, 10)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("peer %d!", 1-i), string(r.buf.Bytes[8192:8199]))
+	})
+
+	// node 0 asks first and polls; node 1 asks after a while
+	requireCode(t, vipl.InvalidState, second(rn[0].vi[1].ConnectPeerDone(ctx)), "nothing pending")
+	var polls int
+	together(t, nicsOf(rn), func(i int) {
+		v := rn[i].vi[1]
+		switch i {
+		case 0:
+			require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(1, "late")))
+			for {
+				_, err := v.ConnectPeerDone(ctx)
+				if vipl.Code(err) == vipl.NotDone {
+					polls++
+					require.Less(t, polls, 100000)
+					continue
+				}
+				require.NoError(t, err)
+				break
+			}
+		case 1:
+			// 20,000 cycles later: a Done on an empty queue waits one poll interval
+			rn[1].n.SetPollInterval(20000)
+			requireCode(t, vipl.NotDone, second(rn[1].vi[0].SendDone(ctx)))
+			rn[1].n.SetPollInterval(0)
+			require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(0, "late")))
+			_, err := v.ConnectPeerWait(ctx, 10)
+			require.NoError(t, err)
+		}
+	})
+	assert.Greater(t, polls, 10, "node 0 polled while node 1 had not asked")
+
+	// different MaxTransferSizes: node 1's vi[0] is connected; a new one
+	var v4k *vipl.Vi
+	together(t, nicsOf(rn), func(i int) {
+		if i != 1 {
+			return
+		}
+		info, err := rn[1].vi[0].Query(ctx)
+		require.NoError(t, err)
+		v4k, err = rn[1].n.CreateVi(ctx, info.Attributes)
+		require.NoError(t, err)
+	})
+	var v8k *vipl.Vi
+	together(t, nicsOf(rn), func(i int) {
+		if i != 0 {
+			return
+		}
+		info, err := rn[0].vi[1].Query(ctx)
+		require.NoError(t, err)
+		v8k, err = rn[0].n.CreateVi(ctx, info.Attributes)
+		require.NoError(t, err)
+	})
+	together(t, nicsOf(rn), func(i int) {
+		v := v8k
+		if i == 1 {
+			v = v4k
+		}
+		require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(1-i, "mtu")))
+		_, err := v.ConnectPeerWait(ctx, 10)
+		requireCode(t, vipl.InvalidMTU, err, "node %d", i)
+		info, err := v.Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViIdle, info.State)
+	})
+}

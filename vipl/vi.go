@@ -57,11 +57,12 @@ type Vi struct {
 	nic *Nic
 	id  ViID
 
-	mu        sync.Mutex
-	state     ViState // as vipl last knew it (CreateVi, ConnectLoopback, Disconnect, Query)
-	peer      *Vi     // the loopback peer while CONNECTED
-	db        Doorbell
-	destroyed atomic.Bool
+	mu          sync.Mutex
+	state       ViState // as vipl last knew it (CreateVi, ConnectLoopback, Disconnect, Query)
+	peerPending uint32  // a ConnectPeerRequest waits for its answer (node+1; 0: none)
+	peer        *Vi     // the loopback peer while CONNECTED
+	db          Doorbell
+	destroyed   atomic.Bool
 
 	sq, rq queue // the data path's bookkeeping (datapath.go)
 }

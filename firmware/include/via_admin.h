@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x05903f8ec51e0629)
+#define VIA_ADMIN_HASH VIA_ULL(0x9a40d343e1425fe3)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -38,6 +38,7 @@
 #define VIA_ADMIN_OP_CM_ACCEPT VIA_U(0x33) /* Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED. */
 #define VIA_ADMIN_OP_CM_REJECT VIA_U(0x34) /* Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject). */
 #define VIA_ADMIN_OP_CM_CANCEL VIA_U(0x35) /* Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored. */
+#define VIA_ADMIN_OP_CM_PEER_REQUEST VIA_U(0x37) /* Asks for a peer-to-peer connection of an IDLE VI of this NIC with a VI of a node that asks for the same discriminator (CM_REQUEST's payload; VipConnectPeerRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id). */
 #define VIA_ADMIN_OP_CM_POLL VIA_U(0x36) /* Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued. */
 #define VIA_ADMIN_CM_EV_NONE VIA_U(0x0) /* No event. */
 #define VIA_ADMIN_CM_EV_REQUEST VIA_U(0x1) /* A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator. */

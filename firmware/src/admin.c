@@ -134,6 +134,7 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         want = sizeof(via_admin_cm_id_t);
         break;
     case VIA_ADMIN_OP_CM_REQUEST:
+    case VIA_ADMIN_OP_CM_PEER_REQUEST:
         want = sizeof(via_admin_cm_request_t);
         break;
     case VIA_ADMIN_OP_CM_ACCEPT:
@@ -222,6 +223,10 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
         break;
     case VIA_ADMIN_OP_CM_REQUEST:
         st = cm_request(in, out);
+        out_len = sizeof(via_admin_cm_id_t);
+        break;
+    case VIA_ADMIN_OP_CM_PEER_REQUEST:
+        st = cm_peer_request(in, out);
         out_len = sizeof(via_admin_cm_id_t);
         break;
     case VIA_ADMIN_OP_CM_ACCEPT:

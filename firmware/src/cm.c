@@ -25,17 +25,31 @@ typedef struct {
     uint32_t rel, mts, flags;
 } incoming_t;
 
-/* A CM_REQUEST waiting for the answer, one per VI at most. */
+/* A CM_REQUEST or CM_PEER_REQUEST waiting for the answer, one per VI at
+ * most. */
 typedef struct {
-    uint8_t used;
+    uint8_t used, peer, disc_len;
     uint8_t node;
     uint16_t vi;
     uint32_t conn_id;
+    uint64_t disc; /* peer: the discriminator */
 } outgoing_t;
+
+/* A PEER_REQUEST that came in before this side asked (kept until it does;
+ * the oldest goes when the table is full). */
+typedef struct {
+    uint8_t used, disc_len;
+    uint8_t node;
+    uint16_t vi;
+    uint32_t conn_id, rel, mts, flags, age;
+    uint64_t disc;
+} peer_in_t;
 
 static listen_t listens[VIA_ADMIN_CM_LISTENS];
 static incoming_t incoming[VIA_ADMIN_CM_REQUESTS];
 static outgoing_t outgoing[VIA_ADMIN_CM_REQUESTS];
+static peer_in_t peer_in[VIA_ADMIN_CM_REQUESTS];
+static uint32_t peer_age;
 static via_admin_cm_event_t events[VIA_ADMIN_CM_EVENTS];
 static uint32_t ev_head, ev_count, ev_lost;
 static uint32_t self, seq, dropped;
@@ -45,6 +59,8 @@ void cm_init(uint32_t node)
     memset(listens, 0, sizeof listens);
     memset(incoming, 0, sizeof incoming);
     memset(outgoing, 0, sizeof outgoing);
+    memset(peer_in, 0, sizeof peer_in);
+    peer_age = 0;
     ev_head = ev_count = ev_lost = 0;
     self = node & 0xffu;
     seq = 0;
@@ -137,7 +153,44 @@ uint32_t cm_unlisten(uint32_t id)
     return VIA_ADMIN_ST_OK;
 }
 
-uint32_t cm_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out)
+/* A connection of VI vi (CONNECT_PENDING or IDLE) with node's VI peer_vi,
+ * whose attributes are rel/mts: checked against the VI's (a difference:
+ * REJECT with the reason to the peer, REJECTED event here); then
+ * CONNECTED, PEER_ACCEPT to the peer, CONNECTED event here. */
+static void peer_match(uint32_t vi, uint32_t my_conn, uint32_t node, uint32_t peer_vi, uint32_t peer_conn, uint32_t rel,
+                       uint32_t mts, uint32_t flags)
+{
+    uint32_t vrel, vmts, vflags;
+    via_admin_cm_event_t e;
+    memset(&e, 0, sizeof e);
+    e.id = vi;
+    e.conn_id = my_conn;
+    e.node = node;
+    if (vi_cm_attrs(vi, &vrel, &vmts, &vflags) != VIA_ADMIN_ST_OK)
+        return;
+    uint32_t reason = rel != vrel ? VIA_WIRE_CM_REASON_RELIABILITY : mts != vmts ? VIA_WIRE_CM_REASON_MTU : 0;
+    if (reason != 0) {
+        send(node, vi, peer_vi, VIA_WIRE_CM_OP_REJECT, reason, peer_conn, 0, 0, 0, 0, 0);
+        vi_cm_idle(vi);
+        e.type = VIA_ADMIN_CM_EV_REJECTED;
+        e.reason = (uint8_t)reason;
+        event(&e);
+        return;
+    }
+    if (vi_cm_connect(vi, node, peer_vi) != VIA_ADMIN_ST_OK) {
+        dropped++;
+        return;
+    }
+    send(node, vi, peer_vi, VIA_WIRE_CM_OP_PEER_ACCEPT, 0, peer_conn, vrel, vmts, vflags, 0, 0);
+    e.type = VIA_ADMIN_CM_EV_CONNECTED;
+    e.remote_vi = peer_vi;
+    e.reliability = rel;
+    e.max_transfer = mts;
+    e.flags = flags;
+    event(&e);
+}
+
+static uint32_t request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out, int peer)
 {
     uint32_t rel, mts, flags;
     uint32_t st = vi_cm_attrs(c->vi, &rel, &mts, &flags);
@@ -157,11 +210,28 @@ uint32_t cm_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out)
     if (st != VIA_ADMIN_ST_OK)
         return st;
     uint32_t id = (self << 24) | (++seq & 0xffffffu);
-    outgoing[free] = (outgoing_t){.used = 1, .node = (uint8_t)c->node, .vi = (uint16_t)c->vi, .conn_id = id};
-    send(c->node, c->vi, CM_VI_NONE, VIA_WIRE_CM_OP_REQUEST, 0, id, rel, mts, flags, c->disc_len, c->discriminator);
     out->id = id;
+    if (peer) {
+        /* the other side asked first: connect now */
+        for (uint32_t i = 0; i < VIA_ADMIN_CM_REQUESTS; i++) {
+            peer_in_t *p = &peer_in[i];
+            if (p->used && p->node == c->node && p->disc_len == c->disc_len && p->disc == c->discriminator) {
+                p->used = 0;
+                peer_match(c->vi, id, p->node, p->vi, p->conn_id, p->rel, p->mts, p->flags);
+                return VIA_ADMIN_ST_OK;
+            }
+        }
+    }
+    outgoing[free] = (outgoing_t){.used = 1, .peer = (uint8_t)peer, .disc_len = (uint8_t)c->disc_len,
+                                  .node = (uint8_t)c->node, .vi = (uint16_t)c->vi, .conn_id = id, .disc = c->discriminator};
+    send(c->node, c->vi, CM_VI_NONE, peer ? VIA_WIRE_CM_OP_PEER_REQUEST : VIA_WIRE_CM_OP_REQUEST, 0, id, rel, mts, flags,
+         c->disc_len, c->discriminator);
     return VIA_ADMIN_ST_OK;
 }
+
+uint32_t cm_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out) { return request(c, out, 0); }
+
+uint32_t cm_peer_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out) { return request(c, out, 1); }
 
 static incoming_t *find_incoming(uint32_t conn_id)
 {
@@ -320,9 +390,54 @@ static void rx_answer(const cm_msg_t *m, int accepted)
     event(&e);
 }
 
+static void rx_peer_request(const cm_msg_t *m)
+{
+    const via_wire_cm_t *c = &m->cm;
+    uint32_t node = m->node & 0xffu;
+    uint32_t dlen = c->disc_len > 8 ? 8 : c->disc_len;
+    uint64_t d = disc_of(dlen, c->discriminator);
+    for (uint32_t i = 0; i < VIA_ADMIN_CM_REQUESTS; i++) {
+        outgoing_t *o = &outgoing[i];
+        if (o->used && o->peer && o->node == node && o->disc_len == dlen && o->disc == d) {
+            o->used = 0;
+            peer_match(o->vi, o->conn_id, node, m->src_vi, c->conn_id, c->reliability, c->max_transfer, c->attrs);
+            return;
+        }
+    }
+    /* this side has not asked yet: keep it (the same one again: refresh) */
+    peer_in_t *slot = 0;
+    for (uint32_t i = 0; i < VIA_ADMIN_CM_REQUESTS && !slot; i++) {
+        if (peer_in[i].used && peer_in[i].node == node && peer_in[i].conn_id == c->conn_id)
+            slot = &peer_in[i];
+    }
+    for (uint32_t i = 0; i < VIA_ADMIN_CM_REQUESTS && !slot; i++) {
+        if (!peer_in[i].used)
+            slot = &peer_in[i];
+    }
+    if (!slot) {
+        slot = &peer_in[0];
+        for (uint32_t i = 1; i < VIA_ADMIN_CM_REQUESTS; i++) {
+            if (peer_in[i].age < slot->age)
+                slot = &peer_in[i];
+        }
+        dropped++;
+    }
+    *slot = (peer_in_t){.used = 1, .disc_len = (uint8_t)dlen, .node = (uint8_t)node, .vi = (uint16_t)m->src_vi,
+                        .conn_id = c->conn_id, .rel = c->reliability, .mts = c->max_transfer, .flags = c->attrs,
+                        .age = ++peer_age, .disc = d};
+}
+
 void cm_rx(const cm_msg_t *m)
 {
     switch (m->cm.op) {
+    case VIA_WIRE_CM_OP_PEER_REQUEST:
+        rx_peer_request(m);
+        break;
+    case VIA_WIRE_CM_OP_PEER_ACCEPT:
+        /* the answer to our PEER_REQUEST: as an ACCEPT; after both sides
+         * matched each other's requests it finds nothing (dropped) */
+        rx_answer(m, 1);
+        break;
     case VIA_WIRE_CM_OP_REQUEST:
         rx_request(m);
         break;

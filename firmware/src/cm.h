@@ -63,6 +63,13 @@ void cm_rx_drain(void);
 uint32_t cm_listen(const via_admin_cm_listen_t *c, via_admin_cm_id_t *out);
 uint32_t cm_unlisten(uint32_t id);
 uint32_t cm_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out);
+/* Peer to peer (CM_PEER_REQUEST): PEER_REQUEST to node's manager. When
+ * the other side's PEER_REQUEST with the same discriminator has come (or
+ * comes), the attributes are compared (a difference: REJECT to the peer
+ * with the reason, REJECTED here) and the VIs are CONNECTED, with
+ * PEER_ACCEPT to the peer and a CONNECTED event; if both sides match each
+ * other's requests, the PEER_ACCEPTs then find nothing and are dropped. */
+uint32_t cm_peer_request(const via_admin_cm_request_t *c, via_admin_cm_id_t *out);
 uint32_t cm_accept(const via_admin_cm_accept_t *c);
 uint32_t cm_reject(uint32_t conn_id);
 uint32_t cm_cancel(uint32_t vi);

@@ -1222,6 +1222,79 @@ static void test_cm_client(void)
     CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
 }
 
+/* Peer to peer: this side first (the other's PEER_REQUEST then connects,
+ * PEER_ACCEPT goes back, the other's PEER_ACCEPT finds nothing); the other
+ * side first (kept, then the local request connects at once); different
+ * MaxTransferSizes (REJECT MTU to the peer, REJECTED here, IDLE). */
+static void test_cm_peer(void)
+{
+    boot(16);
+    uint32_t p = new_ptag(), v = 0, w = 0, x = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &v), ST_OK);
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &w), ST_OK);
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &x), ST_OK);
+
+    via_admin_cm_request_t rq = {.vi = v, .node = 4, .disc_len = 2, .discriminator = disc8("pp")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_PEER_REQUEST, &rq, sizeof rq), ST_OK);
+    uint32_t conn = 0;
+    memcpy(&conn, last.payload, 4);
+    CHECK_EQ_U(vi_state(v), VIA_VIP_VI_STATE_CONNECT_PENDING);
+    const cm_msg_t *s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_PEER_REQUEST);
+    CHECK_EQ_U(s->node, 4);
+    CHECK_EQ_U(s->src_vi, v);
+    cm_msg_t m = cm_msg(4, 9, 0xFFFF, VIA_WIRE_CM_OP_PEER_REQUEST, 0x04000007, "pp", UNREL, 4096);
+    cm_rx(&m);
+    CHECK_EQ_U(vi_state(v), CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[v].peer, 9);
+    CHECK_EQ_U(fake_ctx.e[v].peer_node, 4);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_PEER_ACCEPT);
+    CHECK_EQ_U(s->dst_vi, 9);
+    CHECK_EQ_U(s->cm.conn_id, 0x04000007);
+    via_admin_cm_event_t e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_CONNECTED);
+    CHECK_EQ_U(e.id, v);
+    CHECK_EQ_U(e.remote_vi, 9);
+    uint32_t dropped = cm_dropped();
+    m = cm_msg(4, 9, v, VIA_WIRE_CM_OP_PEER_ACCEPT, conn, NULL, UNREL, 4096);
+    cm_rx(&m);
+    CHECK_EQ_U(cm_dropped(), dropped + 1);
+    CHECK_EQ_U(vi_state(v), CONNECTED);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+
+    /* the other side first */
+    m = cm_msg(5, 3, 0xFFFF, VIA_WIRE_CM_OP_PEER_REQUEST, 0x05000001, "qq", UNREL, 4096);
+    uint32_t sent = fake_cm.nsent;
+    cm_rx(&m);
+    CHECK_EQ_U(fake_cm.nsent, sent);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+    rq = (via_admin_cm_request_t){.vi = w, .node = 5, .disc_len = 2, .discriminator = disc8("qq")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_PEER_REQUEST, &rq, sizeof rq), ST_OK);
+    CHECK_EQ_U(vi_state(w), CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[w].peer, 3);
+    CHECK_EQ_U(fake_cm.nsent, sent + 1);
+    CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_PEER_ACCEPT);
+    CHECK_EQ_U(cm_last_sent()->cm.conn_id, 0x05000001);
+    e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_CONNECTED);
+    CHECK_EQ_U(e.id, w);
+
+    /* different MaxTransferSizes */
+    m = cm_msg(6, 2, 0xFFFF, VIA_WIRE_CM_OP_PEER_REQUEST, 0x06000001, "rr", UNREL, 8192);
+    cm_rx(&m);
+    rq = (via_admin_cm_request_t){.vi = x, .node = 6, .disc_len = 2, .discriminator = disc8("rr")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_PEER_REQUEST, &rq, sizeof rq), ST_OK);
+    CHECK_EQ_U(vi_state(x), IDLE);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REJECT);
+    CHECK_EQ_U(s->cm.reason, VIA_WIRE_CM_REASON_MTU);
+    CHECK_EQ_U(s->dst_vi, 2);
+    e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_REJECTED);
+    CHECK_EQ_U(e.reason, VIA_WIRE_CM_REASON_MTU);
+}
+
 int main(void)
 {
     if (FW_RELIABILITY_LEVEL_SUPPORT != 1u) {
@@ -1242,6 +1315,7 @@ int main(void)
     TEST_RUN(test_connect_remote);
     TEST_RUN(test_cm_server);
     TEST_RUN(test_cm_client);
+    TEST_RUN(test_cm_peer);
     TEST_RUN(test_random);
     return test_main_end();
 }

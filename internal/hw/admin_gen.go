@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x05903f8ec51e0629
+const AdminHash uint64 = 0x9a40d343e1425fe3
 
 // Constants of the layout.
 const (
@@ -56,6 +56,8 @@ const (
 	AdminOpCmReject = 0x34
 	// AdminOpCmCancel: Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored.
 	AdminOpCmCancel = 0x35
+	// AdminOpCmPeerRequest: Asks for a peer-to-peer connection of an IDLE VI of this NIC with a VI of a node that asks for the same discriminator (CM_REQUEST's payload; VipConnectPeerRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id).
+	AdminOpCmPeerRequest = 0x37
 	// AdminOpCmPoll: Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued.
 	AdminOpCmPoll = 0x36
 	// AdminCmEvNone: No event.
@@ -158,6 +160,7 @@ var AdminOpNames = map[AdminOp]string{
 	AdminOpCmAccept:        "CM_ACCEPT",
 	AdminOpCmReject:        "CM_REJECT",
 	AdminOpCmCancel:        "CM_CANCEL",
+	AdminOpCmPeerRequest:   "CM_PEER_REQUEST",
 	AdminOpCmPoll:          "CM_POLL",
 }
 

@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h05903f8ec51e0629
+`define VIA_ADMIN_HASH 64'h9a40d343e1425fe3
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -30,6 +30,7 @@
 `define VIA_ADMIN_OP_CM_ACCEPT 32'h00000033 // Accepts a request that came up as a CM event (CM_ACCEPT; VipConnectAccept) with an IDLE VI of the same reliability level and MaxTransferSize: both ends become CONNECTED.
 `define VIA_ADMIN_OP_CM_REJECT 32'h00000034 // Rejects a request that came up as a CM event (CM_ID: its connection id; VipConnectReject).
 `define VIA_ADMIN_OP_CM_CANCEL 32'h00000035 // Gives up a pending CM_REQUEST (VI_ARGS; the driver's timeout): the VI goes back to IDLE; a late answer is ignored.
+`define VIA_ADMIN_OP_CM_PEER_REQUEST 32'h00000037 // Asks for a peer-to-peer connection of an IDLE VI of this NIC with a VI of a node that asks for the same discriminator (CM_REQUEST's payload; VipConnectPeerRequest): the VI becomes CONNECT_PENDING until a CM event says CONNECTED or REJECTED. Answers CM_ID (the connection id).
 `define VIA_ADMIN_OP_CM_POLL 32'h00000036 // Answers the oldest connection-management event (CM_EVENT; TYPE NONE when there is none) and removes it. The firmware raises IRQ_STATUS.FW_EVENT when an event is queued.
 `define VIA_ADMIN_CM_EV_NONE 32'h00000000 // No event.
 `define VIA_ADMIN_CM_EV_REQUEST 32'h00000001 // A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator.
