@@ -182,6 +182,12 @@ func (n *NIC) takeCM(ctx context.Context, match func(CMEvent) bool) (CMEvent, bo
 		if ev.Type == hw.AdminCmEvNone {
 			break
 		}
+		if len(n.cmPending) >= maxCMPending {
+			// nobody takes them (a DISCONNECTED event nobody waits
+			// for): the oldest goes
+			n.log.Warn("connection-management event dropped: nobody took it", "type", n.cmPending[0].Type, "id", n.cmPending[0].Id)
+			n.cmPending = n.cmPending[1:]
+		}
 		n.cmPending = append(n.cmPending, ev)
 	}
 	for i, ev := range n.cmPending {
@@ -192,6 +198,9 @@ func (n *NIC) takeCM(ctx context.Context, match func(CMEvent) bool) (CMEvent, bo
 	}
 	return CMEvent{}, false, nil
 }
+
+// maxCMPending is how many polled events a NIC keeps for their waiters.
+const maxCMPending = 256
 
 // CMReasonCode is the VIP code of a REJECTED event's reason.
 func CMReasonCode(reason uint8) hw.VipReturn {

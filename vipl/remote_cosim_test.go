@@ -777,6 +777,23 @@ func TestCosimConnect(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf("hello %d", 1-i), string(r.buf.Bytes[8192:8199]))
 	})
 
+	// node 0 disconnects: node 1's VI is told (DISCONNECT) and goes IDLE
+	together(t, nicsOf(rn), func(i int) {
+		switch i {
+		case 0:
+			require.NoError(t, rn[0].vi[0].Disconnect(ctx))
+		case 1:
+			for k := 0; ; k++ {
+				info, err := rn[1].vi[0].Query(ctx)
+				require.NoError(t, err)
+				if info.State == vipl.ViIdle {
+					break
+				}
+				require.Less(t, k, 100, "node 1's VI never left CONNECTED")
+			}
+		}
+	})
+
 	// nobody waits on "none"
 	together(t, nicsOf(rn), func(i int) {
 		if i == 0 {

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_ADMIN_HASH VIA_ULL(0x9a40d343e1425fe3)
+#define VIA_ADMIN_HASH VIA_ULL(0x7b1602c4c56e2aaf)
 
 #define VIA_ADMIN_OP_NOP VIA_U(0x0) /* Does nothing; answers ST_OK. Used as a liveness check. */
 #define VIA_ADMIN_OP_QUERY_NIC VIA_U(0x1) /* Answers the NIC attributes (NIC_ATTRS) in the response payload. */
@@ -30,7 +30,7 @@
 #define VIA_ADMIN_OP_QUERY_VI VIA_U(0x22) /* Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS. */
 #define VIA_ADMIN_OP_MODIFY_VI VIA_U(0x23) /* Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise). */
 #define VIA_ADMIN_OP_CONNECT_LOOPBACK VIA_U(0x24) /* Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer. */
-#define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay). */
+#define VIA_ADMIN_OP_DISCONNECT_VI VIA_U(0x25) /* Disconnects the CONNECTED VI in VI_ARGS: back to IDLE (queued descriptors stay). A peer on this NIC goes IDLE too; a peer on another node is told with a DISCONNECT frame (its VI goes IDLE and its driver gets a DISCONNECTED event). */
 #define VIA_ADMIN_OP_CONNECT_REMOTE VIA_U(0x26) /* Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node. */
 #define VIA_ADMIN_OP_CM_LISTEN VIA_U(0x30) /* Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id). */
 #define VIA_ADMIN_OP_CM_UNLISTEN VIA_U(0x31) /* Stops listening (CM_ID: a listen id); requests that came in on it still wait for CM_ACCEPT or CM_REJECT. */
@@ -44,6 +44,7 @@
 #define VIA_ADMIN_CM_EV_REQUEST VIA_U(0x1) /* A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator. */
 #define VIA_ADMIN_CM_EV_CONNECTED VIA_U(0x2) /* A CM_REQUEST's VI is CONNECTED (the server accepted): the peer's NODE, VI and attributes. */
 #define VIA_ADMIN_CM_EV_REJECTED VIA_U(0x3) /* A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE. */
+#define VIA_ADMIN_CM_EV_DISCONNECTED VIA_U(0x4) /* The peer on another node disconnected (DISCONNECT frame): the VI (ID) is back to IDLE. */
 #define VIA_ADMIN_ST_OK VIA_U(0x0) /* Success. */
 #define VIA_ADMIN_ST_UNKNOWN_CMD VIA_U(0x1) /* The opcode is not known. */
 #define VIA_ADMIN_ST_BAD_PARAM VIA_U(0x2) /* A field has a value the command does not accept (flags, lengths, reserved bytes). */

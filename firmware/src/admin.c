@@ -211,9 +211,14 @@ void admin_execute(const via_admin_cmd_t *cmd, via_admin_rsp_t *rsp, const admin
     case VIA_ADMIN_OP_CONNECT_REMOTE:
         st = vi_connect_remote(in);
         break;
-    case VIA_ADMIN_OP_DISCONNECT_VI:
-        st = vi_disconnect(((const via_admin_vi_args_t *)in)->vi);
+    case VIA_ADMIN_OP_DISCONNECT_VI: {
+        uint32_t vi = ((const via_admin_vi_args_t *)in)->vi, node = 0, peer = 0;
+        int remote = vi_peer_of(vi, &node, &peer) == VIA_ADMIN_ST_OK && node != vi_self_node();
+        st = vi_disconnect(vi);
+        if (st == VIA_ADMIN_ST_OK && remote)
+            cm_disconnected(vi, node, peer);
         break;
+    }
     case VIA_ADMIN_OP_CM_LISTEN:
         st = cm_listen(in, out);
         out_len = sizeof(via_admin_cm_id_t);

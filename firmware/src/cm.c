@@ -427,9 +427,40 @@ static void rx_peer_request(const cm_msg_t *m)
                         .age = ++peer_age, .disc = d};
 }
 
+void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer)
+{
+    send(node, vi, peer, VIA_WIRE_CM_OP_DISCONNECT, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* The peer disconnected: our VI, if it is still CONNECTED to it, goes IDLE
+ * and the driver hears of it; DISCONNECT_ACK answers either way. */
+static void rx_disconnect(const cm_msg_t *m)
+{
+    uint32_t node = m->node & 0xffu;
+    uint32_t vi = m->dst_vi, pnode, peer;
+    if (vi_peer_of(vi, &pnode, &peer) == VIA_ADMIN_ST_OK && pnode == node && peer == m->src_vi &&
+        vi_disconnect_local(vi) == VIA_ADMIN_ST_OK) {
+        via_admin_cm_event_t e;
+        memset(&e, 0, sizeof e);
+        e.type = VIA_ADMIN_CM_EV_DISCONNECTED;
+        e.id = vi;
+        e.node = node;
+        e.remote_vi = m->src_vi;
+        event(&e);
+    } else {
+        dropped++;
+    }
+    send(node, vi, m->src_vi, VIA_WIRE_CM_OP_DISCONNECT_ACK, 0, 0, 0, 0, 0, 0, 0);
+}
+
 void cm_rx(const cm_msg_t *m)
 {
     switch (m->cm.op) {
+    case VIA_WIRE_CM_OP_DISCONNECT:
+        rx_disconnect(m);
+        break;
+    case VIA_WIRE_CM_OP_DISCONNECT_ACK:
+        break;
     case VIA_WIRE_CM_OP_PEER_REQUEST:
         rx_peer_request(m);
         break;

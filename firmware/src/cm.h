@@ -75,6 +75,12 @@ uint32_t cm_reject(uint32_t conn_id);
 uint32_t cm_cancel(uint32_t vi);
 uint32_t cm_poll(via_admin_cm_event_t *out);
 
+/* DISCONNECT_VI took vi (connected to node's VI peer, another node) back
+ * to IDLE: tell the peer's manager (DISCONNECT). On the other side, a
+ * DISCONNECT for a VI still CONNECTED to the sender takes it to IDLE and
+ * queues a DISCONNECTED event; DISCONNECT_ACK answers. */
+void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer);
+
 /* Counters, for tests and the log: messages dropped because they matched
  * nothing. */
 uint32_t cm_dropped(void);

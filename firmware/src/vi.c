@@ -287,6 +287,30 @@ uint32_t vi_disconnect(uint32_t vi)
     return st;
 }
 
+uint32_t vi_peer_of(uint32_t vi, uint32_t *node, uint32_t *peer)
+{
+    const vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_CONNECTED)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    *node = v->peer_node;
+    *peer = v->peer;
+    return VIA_ADMIN_ST_OK;
+}
+
+uint32_t vi_disconnect_local(uint32_t vi)
+{
+    vi_t *v = vi_get(vi);
+    if (!v)
+        return VIA_ADMIN_ST_INVALID_VI;
+    if (v->state != VIA_VIP_VI_STATE_CONNECTED)
+        return VIA_ADMIN_ST_INVALID_STATE;
+    return set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
+}
+
+uint32_t vi_self_node(void) { return self_node; }
+
 uint32_t vi_cm_attrs(uint32_t vi, uint32_t *rel, uint32_t *mts, uint32_t *flags)
 {
     const vi_t *v = vi_get(vi);

@@ -87,6 +87,11 @@ uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c);
  * with a peer; CONNECT_PENDING -> IDLE. ST_OK, INVALID_VI, INVALID_STATE
  * or a commit's INTERNAL. */
 uint32_t vi_cm_attrs(uint32_t vi, uint32_t *rel, uint32_t *mts, uint32_t *flags);
+/* A CONNECTED VI's peer (node, VI); CONNECTED -> IDLE for this VI only;
+ * this NIC's node. */
+uint32_t vi_peer_of(uint32_t vi, uint32_t *node, uint32_t *peer);
+uint32_t vi_disconnect_local(uint32_t vi);
+uint32_t vi_self_node(void);
 uint32_t vi_cm_pending(uint32_t vi);
 uint32_t vi_cm_connect(uint32_t vi, uint32_t node, uint32_t peer);
 uint32_t vi_cm_idle(uint32_t vi);

@@ -1193,6 +1193,35 @@ static void test_cm_client(void)
     CHECK_EQ_U(e.remote_vi, 9);
     CHECK_EQ_U(e.max_transfer, 4096);
 
+    /* a DISCONNECT from another VI of node 4 is not for it: still
+     * CONNECTED (DISCONNECT_ACK answers either way) */
+    m = cm_msg(4, 10, b, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
+    dropped = cm_dropped();
+    cm_rx(&m);
+    CHECK_EQ_U(cm_dropped(), dropped + 1);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
+    /* the peer disconnects: IDLE, an event */
+    m = cm_msg(4, 9, b, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
+    cm_rx(&m);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_DISCONNECTED);
+    CHECK_EQ_U(e.id, b);
+    CHECK_EQ_U(e.node, 4);
+    CHECK_EQ_U(e.remote_vi, 9);
+    /* this side disconnects a remote connection: DISCONNECT to the peer */
+    via_admin_connect_remote_t cr = {.vi = b, .peer_node = 4, .peer_vi = 11};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CONNECT_REMOTE, &cr, sizeof cr), ST_OK);
+    via_admin_vi_args_t dv = {.vi = b};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_DISCONNECT_VI, &dv, sizeof dv), ST_OK);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_DISCONNECT);
+    CHECK_EQ_U(s->node, 4);
+    CHECK_EQ_U(s->src_vi, b);
+    CHECK_EQ_U(s->dst_vi, 11);
+
     /* rejected: IDLE, the reason */
     rq.vi = d;
     CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);

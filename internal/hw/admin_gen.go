@@ -8,7 +8,7 @@ import (
 )
 
 // AdminHash is the hash of the admin layout.
-const AdminHash uint64 = 0x9a40d343e1425fe3
+const AdminHash uint64 = 0x7b1602c4c56e2aaf
 
 // Constants of the layout.
 const (
@@ -40,7 +40,7 @@ const (
 	AdminOpModifyVi = 0x23
 	// AdminOpConnectLoopback: Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
 	AdminOpConnectLoopback = 0x24
-	// AdminOpDisconnectVi: Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay).
+	// AdminOpDisconnectVi: Disconnects the CONNECTED VI in VI_ARGS: back to IDLE (queued descriptors stay). A peer on this NIC goes IDLE too; a peer on another node is told with a DISCONNECT frame (its VI goes IDLE and its driver gets a DISCONNECTED event).
 	AdminOpDisconnectVi = 0x25
 	// AdminOpConnectRemote: Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
 	AdminOpConnectRemote = 0x26
@@ -68,6 +68,8 @@ const (
 	AdminCmEvConnected = 0x2
 	// AdminCmEvRejected: A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE.
 	AdminCmEvRejected = 0x3
+	// AdminCmEvDisconnected: The peer on another node disconnected (DISCONNECT frame): the VI (ID) is back to IDLE.
+	AdminCmEvDisconnected = 0x4
 	// AdminStOk: Success.
 	AdminStOk = 0x0
 	// AdminStUnknownCmd: The opcode is not known.
@@ -178,10 +180,11 @@ type AdminCmEv uint32
 
 // AdminCmEvNames maps every value of CM_EV to its name in the layout.
 var AdminCmEvNames = map[AdminCmEv]string{
-	AdminCmEvNone:      "NONE",
-	AdminCmEvRequest:   "REQUEST",
-	AdminCmEvConnected: "CONNECTED",
-	AdminCmEvRejected:  "REJECTED",
+	AdminCmEvNone:         "NONE",
+	AdminCmEvRequest:      "REQUEST",
+	AdminCmEvConnected:    "CONNECTED",
+	AdminCmEvRejected:     "REJECTED",
+	AdminCmEvDisconnected: "DISCONNECTED",
 }
 
 // String returns the value's name in the layout ("NONE"), or CM_EV(N) for a value the layout does not name.

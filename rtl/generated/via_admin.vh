@@ -5,7 +5,7 @@
 `define VIA_ADMIN_VH
 
 // hash of the layout
-`define VIA_ADMIN_HASH 64'h9a40d343e1425fe3
+`define VIA_ADMIN_HASH 64'h7b1602c4c56e2aaf
 
 // constants
 `define VIA_ADMIN_OP_NOP 32'h00000000 // Does nothing; answers ST_OK. Used as a liveness check.
@@ -22,7 +22,7 @@
 `define VIA_ADMIN_OP_QUERY_VI 32'h00000022 // Answers the state, attributes and queue flags (VI_INFO) of the VI in VI_ARGS.
 `define VIA_ADMIN_OP_MODIFY_VI 32'h00000023 // Changes a VI's attributes (MODIFY_VI; VipSetViAttributes); only in state IDLE (ST_INVALID_STATE otherwise).
 `define VIA_ADMIN_OP_CONNECT_LOOPBACK 32'h00000024 // Connects two IDLE VIs of this NIC to each other (CONNECT_LOOPBACK): both become CONNECTED, each the other's peer.
-`define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS and, when it is on this NIC, its peer: back to IDLE (queued descriptors stay).
+`define VIA_ADMIN_OP_DISCONNECT_VI 32'h00000025 // Disconnects the CONNECTED VI in VI_ARGS: back to IDLE (queued descriptors stay). A peer on this NIC goes IDLE too; a peer on another node is told with a DISCONNECT frame (its VI goes IDLE and its driver gets a DISCONNECTED event).
 `define VIA_ADMIN_OP_CONNECT_REMOTE 32'h00000026 // Connects an IDLE VI of this NIC to a VI of another node (CONNECT_REMOTE) without a handshake: the VI becomes CONNECTED with that peer. For bring-up and tests of the data path between nodes, as a verbs QP moved to RTR by hand; the far VI is connected back the same way on its node.
 `define VIA_ADMIN_OP_CM_LISTEN 32'h00000030 // Waits for connection requests on a discriminator (CM_LISTEN; VipConnectWait's listening half): a REQUEST that names it comes up as a CM event. Answers CM_ID (the listen id).
 `define VIA_ADMIN_OP_CM_UNLISTEN 32'h00000031 // Stops listening (CM_ID: a listen id); requests that came in on it still wait for CM_ACCEPT or CM_REJECT.
@@ -36,6 +36,7 @@
 `define VIA_ADMIN_CM_EV_REQUEST 32'h00000001 // A connection request came in on a listened discriminator: CONN_ID (to accept or reject it), the requester's NODE, VI and attributes, the discriminator.
 `define VIA_ADMIN_CM_EV_CONNECTED 32'h00000002 // A CM_REQUEST's VI is CONNECTED (the server accepted): the peer's NODE, VI and attributes.
 `define VIA_ADMIN_CM_EV_REJECTED 32'h00000003 // A CM_REQUEST was refused: REASON (CM_REASON: rejected, reliability level, MTU, no listener); the VI is back to IDLE.
+`define VIA_ADMIN_CM_EV_DISCONNECTED 32'h00000004 // The peer on another node disconnected (DISCONNECT frame): the VI (ID) is back to IDLE.
 `define VIA_ADMIN_ST_OK 32'h00000000 // Success.
 `define VIA_ADMIN_ST_UNKNOWN_CMD 32'h00000001 // The opcode is not known.
 `define VIA_ADMIN_ST_BAD_PARAM 32'h00000002 // A field has a value the command does not accept (flags, lengths, reserved bytes).
