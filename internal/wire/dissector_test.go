@@ -161,7 +161,7 @@ func TestDissectorDecodesCapture(t *testing.T) {
 			assert.Equal(t, uint64(cm.Reliability), num("vianic.cm.reliability"), ctx)
 			assert.Equal(t, uint64(cm.ConnId), num("vianic.cm.conn_id"), ctx)
 			assert.Empty(t, get("vianic.payload"), ctx+": a CONNECT payload is decoded, not shown as bytes")
-			assert.Contains(t, get("_ws.col.Info"), "CONNECT", ctx)
+			assert.Contains(t, get("_ws.col.Info"), "CONNECT REQUEST", ctx, "the operation in the Info column")
 		case hw.WireKindRdmaWrite:
 			assert.Equal(t, f.Rdma.RemoteVa, num("vianic.rdma.remote_va"), ctx)
 			assert.Equal(t, uint64(f.Rdma.RemoteHandle), num("vianic.rdma.remote_handle"), ctx)

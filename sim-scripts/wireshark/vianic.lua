@@ -157,6 +157,13 @@ function vianic.dissector(tvb, pinfo, tree)
   good:set_generated()
   if want ~= got then good:add_proto_expert_info(bad_crc) end
   local kname = vs_kind[kind] or tostring(kind)
+  if kind == KIND_CONNECT and plen >= CM_BYTES then
+    -- the connection-management operation (and a refusal's reason)
+    local op = tvb(off, 1):uint()
+    kname = kname .. " " .. (vs_cm_op[op] or tostring(op))
+    local reason = tvb(off + 1, 1):uint()
+    if reason ~= 0 then kname = kname .. " (" .. (vs_cm_reason[reason] or tostring(reason)) .. ")" end
+  end
   pinfo.cols.info = string.format("%s %d:%d -> %d:%d seq %d off %d len %d%s", kname,
     tvb(1, 1):uint(), tvb(4, 2):le_uint(), tvb(0, 1):uint(), tvb(2, 2):le_uint(),
     tvb(8, 4):le_uint(), tvb(16, 4):le_uint(), tvb(20, 2):le_uint(), want == got and "" or " [bad CRC]")
