@@ -137,7 +137,7 @@ func TestConnectLoopbackDisconnect(t *testing.T) {
 		assert.Equal(t, st, se.Status)
 		requireVipCode(t, code, s.Disconnect(ctx, 7), "disconnect")
 	}
-	assert.Len(t, f.takeViCmds(), 12)
+	assert.Len(t, f.takeViCmds(), 14) // two per status
 	// The session keeps its VIs whatever the answer.
 	assert.Equal(t, []VI{3, 7}, s.VIs())
 
