@@ -156,16 +156,22 @@ func (s *Session) DestroyVI(ctx context.Context, vi VI) error {
 	return nil
 }
 
-// destroyVI is Close's DESTROY_VI: a CONNECTED VI (ST_INVALID_STATE) is
-// disconnected first (DISCONNECT_VI, which takes its peer, also one of the
-// session's, back to IDLE too), then destroyed.
+// destroyVI is Close's DESTROY_VI: a VI that is not IDLE
+// (ST_INVALID_STATE) is disconnected first (DISCONNECT_VI, which takes a
+// peer of this NIC back to IDLE too and tells one on another node), then
+// destroyed; one still CONNECT_PENDING has its request withdrawn
+// (CM_CANCEL). The answers of those are not needed: a peer may have
+// disconnected it meanwhile (a DISCONNECT frame), which leaves it IDLE all
+// the same.
 func (s *Session) destroyVI(ctx context.Context, vi VI) error {
 	err := s.destroyVIOnce(ctx, vi)
-	var se *StatusError
-	if errors.As(err, &se) && se.Status == hw.AdminStInvalidState {
-		if _, _, derr := s.n.Admin(ctx, hw.AdminOpDisconnectVi, viArgs(vi)); derr == nil {
-			err = s.destroyVIOnce(ctx, vi)
+	for _, op := range []uint16{hw.AdminOpDisconnectVi, hw.AdminOpCmCancel} {
+		var se *StatusError
+		if !errors.As(err, &se) || se.Status != hw.AdminStInvalidState {
+			break
 		}
+		s.n.Admin(ctx, op, viArgs(vi)) //nolint:errcheck // see above
+		err = s.destroyVIOnce(ctx, vi)
 	}
 	return err
 }
