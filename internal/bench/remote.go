@@ -35,6 +35,9 @@ type RemoteOptions struct {
 	// SpeedRounds is how many times every node sends BWMessages of
 	// BWBytes to its partner (and receives as many) for it (2).
 	SpeedRounds int
+	// SpeedThreads are the simulator thread counts of the speed figure
+	// (1 and one per CPU, at most one per node).
+	SpeedThreads []int
 
 	// Progress receives one line per step; nil is silent.
 	Progress io.Writer
@@ -398,15 +401,19 @@ func BenchRemote(ctx context.Context, o RemoteOptions) (RemoteFigures, error) {
 	progress("bandwidth: %d cycles, %.3f B/cycle, %.0f MB/s (%.1f %% of line rate)", f.BWCycles, f.BWPerCycle, f.BWMBps, 100*f.BWFraction)
 
 	for _, nodes := range o.SpeedNodes {
-		for _, threads := range []int{1, min(nodes, f.CPUs)} {
-			sp, err := remoteSpeed(ctx, o, nodes, threads, progress)
+		threads := o.SpeedThreads
+		if threads == nil {
+			threads = []int{1}
+			if t := min(nodes, f.CPUs); t > 1 {
+				threads = append(threads, t)
+			}
+		}
+		for _, th := range threads {
+			sp, err := remoteSpeed(ctx, o, nodes, th, progress)
 			if err != nil {
 				return f, err
 			}
 			f.Speed = append(f.Speed, sp)
-			if threads == min(nodes, f.CPUs) && threads == 1 {
-				break
-			}
 		}
 	}
 	return f, nil

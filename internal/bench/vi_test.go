@@ -59,7 +59,7 @@ func TestBenchRemoteSmoke(t *testing.T) {
 	ctx := ctxT(t, simtest.BuildTimeout)
 	f, err := bench.BenchRemote(ctx, bench.RemoteOptions{
 		LatencySizes: []int{8, 4 << 10}, LatencyRounds: 2, BWBytes: 64 << 10, BWMessages: 2,
-		SpeedNodes: []int{2}, SpeedRounds: 1,
+		SpeedNodes: []int{2}, SpeedRounds: 1, SpeedThreads: []int{2},
 	})
 	require.NoError(t, err)
 	b, _ := json.MarshalIndent(f, "", "  ")
