@@ -352,7 +352,7 @@ func (v *Vi) ConnectLoopback(ctx context.Context, peer *Vi) error {
 // takes messages only from it. The far side connects its VI back the same
 // way. Like ConnectLoopback it is not a VIPL call: it brings up the data
 // path between nodes for tests and bring-up (as a verbs QP moved to RTR by
-// hand) until connection management exists. Errors: an address that is
+// hand); ConnectRequest and ConnectWait are the VIPL's way. Errors: an address that is
 // not a vianic node's or is this NIC's, a peer id above 65535
 // (VIP_INVALID_PARAMETER); a VI not IDLE (VIP_INVALID_STATE).
 func (v *Vi) ConnectRemote(ctx context.Context, remote NetAddress, peer ViID) error {

@@ -26,8 +26,13 @@
 //	VipRecvDone         Vi.RecvDone
 //	VipSendWait         Vi.SendWait (timeout in simulated milliseconds, Infinite)
 //	VipRecvWait         Vi.RecvWait
-//	(not VIPL)          Vi.ConnectLoopback, Vi.Disconnect: the loopback join
-//	                    until connection management exists
+//	VipConnectWait      Nic.ConnectWait (a ConnRequest: Reject, or Vi.ConnectAccept)
+//	VipConnectRequest   Vi.ConnectRequest
+//	VipConnectPeerRequest, VipConnectPeerDone, VipConnectPeerWait
+//	                    Vi.ConnectPeerRequest, Vi.ConnectPeerDone, Vi.ConnectPeerWait
+//	VipDisconnect       Vi.Disconnect
+//	(not VIPL)          Vi.ConnectLoopback: two VIs of one NIC; Vi.ConnectRemote:
+//	                    a VI of another node without a handshake (bring-up, tests)
 //
 // Every call takes a context and returns an error that maps one to one to
 // a VIP_* return code: Code(err) is the code, and errors.Is(err,
