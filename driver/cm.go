@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/vianic/vianic/internal/hw"
@@ -216,9 +215,6 @@ func CMReasonCode(reason uint8) hw.VipReturn {
 	}
 	return hw.VipReturnErrorResource
 }
-
-// ErrCMRejected wraps a REJECTED event (see CMReasonCode).
-var ErrCMRejected = errors.New("driver: connection request rejected")
 
 func discWord(d []byte) uint64 {
 	var v uint64

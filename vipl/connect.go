@@ -146,7 +146,6 @@ func (v *Vi) ConnectRequest(ctx context.Context, local, remote NetAddress, timeo
 	if !ok {
 		return ViAttributes{}, newErr(op, InvalidParameter, nil, "%v is not a vianic host address (one byte: the node)", remote.Host)
 	}
-	_ = local
 	if _, err := v.nic.agent.ConnectRequest(ctx, v.id, uint32(node), remote.Discriminator); err != nil {
 		return ViAttributes{}, wrapErr(op, err)
 	}
@@ -165,11 +164,19 @@ func (v *Vi) ConnectRequest(ctx context.Context, local, remote NetAddress, timeo
 		}
 		return ViAttributes{}, wrapErr(op, err)
 	}
+	return v.outcome(op, ev)
+}
+
+// outcome takes the answer to the VI's connection request (CONNECTED or
+// REJECTED) into the VI's state and returns the remote attributes or the
+// refusal's code.
+func (v *Vi) outcome(op string, ev CMEvent) (ViAttributes, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.peerPending = 0
 	if ev.Type == CMRejected {
 		v.state = ViIdle
-		return ViAttributes{}, newErr(op, ev.Reason, errors.New("refused by the remote connection manager"), "node %d refused the connection", node)
+		return ViAttributes{}, newErr(op, ev.Reason, errors.New("refused by the remote connection manager"), "node %d refused the connection", ev.Node)
 	}
 	v.state, v.peer = ViConnected, nil
 	return ev.Attrs, nil
@@ -191,7 +198,6 @@ func (v *Vi) ConnectPeerRequest(ctx context.Context, local, remote NetAddress) e
 	if !ok {
 		return newErr(op, InvalidParameter, nil, "%v is not a vianic host address (one byte: the node)", remote.Host)
 	}
-	_ = local
 	if _, err := v.nic.agent.ConnectPeerRequest(ctx, v.id, uint32(node), remote.Discriminator); err != nil {
 		return wrapErr(op, err)
 	}
@@ -237,15 +243,7 @@ func (v *Vi) peerWait(ctx context.Context, op string, cycles uint64) (ViAttribut
 		}
 		return ViAttributes{}, wrapErr(op, err)
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.peerPending = 0
-	if ev.Type == CMRejected {
-		v.state = ViIdle
-		return ViAttributes{}, newErr(op, ev.Reason, errors.New("refused by the connection managers"), "the peer-to-peer connection was refused")
-	}
-	v.state, v.peer = ViConnected, nil
-	return ev.Attrs, nil
+	return v.outcome(op, ev)
 }
 
 // timeoutCycles converts a VIPL timeout in ms into simulated cycles (0:

@@ -840,7 +840,7 @@ func TestCosimConnect(t *testing.T) {
 	// nobody waits on "none"
 	together(t, nicsOf(rn), func(i int) {
 		if i == 0 {
-			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, vipl.NetAddress{Host: []byte{1}, Discriminator: []byte("none")}, 10)
+			_, err := rn[0].vi[1].ConnectRequest(ctx, anyLocal, vipl.NetAddress{Host: []byte{1}, Discriminator: []byte("none")}, 10)
 			requireCode(t, vipl.NoMatch, err)
 		}
 	})
@@ -852,7 +852,7 @@ func TestCosimConnect(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, req.Reject(ctx))
 		case 0:
-			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 10)
+			_, err := rn[0].vi[1].ConnectRequest(ctx, anyLocal, server, 10)
 			requireCode(t, vipl.Reject, err)
 		}
 	})
@@ -877,7 +877,7 @@ func TestCosimConnect(t *testing.T) {
 			assert.Equal(t, uint32(8192), req.RemoteAttrs.MaxTransferSize)
 			requireCode(t, vipl.InvalidMTU, small.ConnectAccept(ctx, req))
 		case 0:
-			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 10)
+			_, err := rn[0].vi[1].ConnectRequest(ctx, anyLocal, server, 10)
 			requireCode(t, vipl.InvalidMTU, err)
 		}
 	})
@@ -888,7 +888,7 @@ func TestCosimConnect(t *testing.T) {
 			_, err := rn[1].n.ConnectWait(ctx, server, 10)
 			require.NoError(t, err)
 		case 0:
-			_, err := rn[0].vi[1].ConnectRequest(ctx, nil_, server, 2)
+			_, err := rn[0].vi[1].ConnectRequest(ctx, anyLocal, server, 2)
 			requireCode(t, vipl.Timeout, err)
 			info, err := rn[0].vi[1].Query(ctx)
 			require.NoError(t, err)
@@ -904,7 +904,8 @@ func TestCosimConnect(t *testing.T) {
 	})
 }
 
-var nil_ vipl.NetAddress
+// anyLocal is an empty local address (this NIC's).
+var anyLocal vipl.NetAddress
 
 // Peer to peer across the fabric: both sides ask for "peer" at once
 // (ConnectPeerRequest, then ConnectPeerWait), connect and exchange data;
@@ -918,7 +919,7 @@ func TestCosimConnectPeer(t *testing.T) {
 		return vipl.NetAddress{Host: []byte{byte(node)}, Discriminator: []byte(d)}
 	}
 	together(t, nicsOf(rn), func(i int) {
-		require.NoError(t, rn[i].vi[0].ConnectPeerRequest(ctx, nil_, addr(1-i, "peer")))
+		require.NoError(t, rn[i].vi[0].ConnectPeerRequest(ctx, anyLocal, addr(1-i, "peer")))
 		attrs, err := rn[i].vi[0].ConnectPeerWait(ctx, 10)
 		require.NoError(t, err, "node %d", i)
 		assert.Equal(t, uint32(4096), attrs.MaxTransferSize)
@@ -948,7 +949,7 @@ func TestCosimConnectPeer(t *testing.T) {
 		v := rn[i].vi[1]
 		switch i {
 		case 0:
-			require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(1, "late")))
+			require.NoError(t, v.ConnectPeerRequest(ctx, anyLocal, addr(1, "late")))
 			for {
 				_, err := v.ConnectPeerDone(ctx)
 				if vipl.Code(err) == vipl.NotDone {
@@ -964,7 +965,7 @@ func TestCosimConnectPeer(t *testing.T) {
 			rn[1].n.SetPollInterval(20000)
 			requireCode(t, vipl.NotDone, second(rn[1].vi[0].SendDone(ctx)))
 			rn[1].n.SetPollInterval(0)
-			require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(0, "late")))
+			require.NoError(t, v.ConnectPeerRequest(ctx, anyLocal, addr(0, "late")))
 			_, err := v.ConnectPeerWait(ctx, 10)
 			require.NoError(t, err)
 		}
@@ -997,7 +998,7 @@ func TestCosimConnectPeer(t *testing.T) {
 		if i == 1 {
 			v = v4k
 		}
-		require.NoError(t, v.ConnectPeerRequest(ctx, nil_, addr(1-i, "mtu")))
+		require.NoError(t, v.ConnectPeerRequest(ctx, anyLocal, addr(1-i, "mtu")))
 		_, err := v.ConnectPeerWait(ctx, 10)
 		requireCode(t, vipl.InvalidMTU, err, "node %d", i)
 		info, err := v.Query(ctx)

@@ -94,34 +94,9 @@ func (n *rNode) desc(i, off, size int) (*vipl.Desc, error) {
 		{Addr: n.buf.VA + uint64(off), Handle: n.h, Length: uint32(size)}}})
 }
 
-// rTogether runs fn(i) on every node at once; a node whose fn is done
-// parks until the last one is (lockstep: an open NIC that is not blocked on
-// the simulator stops time for all).
+// rTogether runs fn(i) on every node at once (together).
 func rTogether(ctx context.Context, nodes []*rNode, fn func(i int) error) error {
-	pctx, stop := context.WithCancel(ctx)
-	defer stop()
-	errs := make([]error, len(nodes))
-	var mu sync.Mutex
-	remaining := len(nodes)
-	var wg sync.WaitGroup
-	for i := range nodes {
-		wg.Go(func() {
-			errs[i] = fn(i)
-			mu.Lock()
-			remaining--
-			last := remaining == 0
-			mu.Unlock()
-			if last {
-				stop()
-				return
-			}
-			if err := nodes[i].nic.Park(pctx); err != nil && errs[i] == nil {
-				errs[i] = err
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return together(ctx, len(nodes), func(i int) *vipl.Nic { return nodes[i].nic }, fn)
 }
 
 // openRemote starts a simulator of nodes nodes (threads threads, 0: the
@@ -144,28 +119,19 @@ func openRemote(ctx context.Context, o RemoteOptions, nodes, threads, size, msgs
 		addr = "tcp:" + addr
 	}
 	rn := make([]*rNode, nodes)
-	errs := make([]error, nodes)
-	pctx, stop := context.WithCancel(ctx)
-	var mu sync.Mutex
-	left := nodes
-	var wg sync.WaitGroup
-	for i := range nodes {
-		wg.Go(func() {
-			rn[i], errs[i] = openRNode(ctx, addr, i, size, msgs)
-			mu.Lock()
-			left--
-			last := left == 0
-			mu.Unlock()
-			if last {
-				stop()
-			} else if errs[i] == nil {
-				rn[i].nic.Park(pctx) //nolint:errcheck // ends when the last one is open
-			}
-		})
-	}
-	wg.Wait()
-	stop()
-	if err := errors.Join(errs...); err != nil {
+	// opened at once (the simulator holds time until every driver is
+	// attached); an open node parks until the last one is open
+	err = together(ctx, nodes, func(i int) *vipl.Nic {
+		if rn[i] == nil {
+			return nil
+		}
+		return rn[i].nic
+	}, func(i int) error {
+		var err error
+		rn[i], err = openRNode(ctx, addr, i, size, msgs)
+		return err
+	})
+	if err != nil {
 		closeRemote(s, rn)
 		return nil, nil, err
 	}

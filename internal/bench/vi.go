@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/vianic/vianic/cosim"
@@ -375,25 +374,19 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	}
 	progress("2 nodes started; opening both NICs (firmware boot, memory, VIs)")
 	var nodes [2]*viNode
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	var opened atomic.Int32
-	ready := make(chan struct{})
-	for i := range nodes {
-		wg.Go(func() {
-			nodes[i], errs[i] = openViNode(ctx, addr, i, o)
-			if opened.Add(1) == 2 {
-				close(ready)
-			}
-			if errs[i] == nil {
-				// blocked on the simulator until the other node is open
-				// too (lockstep: a client that neither waits nor is gone
-				// freezes time)
-				blockUntil(ctx, nodes[i], ready)
-			}
-		})
+	nicOf := func(i int) *vipl.Nic {
+		if nodes[i] == nil {
+			return nil
+		}
+		return nodes[i].nic
 	}
-	wg.Wait()
+	// opened at once: an open node waits on the simulator until the other
+	// is open too
+	openErr := together(ctx, len(nodes), nicOf, func(i int) error {
+		var err error
+		nodes[i], err = openViNode(ctx, addr, i, o)
+		return err
+	})
 	defer func() { // on an error: close both at once, or stop the simulator first
 		s.Stop()
 		for _, n := range nodes {
@@ -402,11 +395,11 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 			}
 		}
 	}()
-	if err := errors.Join(errs...); err != nil {
-		return f, err
+	if openErr != nil {
+		return f, openErr
 	}
 	f.ClockPS = 4000 // 250 MHz, set above
-	if err := viTogether(ctx, nodes[:], func(i int) error {
+	if err := together(ctx, len(nodes), nicOf, func(i int) error {
 		if i != 0 {
 			return nil
 		}
@@ -420,7 +413,7 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	var bytes [2]int64
 	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
 	start := time.Now()
-	if err := viTogether(ctx, nodes[:], func(i int) error {
+	if err := together(ctx, len(nodes), nicOf, func(i int) error {
 		b, err := viTraffic(ctx, nodes[i], o)
 		bytes[i] = b
 		return err
@@ -436,6 +429,7 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	f.CyclesPerSec = float64(f.TrafficCycles) / wall.Seconds()
 	progress("traffic: %d cycles in %.2f s: %.3g cycles/s", f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec)
 	// Closing takes admin commands, hence simulated time: both at once.
+	var wg sync.WaitGroup
 	for _, n := range nodes {
 		wg.Go(func() { n.nic.Close(ctx) })
 	}
@@ -453,47 +447,6 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		f.Ratio = f.CyclesPerSec / (sum / float64(len(f.BridgeBusyPerSec)))
 	}
 	return f, nil
-}
-
-// blockUntil keeps n's process waiting on the simulator (an
-// interrupt-driven RecvWait on b's empty receive queue) until done is
-// closed.
-func blockUntil(ctx context.Context, n *viNode, done <-chan struct{}) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-done:
-		case <-wctx.Done():
-		}
-		cancel()
-	}()
-	for wctx.Err() == nil {
-		n.b.RecvWait(wctx, vipl.Infinite) //nolint:errcheck // ends canceled
-	}
-}
-
-// viTogether runs fn(i) for both nodes at once, as simulator.Together
-// does for connections: a node whose fn is done waits on the simulator
-// until the other's is done too.
-func viTogether(ctx context.Context, nodes []*viNode, fn func(i int) error) error {
-	errs := make([]error, len(nodes))
-	done := make(chan struct{})
-	var left atomic.Int32
-	left.Store(int32(len(nodes)))
-	var wg sync.WaitGroup
-	for i := range nodes {
-		wg.Go(func() {
-			errs[i] = fn(i)
-			if left.Add(-1) == 0 {
-				close(done)
-				return
-			}
-			blockUntil(ctx, nodes[i], done)
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // viModeled measures latency, bandwidth and message rate on node n.
