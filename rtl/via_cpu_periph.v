@@ -62,7 +62,9 @@
 // (the registers may be rewritten meanwhile; ctx_* are copies taken at the
 // commit), until ctx_ready is 1 in a cycle ctx_valid is 1 (that cycle is
 // the transfer). VI_CTX_STATUS.BUSY is ctx_valid; a commit while BUSY is
-// ignored. ctx_valid counts in busy.
+// ignored. ctx_valid counts in busy. VI_CTX_STATUS.SEND_QUEUED/RECV_QUEUED
+// show ctx_queued, the queue state of VI VI_CTX_VI (ctx_q_vi, the register
+// as it is now).
 //
 // Connection management: CM_RX_STATUS/SRC/DST_VI/DATA0..7 show the CONNECT
 // message via_net holds (cm_rx_*); a store to CM_RX_POP makes cm_rx_ready
@@ -170,6 +172,9 @@ module via_cpu_periph #(
     output wire [15:0] ctx_ptag,
     output wire [31:0] ctx_max_transfer,
     output wire [23:0] ctx_peer,      // {peer node, peer VI}
+    // queue state of VI VI_CTX_VI (via_vi_queues' qs_*): VI_CTX_STATUS
+    output wire [15:0] ctx_q_vi,
+    input  wire [1:0]  ctx_queued,    // bit 0 send queue, bit 1 receive queue
 
     // connection management (via_net): a received CONNECT message, held
     // until cm_rx_ready (a CM_RX_POP store); a message to send, cm_tx_valid
@@ -486,7 +491,11 @@ always @* begin
                             `VIA_FW_REG_VI_CTX_MTU:   rdata_next = vc_mtu_reg;
                             `VIA_FW_REG_VI_CTX_PEER:  rdata_next[23:0] = vc_peer_reg;
                             `VIA_FW_REG_VI_CTX_CMD:   rdata_next = 32'd0;
-                            `VIA_FW_REG_VI_CTX_STATUS: rdata_next[`VIA_FW_VI_CTX_STATUS_BUSY_RANGE] = ctx_valid_reg;
+                            `VIA_FW_REG_VI_CTX_STATUS: begin
+                                rdata_next[`VIA_FW_VI_CTX_STATUS_BUSY_RANGE] = ctx_valid_reg;
+                                rdata_next[`VIA_FW_VI_CTX_STATUS_SEND_QUEUED_RANGE] = ctx_queued[0];
+                                rdata_next[`VIA_FW_VI_CTX_STATUS_RECV_QUEUED_RANGE] = ctx_queued[1];
+                            end
                             `VIA_FW_REG_HOST_EVENT:   rdata_next = 32'd0;
                             `VIA_FW_REG_CM_RX_STATUS: rdata_next[`VIA_FW_CM_RX_STATUS_VALID_RANGE] = cm_rx_valid;
                             `VIA_FW_REG_CM_RX_SRC: begin
@@ -813,6 +822,7 @@ assign ctx_rdma_read    = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB];
 assign ctx_ptag         = ctx_ptag_reg;
 assign ctx_max_transfer = ctx_mtu_reg;
 assign ctx_peer         = ctx_peer_reg;
+assign ctx_q_vi         = vc_vi_reg;
 
 assign ev_pending     = !ev_empty;
 assign timer_armed    = arm_reg;

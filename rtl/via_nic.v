@@ -566,6 +566,8 @@ wire [1:0]              diag_inflight_epoch;
 
 // the VI context port (firmware -> VI engine)
 wire        vctx_valid;
+wire [15:0] vctx_q_vi;
+wire [1:0]  vctx_queued;
 wire        vctx_ready;
 wire [15:0] vctx_vi;
 wire        vctx_enable;
@@ -902,6 +904,8 @@ via_cpu_periph #(
     .ctx_ptag(vctx_ptag),
     .ctx_max_transfer(vctx_max_transfer),
     .ctx_peer(vctx_peer),
+    .ctx_q_vi(vctx_q_vi),
+    .ctx_queued(vctx_queued),
     .cm_rx_valid(cm_rx_valid),
     .cm_rx_ready(cm_rx_ready),
     .cm_rx_node(cm_rx_node),
@@ -1344,6 +1348,8 @@ via_vi_engine #(
     .ctx_ptag(vctx_ptag),
     .ctx_max_transfer(vctx_max_transfer),
     .ctx_peer(vctx_peer),
+    .ctx_q_vi(vctx_q_vi),
+    .ctx_queued(vctx_queued),
     .lk_valid(vlk_valid),
     .lk_ready(vlk_ready),
     .lk_handle(vlk_handle),

@@ -87,6 +87,10 @@ module via_vi_engine #(
     input  wire [15:0]             ctx_ptag,
     input  wire [31:0]             ctx_max_transfer,
     input  wire [23:0]             ctx_peer,       // {peer node, peer VI}
+    // queue state of VI ctx_q_vi (bit 0 send, bit 1 receive: posted
+    // descriptors not yet completed; 0 for a VI out of range)
+    input  wire [15:0]             ctx_q_vi,
+    output wire [1:0]              ctx_queued,
 
     // TPT lookups: port 0 TX fetch, 1 TX data, 2 RX fetch, 3 RX data
     output wire [3:0]              lk_valid,
@@ -224,6 +228,8 @@ wire [1:0] tx_epoch, rx_epoch;
 
 wire [NUM_VI-1:0]   q_vi_held;
 wire                ctx_in_range = {16'd0, ctx_vi} < NUM_VI_U;
+wire [1:0]          q_queued;
+assign ctx_queued = ({16'd0, ctx_q_vi} < NUM_VI_U) ? q_queued : 2'b00;
 wire [VI_WIDTH-1:0] ctx_vi_w    = ctx_vi[VI_WIDTH-1:0];
 wire ctx_held = ctx_in_range && q_vi_held[{{(32-VI_WIDTH){1'b0}}, ctx_vi_w} % NUM_VI];
 wire q_ctx_ready;
@@ -317,6 +323,8 @@ via_vi_queues #(
     .cnt_adv_stale(q_cnt_adv_stale),
     .cnt_chained(q_cnt_chained),
     .vi_held(q_vi_held),
+    .qs_vi(ctx_q_vi[VI_WIDTH-1:0]),
+    .qs_queued(q_queued),
     .blk_valid(ctx_wait),
     .blk_vi(ctx_vi_w),
     .busy(q_busy)

@@ -32,7 +32,8 @@
 // hp, L, F, fb, succ, pending. Flip-flops per queue: word_valid (the word
 // was written since the queue's last reset; else it reads as zero), ready
 // (an item waits with its address known and F < MAX_INFLIGHT), held
-// (F > 0); per VI enable and state.
+// (F > 0), queued (L, fb or pending nonzero: qs_queued tells the firmware
+// whether a queue is empty, e.g. after a flush); per VI enable and state.
 //
 // Doorbell page (offsets in the VI's 4 KiB page; queue q at 0x10*q):
 //   0x00 / 0x10  DOORBELL low word (VA 31:0, bits 5:0 ignored): latched
@@ -50,11 +51,13 @@
 //     fb_valid 0: fb = (VA, db_handle); else pending 0: succ = (VA,
 //     db_handle), pending 1; else pending + 1.
 //   HANDLE, 2 cycles: db_handle.
-//   handout (scheduler), 3 cycles: round robin over the SEND queues with
-//     an available item (ready, VI enabled, not blk_vi while blk_valid:
-//     a context commit waits for that VI), one item per turn, only while
-//     the work register is empty; reads the item (pool entry at hp, or fb)
-//     and presents it until work_ready (work_q always 0); F + 1.
+//   handout (scheduler), 3 cycles: round robin over the VIs with an
+//     available item (ready, VI enabled, not blk_vi while blk_valid: a
+//     context commit waits for that VI) in the send queue, or in the
+//     receive queue of a VI in ERROR (the flush: the send engine completes
+//     those with FLUSHED; the send queue first), one item per turn, only
+//     while the work register is empty; reads the item (pool entry at hp,
+//     or fb) and presents it until work_ready (work_q: its queue); F + 1.
 //   receive take (rxq port), 3 cycles: found = rxq_vi < NUM_VI, the VI
 //     enabled, an item available; then as a handout (F + 1), the answer
 //     (va, handle, the VI's state) held until rxq_rsp_ready; no take is
@@ -147,6 +150,11 @@ module via_vi_queues #(
     // bit v: VI v has an item in flight or in the work register
     output wire [NUM_VI-1:0]   vi_held,
 
+    // queue state of VI qs_vi for the firmware (VI_CTX_STATUS): bit q, the
+    // queue holds posted descriptors not yet consumed (combinational)
+    input  wire [VI_WIDTH-1:0] qs_vi,
+    output wire [1:0]          qs_queued,
+
     // a context commit waits for VI blk_vi: hand out no new item of it
     // (level; the integrator's, so that a busy VI cannot hold a commit off)
     input  wire                blk_valid,
@@ -218,6 +226,8 @@ reg [NUM_VI-1:0] enable_reg;
 reg [2*NUM_VI-1:0] state_reg;
 reg [NQ-1:0]     word_valid_reg;
 reg [NUM_VI-1:0] sready_reg;     // per VI: its send queue has an available item (VI enable aside)
+reg [NUM_VI-1:0] rready_reg;     // per VI: the same for its receive queue
+reg [NQ-1:0]     queued_reg;     // per queue: posted descriptors not yet consumed (L, fb or pending)
 reg [NUM_VI-1:0] held_s_reg;     // per VI: send queue F > 0
 reg [NUM_VI-1:0] held_r_reg;     // per VI: receive queue F > 0
 
@@ -326,36 +336,46 @@ wire [QW-1:0] rxq_qa    = {rxq_vi, 1'b1};
 wire          rxq_in_vi = ({1'b0, rxq_vi} < NUM_VI_W);
 wire          rxq_want  = rxq_valid && !rxq_rsp_valid;
 
-// scheduler: eligible send queues (one bit per VI) and the round-robin
-// pick. Vector operations and a logarithmic search, not a loop over the
-// queues: this logic settles every cycle.
+// scheduler: eligible queues (send queues, and the receive queues of VIs
+// in ERROR) and the round-robin pick over the queues. Vector operations and
+// a logarithmic search, not a loop over the queues: this logic settles
+// every cycle.
 localparam [NUM_VI-1:0] VI_ONE = {{(NUM_VI-1){1'b0}}, 1'b1};
+localparam [NQ-1:0]     Q_ONE  = {{(NQ-1){1'b0}}, 1'b1};
 wire [NUM_VI-1:0] blk_mask = blk_valid ? (VI_ONE << blk_vi) : {NUM_VI{1'b0}};
-// the scheduler hands out send queues (q 0) only; receive queues are taken
-// on demand through the rxq port
-wire [NUM_VI-1:0] elig = sready_reg & enable_reg & ~blk_mask;
-// the round-robin pointer is a queue index: VIs whose send queue is at or
-// after it come first
-wire [QW:0]       rr_vi = ({1'b0, rr_ptr_reg} + 1'b1) >> 1;
-wire [NUM_VI-1:0] rr_lo = (VI_ONE << rr_vi) - VI_ONE;   // VIs before the pointer
-wire [NUM_VI-1:0] elig_hi = elig & ~rr_lo;
+// the scheduler hands out send queues (q 0), and the receive queues (q 1)
+// of VIs in ERROR, whose receives the send engine flushes; receive queues
+// of other VIs are taken on demand through the rxq port
+wire [NUM_VI-1:0] err_vi;
+wire [NQ-1:0]     elig;
+genvar gv;
+generate
+    for (gv = 0; gv < NUM_VI; gv = gv + 1) begin : g_elig
+        assign err_vi[gv] = state_reg[2 * gv +: 2] == 2'd3;
+        assign elig[2 * gv]     = sready_reg[gv] & enable_reg[gv] & ~blk_mask[gv];
+        assign elig[2 * gv + 1] = rready_reg[gv] & enable_reg[gv] & err_vi[gv] & ~blk_mask[gv];
+    end
+endgenerate
+// the round-robin pointer is a queue index: queues at or after it come
+// first
+wire [NQ-1:0]     rr_lo = (Q_ONE << rr_ptr_reg) - Q_ONE;   // queues before the pointer
+wire [NQ-1:0]     elig_hi = elig & ~rr_lo;
 wire              pick_found = |elig;
-wire [VI_WIDTH-1:0] pick_vi = lowest_vi(|elig_hi ? elig_hi : elig);
-wire [QW-1:0]     pick = {pick_vi, 1'b0};
+wire [QW-1:0]     pick = lowest_q(|elig_hi ? elig_hi : elig);
 
 // index of the lowest set bit of x (0 if none): halves the range each step
-function [VI_WIDTH-1:0] lowest_vi(input [NUM_VI-1:0] x);
-    reg [NUM_VI-1:0] v;
-    reg [31:0]       step;
-    integer          s;
+function [QW-1:0] lowest_q(input [NQ-1:0] x);
+    reg [NQ-1:0] v;
+    reg [31:0]   step;
+    integer      s;
     begin
         v = x;
-        lowest_vi = {VI_WIDTH{1'b0}};
-        for (s = VI_WIDTH - 1; s >= 0; s = s - 1) begin
+        lowest_q = {QW{1'b0}};
+        for (s = QW - 1; s >= 0; s = s - 1) begin
             step = 32'd1 << s;
-            if (step < NUM_VI && (v & ((VI_ONE << step) - VI_ONE)) == {NUM_VI{1'b0}}) begin
+            if (step < NQ && (v & ((Q_ONE << step) - Q_ONE)) == {NQ{1'b0}}) begin
                 v = v >> step;
-                lowest_vi = lowest_vi | step[VI_WIDTH-1:0];
+                lowest_q = lowest_q | step[QW-1:0];
             end
         end
     end
@@ -585,6 +605,10 @@ end
 // the queue's flags after the write
 wire n_ready = ((({4'd0, n_f} < n_l) || ({4'd0, n_f} == n_l && n_fbv)) && n_f < MAXIF_W);
 wire n_held  = (n_f != 7'd0);
+wire n_queued = (n_l != 11'd0) || n_fbv || (n_pend != 11'd0);
+
+assign qs_queued = ({1'b0, qs_vi} < NUM_VI_W) ?
+    {queued_reg[qix({qs_vi, 1'b1})], queued_reg[qix({qs_vi, 1'b0})]} : 2'b00;
 
 always @* begin
     ram_rd_en   = 1'b0;
@@ -619,6 +643,8 @@ always @(posedge clk) begin
         state_reg      <= {2*NUM_VI{1'b0}};
         word_valid_reg <= {NQ{1'b0}};
         sready_reg     <= {NUM_VI{1'b0}};
+        rready_reg     <= {NUM_VI{1'b0}};
+        queued_reg     <= {NQ{1'b0}};
         held_s_reg     <= {NUM_VI{1'b0}};
         held_r_reg     <= {NUM_VI{1'b0}};
         lat_valid_reg  <= 1'b0;
@@ -671,7 +697,9 @@ always @(posedge clk) begin
             end
             if (ram_wr_en) begin
                 word_valid_reg[qix(op_qa_reg)] <= 1'b1;
+                queued_reg[qix(op_qa_reg)] <= n_queued;
                 if (op_qa_reg[0]) begin
+                    rready_reg[vix(op_qa_reg[QW-1:1])] <= n_ready;
                     held_r_reg[vix(op_qa_reg[QW-1:1])] <= n_held;
                 end else begin
                     sready_reg[vix(op_qa_reg[QW-1:1])] <= n_ready;
@@ -706,7 +734,10 @@ always @(posedge clk) begin
                 if (op_done) begin
                     word_valid_reg[qix({op_qa_reg[QW-1:1], 1'b0})] <= 1'b0;
                     word_valid_reg[qix({op_qa_reg[QW-1:1], 1'b1})] <= 1'b0;
+                    queued_reg[qix({op_qa_reg[QW-1:1], 1'b0})] <= 1'b0;
+                    queued_reg[qix({op_qa_reg[QW-1:1], 1'b1})] <= 1'b0;
                     sready_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
+                    rready_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
                     held_s_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
                     held_r_reg[vix(op_qa_reg[QW-1:1])] <= 1'b0;
                 end
@@ -787,6 +818,7 @@ always @(posedge clk) begin
                 op_reg    <= OP_CTX;
                 op_qa_reg <= {ctx_vi, 1'b0};
                 sready_reg[vix(ctx_vi)] <= 1'b0;
+                rready_reg[vix(ctx_vi)] <= 1'b0;
                 held_s_reg[vix(ctx_vi)] <= 1'b0;
                 held_r_reg[vix(ctx_vi)] <= 1'b0;
             end

@@ -16,8 +16,9 @@
 //            one item per three cycles at most),
 //            ctx_rd_vi = work_vi; the next cycle the context is latched into
 //            the request register, which asks the fetch (req_ptag = ctx
-//            ptag, req_recv 0, MaxTransfer and RDMA enables from the
-//            context). The item's VI, VA, handle and context fields go into
+//            ptag, req_recv = work_q, MaxTransfer and RDMA enables from the
+//            context). Items of receive queues (work_q 1) come only from a
+//            VI in ERROR (via_vi_queues): this engine flushes them. The item's VI, VA, handle and context fields go into
 //            an item FIFO (PIPE_DEPTH = 16 entries, a via_ram) that pairs
 //            them with the fetch results (in request order); the fetch
 //            keeps up to 16 descriptors in flight.
@@ -25,7 +26,8 @@
 //            free (MQ = 16 records, a ring from the fetch result to the
 //            completion; the wide fields in three via_rams, one per reader:
 //            output, write-back lookup, advance; flags and status bits in
-//            flip-flops): RES_BUS -> TRANSPORT_ERROR;
+//            flip-flops): a receive (work_q 1): RES_BUS ->
+//            TRANSPORT_ERROR, else FLUSHED; a send: RES_BUS -> TRANSPORT_ERROR;
 //            RES_STATUS -> its status bit; RES_DESC with op RDMA_WRITE /
 //            RDMA_READ -> LOCAL_FORMAT_ERROR; a send on a VI whose context
 //            state is ERROR -> FLUSHED; not CONNECTED (or not enabled) ->
@@ -61,13 +63,14 @@
 //            lookup (descriptor handle, VA, 32 bytes, LOCAL_WRITE; up to
 //            WXQ lookups and translations ahead); on success one single-beat
 //            write of the Status word (offset 28, four strobes) = DONE |
-//            error bits | OP COMPLETED_SEND (0); several Status writes are in
+//            error bits | OP COMPLETED_SEND (0), or COMPLETED_RECEIVE (1)
+//            for a flushed receive (its Length is not written); several Status writes are in
 //            flight (one AWID, B in order). Lookup failure: nothing written,
 //            cnt_wb_lost. Length and ImmediateData are not written for a
 //            send.
 //   advance  in record order, once the record's Status write is issued (AW
 //            and W taken) or known lost: adv_next = the fetched Next (0 if
-//            res_ctl_valid was 0), adv_keep 0. docs/vi.md says why the
+//            res_ctl_valid was 0), adv_q = the item's queue, adv_keep 0. docs/vi.md says why the
 //            advance need not await the B.
 //   complete in record order, once advanced and (if written) its B has come
 //            (SLVERR/DECERR: cnt_wb_lost): done_pulse, cnt_desc, cnt_err
@@ -299,6 +302,7 @@ localparam [31:0] ST_TRANSPORT  = 32'h1 << `VIA_DESC_CTL_STATUS_TRANSPORT_ERROR_
 localparam [31:0] ST_DONE       = 32'h1 << `VIA_DESC_CTL_STATUS_DONE_LSB;
 localparam [31:0] ST_ERR_MASK   = `VIA_DESC_STATUS_ERROR_MASK;
 localparam [31:0] OP_SEND_FIELD = `VIA_DESC_COMPLETED_SEND << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] OP_RECV_FIELD = `VIA_DESC_COMPLETED_RECEIVE << `VIA_DESC_CTL_STATUS_OP_LSB;
 localparam [31:0] KIND_LR32 = `VIA_TPT_KIND_LOCAL_READ;
 localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
 localparam [1:0]  KIND_LR = KIND_LR32[1:0];
@@ -328,6 +332,7 @@ integer bi;
 // ------------------------------------------------------------ intake
 
 reg                a_v, b_v;
+reg                a_q, b_q;   // the item's queue: 1 a receive to flush
 reg [VI_WIDTH-1:0] a_vi, b_vi;
 reg [63:0]         a_va, b_va;
 reg [31:0]         a_h, b_h;
@@ -339,7 +344,7 @@ reg [1:0]          b_state;
 
 // item FIFO: pairs the fetch results (in request order) with their items
 // (a via_ram; its read register is the head, iqh_v)
-localparam IQW = VI_WIDTH + 58 + 32 + 16 + 24 + 2 + 1;
+localparam IQW = 1 + VI_WIDTH + 58 + 32 + 16 + 24 + 2 + 1;
 reg [PSW-1:0]      iq_wp, iq_rp;
 reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
 reg [PSW:0]        iq_rc;      // entries written, not yet read
@@ -354,7 +359,8 @@ wire [15:0]        iqh_ptag;
 wire [23:0]        iqh_peer;
 wire [1:0]         iqh_state;
 wire               iqh_en;
-assign {iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
+wire               iqh_q;
+assign {iqh_q, iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
 
 // ------------------------------------------------------------ records
 
@@ -365,12 +371,13 @@ reg                r_etr [0:MQ-1];     // that error: 1 TRANSPORT, 0 PROTECTION
 reg                r_w [0:MQ-1];       // its Status write was issued
 reg                r_b [0:MQ-1];       // and its B has come
 reg [31:0]         r_st [0:MQ-1];      // error bits of its status
+reg                r_q [0:MQ-1];       // a flushed receive (queue 1)
 // the wide fields are in three via_rams, one per reader, each read every
 // cycle at its reader's next pointer; a valid flag says the read register
 // holds the word of the reader's record (written at least a cycle before)
 localparam OW = 32 + 32 + 1 + 24 + VI_WIDTH;    // output: header fields
 localparam WW = 58 + 32 + 16;                   // write-back lookup (VA bits 63:6)
-localparam AW2 = VI_WIDTH + 64 + 32;            // advance
+localparam AW2 = 1 + VI_WIDTH + 64 + 32;        // advance
 wire [OW-1:0]      o_rd;
 wire [WW-1:0]      wl_rd;
 wire [AW2-1:0]     ap_rd;
@@ -382,12 +389,13 @@ wire [VI_WIDTH-1:0] o_vi;
 wire [63:6]        wl_dva;
 wire [31:0]        wl_dh;
 wire [15:0]        wl_ptag;
+wire               ap_q;
 wire [VI_WIDTH-1:0] ap_vi;
 wire [63:0]        ap_next;
 wire [31:0]        ap_nh;
 assign {o_len, o_imm, o_immf, o_peer, o_vi} = o_rd;
 assign {wl_dva, wl_dh, wl_ptag} = wl_rd;
-assign {ap_vi, ap_next, ap_nh} = ap_rd;
+assign {ap_q, ap_vi, ap_next, ap_nh} = ap_rd;
 // ring pointers, in order: cp <= ap <= wa <= wl <= out <= rec_wp
 reg [MW:0]         rec_wp;   // next record to make (classify)
 reg [MW:0]         out_rp;   // output side's record
@@ -449,7 +457,7 @@ via_desc_pipe #(
     .req_va(b_va),
     .req_handle(b_h),
     .req_ptag(b_ptag),
-    .req_recv(1'b0),
+    .req_recv(b_q),
     .req_max_transfer(b_mts),
     .req_rdma_write_en(b_rw),
     .req_rdma_read_en(b_rr),
@@ -531,7 +539,7 @@ via_ram #(
     .clk(clk),
     .wr_en(fe_req_go),
     .wr_addr(iq_wp),
-    .wr_data({b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en}),
+    .wr_data({b_q, b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en}),
     .rd_en(iq_rd_en),
     .rd_addr(iq_rp),
     .rd_data(iq_rd)
@@ -541,7 +549,8 @@ reg         cls_frame;
 always @(*) begin
     cls_frame = 1'b0;
     cls_st = 32'd0;
-    if (fe_res_kind == RES_STATUS) cls_st = fe_res_status;
+    if (iqh_q) cls_st = (fe_res_kind == RES_DESC || fe_res_kind == RES_STATUS) ? ST_FLUSHED : ST_TRANSPORT;
+    else if (fe_res_kind == RES_STATUS) cls_st = fe_res_status;
     else if (fe_res_kind != RES_DESC) cls_st = ST_TRANSPORT;
     else if (fe_res_control[1:0] != 2'd0) cls_st = ST_FORMAT;
     else if (cls_cst == VI_ERROR) cls_st = ST_FLUSHED;
@@ -791,7 +800,7 @@ wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]);
 
 assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv;
 assign adv_vi = ap_vi;
-assign adv_q = 1'b0;
+assign adv_q = ap_q;
 assign adv_next = ap_next;
 assign adv_next_handle = ap_nh;
 assign adv_keep = 1'b0;
@@ -868,7 +877,7 @@ wire [OW-1:0] rec_o = {fe_res_length,
     fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0,
     fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB], iqh_peer, iqh_vi};
 wire [WW-1:0] rec_w = {iqh_va, iqh_h, iqh_ptag};
-wire [AW2-1:0] rec_a = {iqh_vi, fe_res_ctl_valid ? fe_res_next : 64'd0,
+wire [AW2-1:0] rec_a = {iqh_q, iqh_vi, fe_res_ctl_valid ? fe_res_next : 64'd0,
     fe_res_ctl_valid ? fe_res_next_handle : 32'd0};
 
 via_ram #(.WIDTH(OW), .WORDS(MQ)) oram (
@@ -905,6 +914,7 @@ always @(posedge clk) begin
         r_w[rw_i] <= 1'b0;
         r_b[rw_i] <= 1'b0;
         r_st[rw_i] <= cls_st & ST_ERR_MASK;
+        r_q[rw_i] <= iqh_q;
     end
     if (is_fin) r_idone[is_id] <= 1'b1;
     if (rs_data && d_rs_err != 3'd0 && !r_err[rs_id]) begin
@@ -970,9 +980,11 @@ always @(posedge clk) begin
     end
     if (rst) begin
         a_vi <= {VI_WIDTH{1'b0}};
+        a_q <= 1'b0;
         a_va <= 64'd0;
         a_h <= 32'd0;
         b_vi <= {VI_WIDTH{1'b0}};
+        b_q <= 1'b0;
         b_va <= 64'd0;
         b_h <= 32'd0;
         b_ptag <= 16'd0;
@@ -1053,6 +1065,7 @@ always @(posedge clk) begin
         if (work_go) begin
             a_v <= 1'b1;
             a_vi <= work_vi;
+            a_q <= work_q;
             a_va <= work_va;
             a_h <= work_handle;
         end else if (a_v) begin
@@ -1060,6 +1073,7 @@ always @(posedge clk) begin
             if (!abort) begin
                 b_v <= 1'b1;
                 b_vi <= a_vi;
+                b_q <= a_q;
                 b_va <= a_va;
                 b_h <= a_h;
                 b_en <= ctx_rd_enable;
@@ -1258,7 +1272,7 @@ always @(posedge clk) begin
             if (wa_ok) begin
                 wa_busy <= 1'b1;
                 wa_a <= wxq_pa[wxq_rp] + 28;
-                wa_word <= ST_DONE | r_st[wa_i] | OP_SEND_FIELD;
+                wa_word <= ST_DONE | r_st[wa_i] | (r_q[wa_i] ? OP_RECV_FIELD : OP_SEND_FIELD);
                 awv_r <= 1'b1;
                 wv_r <= 1'b1;
                 bf_wp <= bf_wp + 1'b1;

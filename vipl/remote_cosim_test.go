@@ -54,6 +54,9 @@ func together(t *testing.T, nics []*vipl.Nic, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+	// (a require in fn ends only its goroutine: stop here, before the
+	// next step reads what it did not make)
+	require.False(t, t.Failed(), "a node failed")
 }
 
 // remoteNode is one node's end of a test between nodes.

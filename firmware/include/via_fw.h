@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x6a0ebbbed9d21f5b)
+#define VIA_FW_HASH VIA_ULL(0xaff0244d3ac9ab6e)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -265,6 +265,10 @@
 #define VIA_FW_REG_VI_CTX_STATUS VIA_U(0x158)
 #define VIA_FW_VI_CTX_STATUS_BUSY_SHIFT VIA_U(0)
 #define VIA_FW_VI_CTX_STATUS_BUSY_MASK VIA_U(0x00000001)
+#define VIA_FW_VI_CTX_STATUS_SEND_QUEUED_SHIFT VIA_U(8)
+#define VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK VIA_U(0x00000100)
+#define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT VIA_U(9)
+#define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK VIA_U(0x00000200)
 
 #ifndef __ASSEMBLER__
 
@@ -332,6 +336,10 @@ static inline uint32_t via_fw_vi_ctx_cmd_commit_get(uint32_t v) { return (uint32
 static inline uint32_t via_fw_vi_ctx_cmd_commit_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_CMD_COMMIT_MASK) | ((x << VIA_FW_VI_CTX_CMD_COMMIT_SHIFT) & VIA_FW_VI_CTX_CMD_COMMIT_MASK)); }
 static inline uint32_t via_fw_vi_ctx_status_busy_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_BUSY_MASK) >> VIA_FW_VI_CTX_STATUS_BUSY_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_status_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_BUSY_MASK) | ((x << VIA_FW_VI_CTX_STATUS_BUSY_SHIFT) & VIA_FW_VI_CTX_STATUS_BUSY_MASK)); }
+static inline uint32_t via_fw_vi_ctx_status_send_queued_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) >> VIA_FW_VI_CTX_STATUS_SEND_QUEUED_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_status_send_queued_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) | ((x << VIA_FW_VI_CTX_STATUS_SEND_QUEUED_SHIFT) & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK)); }
+static inline uint32_t via_fw_vi_ctx_status_recv_queued_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) >> VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_status_recv_queued_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) | ((x << VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT) & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK)); }
 
 #endif /* __ASSEMBLER__ */
 

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x6a0ebbbed9d21f5b
+const FwHash uint64 = 0xaff0244d3ac9ab6e
 
 // Constants of the layout.
 const (
@@ -238,37 +238,39 @@ const (
 
 // Register fields' bits in place, as constants.
 const (
-	FwIdValueMask            = 0xffffffff // ID[31:0]
-	FwEventCodeMask          = 0xff       // EVENT[7:0]
-	FwEventArgMask           = 0xffffff00 // EVENT[31:8]
-	FwEventCountCountMask    = 0xffff     // EVENT_COUNT[15:0]
-	FwEventCountDroppedMask  = 0xffff0000 // EVENT_COUNT[31:16]
-	FwTimerCtrlArmMask       = 0x1        // TIMER_CTRL[0:0]
-	FwCmRxStatusValidMask    = 0x1        // CM_RX_STATUS[0:0]
-	FwCmRxSrcNodeMask        = 0xff       // CM_RX_SRC[7:0]
-	FwCmRxSrcViMask          = 0xffff0000 // CM_RX_SRC[31:16]
-	FwCmTxDstNodeMask        = 0xff       // CM_TX_DST[7:0]
-	FwCmTxDstViMask          = 0xffff0000 // CM_TX_DST[31:16]
-	FwCmTxSrcViViMask        = 0xffff     // CM_TX_SRC_VI[15:0]
-	FwCmTxStatusBusyMask     = 0x1        // CM_TX_STATUS[0:0]
-	FwTptAttrPtagMask        = 0xffff     // TPT_ATTR[15:0]
-	FwTptAttrRdmaWriteMask   = 0x10000    // TPT_ATTR[16:16]
-	FwTptAttrRdmaReadMask    = 0x20000    // TPT_ATTR[17:17]
-	FwTptCmdOpMask           = 0x7        // TPT_CMD[2:0]
-	FwTptStatusBusyMask      = 0x1        // TPT_STATUS[0:0]
-	FwTptStatusValidMask     = 0x2        // TPT_STATUS[1:1]
-	FwTptStatusGenMask       = 0xffff0000 // TPT_STATUS[31:16]
-	FwViCtxViViMask          = 0xffff     // VI_CTX_VI[15:0]
-	FwViCtxAttrEnableMask    = 0x1        // VI_CTX_ATTR[0:0]
-	FwViCtxAttrResetQMask    = 0x2        // VI_CTX_ATTR[1:1]
-	FwViCtxAttrStateMask     = 0x30       // VI_CTX_ATTR[5:4]
-	FwViCtxAttrRdmaWriteMask = 0x10000    // VI_CTX_ATTR[16:16]
-	FwViCtxAttrRdmaReadMask  = 0x20000    // VI_CTX_ATTR[17:17]
-	FwViCtxPtagPtagMask      = 0xffff     // VI_CTX_PTAG[15:0]
-	FwViCtxPeerPeerMask      = 0xffff     // VI_CTX_PEER[15:0]
-	FwViCtxPeerNodeMask      = 0xff0000   // VI_CTX_PEER[23:16]
-	FwViCtxCmdCommitMask     = 0x1        // VI_CTX_CMD[0:0]
-	FwViCtxStatusBusyMask    = 0x1        // VI_CTX_STATUS[0:0]
+	FwIdValueMask               = 0xffffffff // ID[31:0]
+	FwEventCodeMask             = 0xff       // EVENT[7:0]
+	FwEventArgMask              = 0xffffff00 // EVENT[31:8]
+	FwEventCountCountMask       = 0xffff     // EVENT_COUNT[15:0]
+	FwEventCountDroppedMask     = 0xffff0000 // EVENT_COUNT[31:16]
+	FwTimerCtrlArmMask          = 0x1        // TIMER_CTRL[0:0]
+	FwCmRxStatusValidMask       = 0x1        // CM_RX_STATUS[0:0]
+	FwCmRxSrcNodeMask           = 0xff       // CM_RX_SRC[7:0]
+	FwCmRxSrcViMask             = 0xffff0000 // CM_RX_SRC[31:16]
+	FwCmTxDstNodeMask           = 0xff       // CM_TX_DST[7:0]
+	FwCmTxDstViMask             = 0xffff0000 // CM_TX_DST[31:16]
+	FwCmTxSrcViViMask           = 0xffff     // CM_TX_SRC_VI[15:0]
+	FwCmTxStatusBusyMask        = 0x1        // CM_TX_STATUS[0:0]
+	FwTptAttrPtagMask           = 0xffff     // TPT_ATTR[15:0]
+	FwTptAttrRdmaWriteMask      = 0x10000    // TPT_ATTR[16:16]
+	FwTptAttrRdmaReadMask       = 0x20000    // TPT_ATTR[17:17]
+	FwTptCmdOpMask              = 0x7        // TPT_CMD[2:0]
+	FwTptStatusBusyMask         = 0x1        // TPT_STATUS[0:0]
+	FwTptStatusValidMask        = 0x2        // TPT_STATUS[1:1]
+	FwTptStatusGenMask          = 0xffff0000 // TPT_STATUS[31:16]
+	FwViCtxViViMask             = 0xffff     // VI_CTX_VI[15:0]
+	FwViCtxAttrEnableMask       = 0x1        // VI_CTX_ATTR[0:0]
+	FwViCtxAttrResetQMask       = 0x2        // VI_CTX_ATTR[1:1]
+	FwViCtxAttrStateMask        = 0x30       // VI_CTX_ATTR[5:4]
+	FwViCtxAttrRdmaWriteMask    = 0x10000    // VI_CTX_ATTR[16:16]
+	FwViCtxAttrRdmaReadMask     = 0x20000    // VI_CTX_ATTR[17:17]
+	FwViCtxPtagPtagMask         = 0xffff     // VI_CTX_PTAG[15:0]
+	FwViCtxPeerPeerMask         = 0xffff     // VI_CTX_PEER[15:0]
+	FwViCtxPeerNodeMask         = 0xff0000   // VI_CTX_PEER[23:16]
+	FwViCtxCmdCommitMask        = 0x1        // VI_CTX_CMD[0:0]
+	FwViCtxStatusBusyMask       = 0x1        // VI_CTX_STATUS[0:0]
+	FwViCtxStatusSendQueuedMask = 0x100      // VI_CTX_STATUS[8:8]
+	FwViCtxStatusRecvQueuedMask = 0x200      // VI_CTX_STATUS[9:9]
 )
 
 // Fields, as typed accessors.
@@ -335,6 +337,10 @@ var (
 	FwViCtxCmdCommit = Field{Reg: FwRegViCtxCmd, Name: "COMMIT", LSB: 0, Width: 1, Access: AccessWO}
 	// FwViCtxStatusBusy is VI_CTX_STATUS[0:0] (ro): A commit is in progress: held from the VI_CTX_CMD store until the data path accepts it (ctx_ready).
 	FwViCtxStatusBusy = Field{Reg: FwRegViCtxStatus, Name: "BUSY", LSB: 0, Width: 1, Access: AccessRO}
+	// FwViCtxStatusSendQueued is VI_CTX_STATUS[8:8] (ro): The send queue of VI VI_CTX_VI holds posted descriptors not yet completed (0 once a flush is done).
+	FwViCtxStatusSendQueued = Field{Reg: FwRegViCtxStatus, Name: "SEND_QUEUED", LSB: 8, Width: 1, Access: AccessRO}
+	// FwViCtxStatusRecvQueued is VI_CTX_STATUS[9:9] (ro): The receive queue of VI VI_CTX_VI holds posted descriptors not yet completed.
+	FwViCtxStatusRecvQueued = Field{Reg: FwRegViCtxStatus, Name: "RECV_QUEUED", LSB: 9, Width: 1, Access: AccessRO}
 )
 
 // Fw describes the fw layout: every register and field, for tools that work by name.
@@ -444,6 +450,8 @@ var Fw = Map{
 		}},
 		{Name: "VI_CTX_STATUS", Offset: FwRegViCtxStatus, Access: AccessRO, Doc: "Context commit status.", Fields: []Field{
 			FwViCtxStatusBusy,
+			FwViCtxStatusSendQueued,
+			FwViCtxStatusRecvQueued,
 		}},
 	},
 }

@@ -114,6 +114,14 @@ localparam [1:0] RESP_DECERR = 2'd3;
 
 reg [7:0] mem [0:MEM_BYTES-1];
 
+// One bit per 4 KiB page of mem: set by every write of the model (AXI or
+// mem_write_byte), never cleared here. A bench that compares the memory
+// with an image of its own may compare only the pages written since its
+// last comparison (and the pages it wrote itself), then clear the bits.
+localparam PAGES = (MEM_BYTES + 4095) / 4096;
+reg [PAGES-1:0] page_written;
+initial page_written = {PAGES{1'b1}};
+
 // bench controls
 integer ready_prob;
 integer aw_prob, w_prob, b_prob, ar_prob, r_prob;  // -1: ready_prob
@@ -188,6 +196,7 @@ task mem_write_byte;
     begin
         if (addr < MEM_BYTES) begin
             mem[addr] = data;
+            page_written[addr >> 12] = 1'b1;
         end
     end
 endtask
@@ -550,6 +559,7 @@ always @(posedge clk) begin
                 for (lane = 0; lane < BYTES; lane = lane + 1) begin
                     if (s_axi_wstrb[lane]) begin
                         mem[((a >> BUS_SIZE) << BUS_SIZE) + lane] = s_axi_wdata[lane*8 +: 8];
+                        page_written[(((a >> BUS_SIZE) << BUS_SIZE) + lane) >> 12] = 1'b1;
                     end
                 end
             end

@@ -238,6 +238,8 @@ via_cpu_periph #(
     .ctx_ptag(ctx_ptag),
     .ctx_max_transfer(ctx_max_transfer),
     .ctx_peer(ctx_peer),
+    .ctx_q_vi(ctx_q_vi),
+    .ctx_queued(tb_queued),
     .cm_rx_valid(cmr_valid),
     .cm_rx_ready(cmr_ready),
     .cm_rx_node(cmr_node),
@@ -259,6 +261,11 @@ via_cpu_periph #(
 // and its fields kept; ctx_* must not change while ctx_valid waits
 wire        ctx_valid;
 reg         ctx_ready = 1'b0;
+// the queue state the data path would show for VI ctx_q_vi (VI_CTX_VI as
+// it is now): a function of it, so that a read shows which VI it asked for
+wire [15:0] ctx_q_vi;
+wire [1:0]  tb_queued = {ctx_q_vi[1] ^ ctx_q_vi[0], ctx_q_vi[0]};
+wire [31:0] q_bits = {22'd0, tb_queued, 8'd0};
 wire [15:0] ctx_vi;
 wire        ctx_enable;
 wire [1:0]  ctx_state;
@@ -1063,7 +1070,7 @@ initial begin
             // still waiting: BUSY; rewrite the registers and commit again
             // (ignored); ctx_* keep the first commit's values
             per_access(1'b0, R_CSTATUS, 32'd0, 4'd0);
-            if (res_rdata !== 32'h1) begin
+            if (res_rdata !== (32'h1 | q_bits)) begin
                 $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS 0x%08h while a commit waits", res_rdata);
             end
             wr(R_CVI, ~{16'd0, c_vi}, 4'hf);
@@ -1081,7 +1088,7 @@ initial begin
             i = i + 1;
             if (i > 60) $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS.BUSY stuck");
         end
-        if (res_rdata !== 32'h0 || ctx_valid) begin
+        if (res_rdata !== q_bits || ctx_q_vi !== (cm_lat >= 30 ? ~c_vi : c_vi) || ctx_valid) begin
             $fatal(1, "tb_via_cpu_periph: VI_CTX_STATUS 0x%08h, ctx_valid %b after the commit", res_rdata, ctx_valid);
         end
         repeat (2) @(posedge clk);

@@ -38,6 +38,13 @@
 //     resets with lists in the pool, then (POOL <= 32) the pool filled
 //     completely from empty receive queues: exactly POOL posts go to the
 //     pool, the rest to the fallback; disable / enable;
+//   - the flush: a receive queue is handed out as work (work_q 1) only
+//     while its VI is in ERROR, fairly with the other queues; directed:
+//     receives queued while CONNECTED are all handed out once the VI is in
+//     ERROR; qs_queued equals the model (taken, not consumed) after every
+//     drain, for every VI. (The RX-engine model, like via_vi_rx, takes no
+//     receive of a VI in ERROR and never rewinds a queue with an item in
+//     the work register; random states are ERROR in the random phase only.)
 //   - throughput: in the saturation phase (engine at full speed) the number
 //     of operations per cycle the block is occupied, printed; at most 3
 //     cycles per operation.
@@ -105,6 +112,9 @@ wire [63:0]   rxq_rsp_va;
 wire [31:0]   rxq_rsp_handle;
 wire [1:0]    rxq_rsp_state;
 wire [NUM_VI-1:0] vi_held;
+reg  [VW-1:0] qs_vi = 0;
+wire [1:0]    qs_queued;
+integer       flushed_rx = 0;   // receive items handed out as work (VI in ERROR)
 wire [31:0]   cnt_doorbell, cnt_db_dropped, cnt_overflow, cnt_bad_write, cnt_adv_stale, cnt_chained;
 wire          busy;
 
@@ -122,6 +132,8 @@ via_vi_queues #(.NUM_VI(NUM_VI), .MAX_DESC(MAX_DESC), .POOL(POOL), .MAX_INFLIGHT
     .rxq_rsp_valid(rxq_rsp_valid), .rxq_rsp_ready(rxq_rsp_ready), .rxq_rsp_found(rxq_rsp_found),
     .rxq_rsp_va(rxq_rsp_va), .rxq_rsp_handle(rxq_rsp_handle), .rxq_rsp_state(rxq_rsp_state),
     .vi_held(vi_held),
+    .qs_vi(qs_vi),
+    .qs_queued(qs_queued),
     .blk_valid(1'b0),
     .blk_vi({VW{1'b0}}),
     .cnt_doorbell(cnt_doorbell), .cnt_db_dropped(cnt_db_dropped), .cnt_overflow(cnt_overflow),
@@ -279,8 +291,10 @@ function avail(input integer q);
     end
 endfunction
 
+// the scheduler serves send queues, and the receive queues of VIs in ERROR
+// (the flush)
 function elig(input integer q);
-    elig = (q % 2 == 0) && avail(q);
+    elig = (q % 2 == 0 || mdl_state[q / 2] == 2'd3) && avail(q);
 endfunction
 
 function rx_avail(input integer vi);
@@ -393,7 +407,9 @@ always @(posedge clk) begin
             qa = work_vi * 2 + work_q;
             loads = loads + 1;
             if ($test$plusargs("debug")) $display("%s %0d load q %0d rr %0d ready %b en %b F0 %0d posted0 %0d l0 %0d fb0 %0d", NAME, cyc, qa, dut.rr_ptr_reg, dut.sready_reg, dut.enable_reg, head[0]-advd[0], posted[0], m_l[0], m_fb[0]);
-            if (work_q != 0) $fatal(1, "tb %s: work for a receive queue (VI %0d)", NAME, work_vi);
+            if (work_q != 0 && mdl_state[work_vi] != 2'd3)
+                $fatal(1, "tb %s: work for a receive queue of VI %0d in state %0d", NAME, work_vi, mdl_state[work_vi]);
+            if (work_q != 0) flushed_rx = flushed_rx + 1;
             if (work_vi >= NUM_VI) $fatal(1, "tb %s: work for VI %0d out of range", NAME, work_vi);
             if (!avail(qa)) $fatal(1, "tb %s: work for q %0d with no item available: posted %0d head %0d advd %0d l %0d fb %0d en %0d",
                                    NAME, qa, posted[qa], head[qa], advd[qa], m_l[qa], m_fb[qa], mdl_en[work_vi]);
@@ -526,8 +542,11 @@ always @(posedge clk) begin
                 for (i = 0; i < NUM_VI; i = i + 1)
                     if (posted[((r + i) % NUM_VI) * 2 + 1] > head[((r + i) % NUM_VI) * 2 + 1]) r = (r + i) % NUM_VI;
             end
-            rxq_valid <= 1;
-            rxq_vi <= r;
+            // (as the receive engine: no take for a VI in ERROR)
+            if (r >= NUM_VI || mdl_state[r] != 2'd3) begin
+                rxq_valid <= 1;
+                rxq_vi <= r;
+            end
         end
         // drive: work_ready
         r = rnd(0);
@@ -564,7 +583,13 @@ always @(posedge clk) begin
                             adv_keep <= 1;
                         else
                             adv_keep <= (fq % 2 == 1) && (rnd(0) & 3) == 0 &&
-                                        !((rx_pend || rxq_rsp_valid || rxq_valid) && rx_q == fq);
+                                        !((rx_pend || rxq_rsp_valid || rxq_valid) && rx_q == fq) &&
+                                        // as the receive engine: never for a
+                                        // VI in ERROR (the scheduler hands its
+                                        // receives out), nor with an item of
+                                        // the queue in the work register
+                                        mdl_state[fq / 2] != 2'd3 &&
+                                        !(work_valid && work_vi * 2 + work_q == fq);
                         rew_req[fq] = 0;
                     end
                 end
@@ -613,6 +638,22 @@ task check_counters;
         // the pool: entries in use = the model's (no leak)
         if (dut.fresh_reg - dut.fl_cnt_reg != pool_used)
             $fatal(1, "tb %s: pool entries in use %0d, expected %0d", NAME, dut.fresh_reg - dut.fl_cnt_reg, pool_used);
+        check_queued;
+    end
+endtask
+
+// qs_queued of every VI (and one out of range) against the model: a queue
+// holds items the block took and nobody consumed
+task check_queued;
+    integer v;
+    begin
+        for (v = 0; v <= NUM_VI; v = v + 1) begin
+            qs_vi = v;
+            #1;
+            if (qs_queued !== (v >= NUM_VI ? 2'b00 : {posted[2*v+1] > advd[2*v+1], posted[2*v] > advd[2*v]}))
+                $fatal(1, "tb %s: qs_queued of VI %0d is %b, posted %0d/%0d consumed %0d/%0d", NAME, v, qs_queued,
+                       posted[2*v], posted[2*v+1], advd[2*v], advd[2*v+1]);
+        end
     end
 endtask
 
@@ -751,6 +792,12 @@ initial begin
     if (POOL <= 32 && x_chained == 0) $fatal(1, "tb %s: the fallback never happened", NAME);
     if (POOL > 12 * MAX_DESC && x_chained != 0) $fatal(1, "tb %s: fallback with a pool that cannot fill", NAME);
 
+    // the directed phases keep receives queued: no VI in ERROR (whose
+    // receives the scheduler would flush) until the flush phase
+    rx_quiet;
+    for (n = 0; n < 5; n = n + 1) ctx_op(n, 1, (mdl_state[n] == 2'd3) ? 2'd1 : mdl_state[n], 0);
+    rx_stall = 0;
+
     // directed: low word, junk, high word: the high word is bad
     @(negedge clk);
     push_wr(0, 12'h000, 32'h1000, 4'hF, K_LOW);
@@ -872,7 +919,7 @@ initial begin
         while (hw_rd != hw_wr) @(posedge clk);
         repeat (30) @(posedge clk);
         while (work_valid) @(posedge clk);
-        ctx_op(v0, 1, rnd(0), 1);
+        ctx_op(v0, 1, rnd(0) % 3, 1);
         eng_hold[2*v0] = 0; eng_hold[2*v0+1] = 0;
         while (eng_stale_n[2*v0] != 0 || eng_untaken[2*v0] != 0 || eng_stale_n[2*v0+1] != 0) @(posedge clk);
         rx_stall = 0;
@@ -902,6 +949,31 @@ initial begin
         check_counters;
     end
 
+    // directed: the flush. Receives posted to VI 2 while CONNECTED stay
+    // queued (qs_queued, no work); once VI 2 is in ERROR the scheduler hands
+    // every one of them to the engine, in order (work_q 1), with its send
+    // queue's items
+    rx_quiet;
+    ctx_op(2, 1, 2'd1, 0);
+    eng_stall = 1;
+    h0 = flushed_rx;
+    for (n = 0; n < 5; n = n + 1) begin wait_fifo(4); @(negedge clk); post(2 * 2 + 1, 0); end
+    for (n = 0; n < 2; n = n + 1) begin wait_fifo(4); @(negedge clk); post(2 * 2, 0); end
+    while (hw_rd != hw_wr) @(posedge clk);
+    repeat (10) @(posedge clk);
+    check_queued;
+    if (qs_queued !== 2'b00) $fatal(1, "tb %s: bench error, qs_vi left at %0d", NAME, qs_vi);
+    qs_vi = 2;
+    #1;
+    if (qs_queued !== 2'b11) $fatal(1, "tb %s: VI 2's queues show %b with posts in both", NAME, qs_queued);
+    ctx_op(2, 1, 2'd3, 0);
+    eng_stall = 0;
+    drain;
+    check_counters;
+    if (flushed_rx - h0 != 5) $fatal(1, "tb %s: %0d receives of VI 2 flushed, expected 5", NAME, flushed_rx - h0);
+    ctx_op(2, 1, 2'd1, 0);
+    rx_stall = 0;
+
     // disable a VI with work, then enable it: nothing handed out meanwhile
     eng_stall = 1;
     eng_lat = 1;
@@ -919,8 +991,8 @@ initial begin
     ctx_op(1, 1, 2'd0, 0);
     drain;
     check_counters;
-    $display("tb_via_vi_queues %s: rx takes: %0d found, %0d not found (%0d out of range), %0d given back; %0d rewinds",
-             NAME, rx_found, rx_miss, rx_oor, rx_kept, rewinds);
+    $display("tb_via_vi_queues %s: rx takes: %0d found, %0d not found (%0d out of range), %0d given back; %0d rewinds; %0d receives flushed",
+             NAME, rx_found, rx_miss, rx_oor, rx_kept, rewinds, flushed_rx);
     if (rx_found == 0 || rx_miss == 0 || rx_oor == 0 || rx_kept == 0)
         $fatal(1, "tb %s: an rx take case did not happen", NAME);
     $display("tb_via_vi_queues %s: POOL %0d MAX_INFLIGHT %0d seed %0d: %0d work items, counters db %0d drop %0d ovf %0d bad %0d stale %0d chained %0d",
