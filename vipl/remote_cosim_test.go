@@ -41,6 +41,7 @@ func together(t *testing.T, nics []*vipl.Nic, fn func(i int)) {
 	var wg sync.WaitGroup
 	var left atomic.Int32
 	left.Store(int32(len(nics)))
+	var failed atomic.Bool
 	for i := range nics {
 		wg.Go(func() {
 			defer func() {
@@ -50,13 +51,26 @@ func together(t *testing.T, nics []*vipl.Nic, fn func(i int)) {
 				}
 				assert.NoError(t, nics[i].Park(ctx), "parking node %d", i)
 			}()
+			defer func() {
+				if r := recover(); r != nil {
+					failed.Store(true)
+					panic(r)
+				}
+			}()
+			done := false
+			defer func() {
+				if !done {
+					failed.Store(true) // a require ended it (runtime.Goexit)
+				}
+			}()
 			fn(i)
+			done = true
 		})
 	}
 	wg.Wait()
 	// (a require in fn ends only its goroutine: stop here, before the
 	// next step reads what it did not make)
-	require.False(t, t.Failed(), "a node failed")
+	require.False(t, failed.Load(), "a node stopped on a failed require")
 }
 
 // remoteNode is one node's end of a test between nodes.
@@ -631,6 +645,93 @@ func TestCosimRemoteFaults(t *testing.T) {
 	assert.Equal(t, p1.In, uint32(0), "node 1 sent nothing")
 }
 
+// TestCosimRemoteDisconnectFlush: node 0 disconnects in the middle of a
+// stream. Its sends complete in order, the first ones done, every later one
+// FLUSHED; node 1 receives exactly the messages node 0 sent (data intact)
+// and, once the DISCONNECT arrives, its VI is in ERROR and every receive
+// still queued completes FLUSHED as a receive; vipl posts nothing in ERROR;
+// node 1's Disconnect takes its VI back to IDLE (both queues empty).
+func TestCosimRemoteDisconnectFlush(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
+	ctx := ctxT(t)
+	// more sends than the send engine keeps in flight (16): a context
+	// commit waits for those, the rest is still queued
+	const nSend, nRecv, size = 28, 28, 2048
+	const descOff, srcOff, rxOff = 45 * 4096, 4096, 4096 + size
+	desc := func(r *remoteNode, k int, seg vipl.DataSegment) *vipl.Desc {
+		x, err := r.n.NewDesc(r.buf.VA+descOff+uint64(k)*64, r.h, &vipl.Descriptor{Segments: []vipl.DataSegment{seg}})
+		require.NoError(t, err)
+		return x
+	}
+	src := pattern(77, size)
+	copy(rn[0].buf.Bytes[srcOff:], src)
+	// node 1's receives first, each into its own slot
+	together(t, nicsOf(rn), func(i int) {
+		if i == 1 {
+			for k := range nRecv {
+				require.NoError(t, rn[1].vi[0].PostRecv(ctx, desc(rn[1], k, rn[1].seg(rxOff+k*size, size))))
+			}
+		}
+	})
+	var sendSt, recvSt []string
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		if i == 0 {
+			for k := range nSend {
+				require.NoError(t, r.vi[1].PostSend(ctx, desc(r, k, r.seg(srcOff, size))))
+			}
+			// in the middle of the stream
+			require.NoError(t, r.vi[1].Disconnect(ctx))
+			for range nSend {
+				d, err := r.vi[1].SendWait(ctx, 100)
+				require.NoError(t, err)
+				sendSt = append(sendSt, d.Status().String())
+			}
+			return
+		}
+		for range nRecv {
+			d, err := r.vi[0].RecvWait(ctx, 100)
+			require.NoError(t, err)
+			recvSt = append(recvSt, d.Status().String())
+		}
+		info, err := r.vi[0].Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViError, info.State, "node 1: the peer disconnected")
+		assert.True(t, info.SendQueueEmpty && info.RecvQueueEmpty, "node 1: queues flushed")
+		// no posting in ERROR (the NIC would flush it at once)
+		err = r.vi[0].PostRecv(ctx, desc(r, nRecv, r.seg(rxOff, size)))
+		assert.ErrorIs(t, err, vipl.ErrInvalidState, "node 1: a receive posted in ERROR")
+		require.NoError(t, r.vi[0].Disconnect(ctx))
+	})
+	t.Logf("node 0 sends: %v", sendSt)
+	t.Logf("node 1 receives: %v", recvSt)
+	done := 0
+	for done < len(sendSt) && sendSt[done] == "DONE|op=SEND" {
+		done++
+	}
+	assert.Greater(t, done, 0, "some sends complete before the disconnect")
+	assert.Less(t, done, nSend, "the disconnect comes in the middle of the stream")
+	for k := done; k < len(sendSt); k++ {
+		assert.Equal(t, "DONE|FLUSHED|op=SEND", sendSt[k], "send %d after the disconnect", k)
+	}
+	// every message sent arrived, in order; every other receive flushed
+	require.Len(t, recvSt, nRecv)
+	for k := range nRecv {
+		if k < done {
+			assert.Equal(t, "DONE|op=RECEIVE", recvSt[k], "receive %d", k)
+			assert.True(t, bytes.Equal(src, rn[1].buf.Bytes[rxOff+k*size:rxOff+(k+1)*size]), "receive %d: the data", k)
+		} else {
+			assert.Equal(t, "DONE|FLUSHED|op=RECEIVE", recvSt[k], "receive %d", k)
+		}
+	}
+	together(t, nicsOf(rn), func(i int) {
+		info, err := rn[i].vi[1-i].Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViIdle, info.State, "node %d: IDLE after Disconnect", i)
+	})
+}
+
 // Errors of the previous issue across the wire: a receive too short
 // completes with the length error and the VI goes on; a message from a VI
 // the receiving VI is not connected to is dropped and counted, and the
@@ -823,7 +924,8 @@ func TestCosimConnect(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf("hello %d", 1-i), string(r.buf.Bytes[8192:8199]))
 	})
 
-	// node 0 disconnects: node 1's VI is told (DISCONNECT) and goes IDLE
+	// node 0 disconnects: node 1's VI is told (DISCONNECT) and goes to
+	// ERROR; its Disconnect takes it to IDLE
 	together(t, nicsOf(rn), func(i int) {
 		switch i {
 		case 0:
@@ -832,11 +934,16 @@ func TestCosimConnect(t *testing.T) {
 			for k := 0; ; k++ {
 				info, err := rn[1].vi[0].Query(ctx)
 				require.NoError(t, err)
-				if info.State == vipl.ViIdle {
+				if info.State == vipl.ViError {
 					break
 				}
+				require.Equal(t, vipl.ViConnected, info.State)
 				require.Less(t, k, 100, "node 1's VI never left CONNECTED")
 			}
+			require.NoError(t, rn[1].vi[0].Disconnect(ctx))
+			info, err := rn[1].vi[0].Query(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, vipl.ViIdle, info.State)
 		}
 	})
 

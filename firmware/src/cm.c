@@ -432,14 +432,16 @@ void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer)
     send(node, vi, peer, VIA_WIRE_CM_OP_DISCONNECT, 0, 0, 0, 0, 0, 0, 0);
 }
 
-/* The peer disconnected: our VI, if it is still CONNECTED to it, goes IDLE
- * and the driver hears of it; DISCONNECT_ACK answers either way. */
+/* The peer disconnected: our VI, if it is still CONNECTED to it, goes to
+ * ERROR (its queued descriptors complete with FLUSHED; the owner's
+ * Disconnect takes it to IDLE) and the driver hears of it; DISCONNECT_ACK
+ * answers either way. */
 static void rx_disconnect(const cm_msg_t *m)
 {
     uint32_t node = m->node & 0xffu;
     uint32_t vi = m->dst_vi, pnode, peer;
     if (vi_peer_of(vi, &pnode, &peer) == VIA_ADMIN_ST_OK && pnode == node && peer == m->src_vi &&
-        vi_disconnect_local(vi) == VIA_ADMIN_ST_OK) {
+        vi_remote_disconnected(vi) == VIA_ADMIN_ST_OK) {
         via_admin_cm_event_t e;
         memset(&e, 0, sizeof e);
         e.type = VIA_ADMIN_CM_EV_DISCONNECTED;

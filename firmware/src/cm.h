@@ -77,8 +77,9 @@ uint32_t cm_poll(via_admin_cm_event_t *out);
 
 /* DISCONNECT_VI took vi (connected to node's VI peer, another node) back
  * to IDLE: tell the peer's manager (DISCONNECT). On the other side, a
- * DISCONNECT for a VI still CONNECTED to the sender takes it to IDLE and
- * queues a DISCONNECTED event; DISCONNECT_ACK answers. */
+ * DISCONNECT for a VI still CONNECTED to the sender takes it to ERROR (the
+ * data path flushes its queues) and queues a DISCONNECTED event;
+ * DISCONNECT_ACK answers. */
 void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer);
 
 /* Counters, for tests and the log: messages dropped because they matched

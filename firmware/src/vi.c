@@ -77,6 +77,28 @@ static int ctx_idle(void)
     return 1;
 }
 
+/* The queue state of VI id (VI_CTX_STATUS.SEND_QUEUED / RECV_QUEUED for
+ * VI_CTX_VI = id): bit 0 the send queue, bit 1 the receive queue holds
+ * descriptors not yet completed. */
+static uint32_t queued(uint32_t id)
+{
+    vi_ctx_write(VIA_FW_REG_VI_CTX_VI, id);
+    uint32_t s = vi_ctx_read(VIA_FW_REG_VI_CTX_STATUS);
+    return ((s & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) ? 1u : 0u) |
+           ((s & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) ? 2u : 0u);
+}
+
+/* Waits until both queues of VI id (in ERROR: the data path completes
+ * every queued descriptor with FLUSHED) are empty, at most VI_FLUSH_POLL_LIMIT
+ * reads; OK or INTERNAL. */
+static uint32_t flush_wait(uint32_t id)
+{
+    for (uint32_t n = VI_FLUSH_POLL_LIMIT; n != 0; n--)
+        if (queued(id) == 0)
+            return VIA_ADMIN_ST_OK;
+    return VIA_ADMIN_ST_INTERNAL;
+}
+
 /* Writes VI id's whole context as v says (v == 0: the VI disabled, every
  * field 0) in one commit and waits for the data path to take it. OK, or
  * INTERNAL when the window stayed busy (before the commit: nothing was
@@ -180,9 +202,9 @@ uint32_t vi_query(uint32_t vi, via_admin_vi_info_t *info)
     info->qos = 0;
     info->send_cq = 0;
     info->recv_cq = 0;
-    /* No descriptor queue exists yet (the descriptor engine will keep
-     * them): both queues are empty. */
-    info->queues = VIA_ADMIN_VI_SEND_QUEUE_EMPTY | VIA_ADMIN_VI_RECV_QUEUE_EMPTY;
+    /* what the data path's queues hold now */
+    uint32_t q = queued(vi);
+    info->queues = ((q & 1u) ? 0 : VIA_ADMIN_VI_SEND_QUEUE_EMPTY) | ((q & 2u) ? 0 : VIA_ADMIN_VI_RECV_QUEUE_EMPTY);
     return VIA_ADMIN_ST_OK;
 }
 
@@ -273,16 +295,29 @@ uint32_t vi_disconnect(uint32_t vi)
     vi_t *v = vi_get(vi);
     if (!v)
         return VIA_ADMIN_ST_INVALID_VI;
-    if (v->state != VIA_VIP_VI_STATE_CONNECTED)
+    if (v->state != VIA_VIP_VI_STATE_CONNECTED && v->state != VIA_VIP_VI_STATE_ERROR)
         return VIA_ADMIN_ST_INVALID_STATE;
     uint32_t ip = v->peer;
-    /* a peer on another node is that node's to disconnect */
-    vi_t *p = v->peer_node == self_node ? vi_get(ip) : 0;
-    uint32_t st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
+    /* a peer on another node is that node's to disconnect; one on this
+     * NIC goes with the VI if it is still connected to it */
+    vi_t *p = v->state == VIA_VIP_VI_STATE_CONNECTED && v->peer_node == self_node ? vi_get(ip) : 0;
+    if (p && (p == v || p->state != VIA_VIP_VI_STATE_CONNECTED || p->peer != vi || p->peer_node != self_node))
+        p = 0;
+    /* ERROR first: the data path flushes what is queued (sends and
+     * receives complete with FLUSHED), then IDLE */
+    uint32_t st = VIA_ADMIN_ST_OK;
+    if (v->state == VIA_VIP_VI_STATE_CONNECTED)
+        st = set_state_commit(vi, v, VIA_VIP_VI_STATE_ERROR, 0, 0);
+    if (st == VIA_ADMIN_ST_OK && p)
+        st = set_state_commit(ip, p, VIA_VIP_VI_STATE_ERROR, 0, 0);
+    if (st == VIA_ADMIN_ST_OK)
+        st = flush_wait(vi);
+    if (st == VIA_ADMIN_ST_OK && p)
+        st = flush_wait(ip);
     if (st != VIA_ADMIN_ST_OK)
         return st;
-    /* The peer, if it is still connected to this VI. */
-    if (p && p != v && p->state == VIA_VIP_VI_STATE_CONNECTED && p->peer == vi && p->peer_node == self_node)
+    st = set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
+    if (st == VIA_ADMIN_ST_OK && p)
         st = set_state_commit(ip, p, VIA_VIP_VI_STATE_IDLE, 0, 0);
     return st;
 }
@@ -299,14 +334,16 @@ uint32_t vi_peer_of(uint32_t vi, uint32_t *node, uint32_t *peer)
     return VIA_ADMIN_ST_OK;
 }
 
-uint32_t vi_disconnect_local(uint32_t vi)
+uint32_t vi_remote_disconnected(uint32_t vi)
 {
     vi_t *v = vi_get(vi);
     if (!v)
         return VIA_ADMIN_ST_INVALID_VI;
     if (v->state != VIA_VIP_VI_STATE_CONNECTED)
         return VIA_ADMIN_ST_INVALID_STATE;
-    return set_state_commit(vi, v, VIA_VIP_VI_STATE_IDLE, 0, 0);
+    /* ERROR: the data path flushes the queues; the owner's Disconnect
+     * takes the VI back to IDLE */
+    return set_state_commit(vi, v, VIA_VIP_VI_STATE_ERROR, 0, 0);
 }
 
 uint32_t vi_self_node(void) { return self_node; }

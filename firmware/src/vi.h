@@ -14,8 +14,11 @@
  *   MODIFY_VI        ENABLE 1, RESET_Q 0, IDLE, the new attributes
  *   DESTROY_VI       ENABLE 0, RESET_Q 1, every other field 0
  *   CONNECT_LOOPBACK VI_A then VI_B: CONNECTED, PEER the other, RESET_Q 0
- *   DISCONNECT_VI    the VI then its peer: IDLE, PEER 0, RESET_Q 0 (the
- *                    queued descriptors stay; the flush is issue 10's)
+ *   DISCONNECT_VI    the VI then its peer (on this NIC, still connected to
+ *                    it): ERROR, PEER 0; once both queues of each are
+ *                    empty (VI_CTX_STATUS.SEND_QUEUED / RECV_QUEUED: the
+ *                    data path completes every queued descriptor with
+ *                    FLUSHED), IDLE; RESET_Q 0 throughout
  * The firmware starts only after a NIC reset, which disables every VI in
  * the data path, so vi_init commits nothing.
  *
@@ -46,9 +49,10 @@
  * CONNECT_REMOTE (VI, PEER_NODE, PEER_VI): the VI exists -> INVALID_VI;
  *   PEER_NODE <= 255 and not this node, PEER_VI <= 65535 -> BAD_PARAM;
  *   IDLE -> INVALID_STATE; the commit -> INTERNAL.
- * DISCONNECT_VI (VI): exists -> INVALID_VI; CONNECTED -> INVALID_STATE;
- *   the commits -> INTERNAL (the VI itself first; its peer goes IDLE too
- *   when it is on this NIC and CONNECTED to this VI).
+ * DISCONNECT_VI (VI): exists -> INVALID_VI; CONNECTED or ERROR ->
+ *   INVALID_STATE; the commits, or a flush that does not end within
+ *   VI_FLUSH_POLL_LIMIT reads -> INTERNAL (the VI itself first; its peer
+ *   goes with it when it is on this NIC and CONNECTED to this VI).
  * A VI holds one use of its ptag from CREATE to DESTROY (MODIFY moves it),
  * so DESTROY_PTAG answers IN_USE while a VI has it. */
 #ifndef FW_VI_H
@@ -61,6 +65,10 @@
 /* VI_CTX_STATUS reads before a commit counts as stuck (the data path takes
  * a commit within a few cycles; one poll is about 20 cycles). */
 #define VI_CTX_POLL_LIMIT 4096u
+/* Queue-state reads before a flush counts as stuck: the data path
+ * completes a flushed descriptor in tens of cycles, both queues hold at
+ * most 2 x 1024 (one read is about 40 cycles). */
+#define VI_FLUSH_POLL_LIMIT 16384u
 
 /* vi_init empties the table and returns how many VIs can exist: min(num_vi,
  * VIA_ADMIN_MAX_VI), num_vi being CAP_VI.NUM_VI (one doorbell page per
@@ -87,17 +95,19 @@ uint32_t vi_connect_loopback(const via_admin_connect_loopback_t *c);
  * with a peer; CONNECT_PENDING -> IDLE. ST_OK, INVALID_VI, INVALID_STATE
  * or a commit's INTERNAL. */
 uint32_t vi_cm_attrs(uint32_t vi, uint32_t *rel, uint32_t *mts, uint32_t *flags);
-/* A CONNECTED VI's peer (node, VI); CONNECTED -> IDLE for this VI only;
- * this NIC's node. */
+/* A CONNECTED VI's peer (node, VI); CONNECTED -> ERROR for this VI only
+ * (its peer disconnected: the data path flushes its queues); this NIC's
+ * node. */
 uint32_t vi_peer_of(uint32_t vi, uint32_t *node, uint32_t *peer);
-uint32_t vi_disconnect_local(uint32_t vi);
+uint32_t vi_remote_disconnected(uint32_t vi);
 uint32_t vi_self_node(void);
 uint32_t vi_cm_pending(uint32_t vi);
 uint32_t vi_cm_connect(uint32_t vi, uint32_t node, uint32_t peer);
 uint32_t vi_cm_idle(uint32_t vi);
 /* CONNECT_REMOTE: a VI of this NIC connected to a VI of another node. */
 uint32_t vi_connect_remote(const via_admin_connect_remote_t *c);
-/* DISCONNECT_VI: a CONNECTED VI and its peer (on this NIC) back to IDLE. */
+/* DISCONNECT_VI: a CONNECTED (or ERROR) VI and its peer (on this NIC)
+ * flushed and back to IDLE. */
 uint32_t vi_disconnect(uint32_t vi);
 
 /* The state of a live VI (VIA_VIP_VI_STATE_*), or 0xFFFFFFFF. */

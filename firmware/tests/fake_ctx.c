@@ -24,9 +24,12 @@ static void apply(void)
 {
     fake_ctx_entry_t *e = &fake_ctx.e[fake_ctx.pend_vi];
     uint32_t commits = e->commits + 1, resets = e->resets + fake_ctx.pend_reset;
+    uint32_t q = fake_ctx.pend_reset ? 0 : e->queued;
     *e = fake_ctx.pend;
     e->commits = commits;
     e->resets = resets;
+    e->queued = q;
+    fake_ctx.flush_left = fake_ctx.flush_reads;
     fake_ctx.pending = 0;
 }
 
@@ -47,8 +50,20 @@ uint32_t vi_ctx_read(uint32_t reg)
         return 0;
     case VIA_FW_REG_VI_CTX_STATUS:
         fake_ctx.status_reads++;
-        if (fake_ctx.busy == 0)
-            return 0;
+        if (fake_ctx.busy == 0) {
+            fake_ctx_entry_t *e = &fake_ctx.e[fake_ctx.vi % FAKE_CTX_MAX_VI];
+            uint32_t q = e->queued;
+            if (fake_ctx.flush_left > fake_ctx.flush_reads)
+                fake_ctx.flush_left = fake_ctx.flush_reads;
+            if (q && e->state == VIA_FW_VI_CTX_STATE_ERROR && fake_ctx.flush_reads != FAKE_CTX_FLUSH_NEVER &&
+                (fake_ctx.flush_left <= 1 || --fake_ctx.flush_left == 0)) {
+                e->queued = 0;
+                fake_ctx.flushes++;
+                fake_ctx.flush_left = fake_ctx.flush_reads;
+            }
+            return ((q & 1u) ? VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK : 0) |
+                   ((q & 2u) ? VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK : 0);
+        }
         if (fake_ctx.busy != FAKE_CTX_BUSY_FOREVER && --fake_ctx.busy == 0 && fake_ctx.pending)
             apply();
         return VIA_FW_VI_CTX_STATUS_BUSY_MASK;

@@ -22,6 +22,12 @@ typedef struct {
     uint32_t mtu;
     uint32_t commits; /* commits applied to this VI */
     uint32_t resets;  /* of them with RESET_Q */
+    /* The queues (VI_CTX_STATUS.SEND_QUEUED bit 0, RECV_QUEUED bit 1 when
+     * VI_CTX_VI is this VI): set by a test (descriptors posted), emptied by
+     * a commit with RESET_Q, and by the flush: while the VI is in ERROR,
+     * the flush_reads-th status read of it (FAKE_CTX_FLUSH_NEVER: none)
+     * empties them. */
+    uint32_t queued;
 } fake_ctx_entry_t;
 
 struct fake_ctx {
@@ -40,11 +46,16 @@ struct fake_ctx {
     fake_ctx_entry_t pend;
     uint32_t pend_vi, pend_reset;
 
+    /* Status reads of a VI in ERROR with queued descriptors before they
+     * are flushed (0 behaves as 1). */
+    uint32_t flush_reads, flush_left;
+
     /* What happened. */
-    uint32_t commits, status_reads, violations;
+    uint32_t commits, status_reads, violations, flushes;
 };
 
 #define FAKE_CTX_BUSY_FOREVER 0xFFFFFFFFu
+#define FAKE_CTX_FLUSH_NEVER 0xFFFFFFFFu
 
 extern struct fake_ctx fake_ctx;
 

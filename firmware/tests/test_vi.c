@@ -629,9 +629,9 @@ static void test_commit_timeout(void)
     CHECK_EQ_U(disconnect(b), VIA_ADMIN_ST_INTERNAL);
     CHECK_EQ_U(vi_state(a), CONNECTED);
     CHECK_EQ_U(vi_state(b), CONNECTED);
-    /* DISCONNECT whose second commit sticks: the VI is IDLE, its peer
-     * still CONNECTED (to it); a DISCONNECT of the peer finishes it once
-     * the window works. */
+    /* DISCONNECT whose second commit (the peer to ERROR) sticks: the VI is
+     * in ERROR, its peer still CONNECTED (to it); once the window works, a
+     * DISCONNECT of each takes it to IDLE. */
     boot(16);
     p = new_ptag();
     a = new_vi(p);
@@ -639,7 +639,7 @@ static void test_commit_timeout(void)
     CHECK_EQ_U(connect(a, b), ST_OK);
     fake_ctx.stick_after = 2;
     CHECK_EQ_U(disconnect(a), VIA_ADMIN_ST_INTERNAL);
-    CHECK_EQ_U(vi_state(a), IDLE);
+    CHECK_EQ_U(vi_state(a), ERROR);
     CHECK_EQ_U(vi_state(b), CONNECTED);
     check_ctx(a);
     fake_ctx.busy = 0; /* the data path comes back */
@@ -647,7 +647,29 @@ static void test_commit_timeout(void)
     fake_ctx.pending = 0;
     CHECK_EQ_U(disconnect(b), ST_OK);
     CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(vi_state(a), ERROR);
+    CHECK_EQ_U(disconnect(a), ST_OK);
     CHECK_EQ_U(vi_state(a), IDLE);
+    check_ctx(a);
+    check_ctx(b);
+    /* DISCONNECT whose flush never ends: INTERNAL after the poll limit,
+     * both ends in ERROR; once the data path has flushed, DISCONNECT of
+     * either finishes it. */
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    fake_ctx.e[b].queued = 2;
+    fake_ctx.flush_reads = FAKE_CTX_FLUSH_NEVER;
+    reads = fake_ctx.status_reads;
+    CHECK_EQ_U(disconnect(a), VIA_ADMIN_ST_INTERNAL);
+    CHECK(fake_ctx.status_reads - reads >= VI_FLUSH_POLL_LIMIT);
+    CHECK_EQ_U(vi_state(a), ERROR);
+    CHECK_EQ_U(vi_state(b), ERROR);
+    fake_ctx.flush_reads = 3;
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[b].queued, 0);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    check_ctx(a);
     check_ctx(b);
 }
 
@@ -729,9 +751,16 @@ static void test_connect(void)
     CHECK_EQ_U(disconnect(99), ST_INVALID_VI);
     CHECK_EQ_U(disconnect(9), ST_INVALID_VI);
     CHECK_EQ_U(disconnect(d), ST_INVALID_STATE);
+    /* ERROR (from below, no peer): DISCONNECT waits for the flush of
+     * what is queued, then IDLE */
     CHECK_EQ_U(vi_set_state(c, ERROR), ST_OK);
-    CHECK_EQ_U(disconnect(c), ST_INVALID_STATE);
-    CHECK_EQ_U(vi_set_state(c, IDLE), ST_OK);
+    fake_ctx.e[c].queued = 3;
+    fake_ctx.flush_reads = 2;
+    uint32_t flushes = fake_ctx.flushes;
+    CHECK_EQ_U(disconnect(c), ST_OK);
+    CHECK_EQ_U(fake_ctx.flushes, flushes + 1);
+    CHECK_EQ_U(fake_ctx.e[c].queued, 0);
+    CHECK_EQ_U(vi_state(c), IDLE);
     commits += 2;
     memcpy(buf, &a, 4);
     CHECK_EQ_U(exec(VIA_ADMIN_OP_DISCONNECT_VI, buf, 8), ST_BAD_PARAM);
@@ -739,9 +768,23 @@ static void test_connect(void)
     CHECK_EQ_U(fake_ctx.commits, commits);
     CHECK_EQ_U(vi_state(a), CONNECTED);
 
-    /* DISCONNECT from B: both IDLE, peers 0, queues kept. */
+    /* QUERY_VI shows the queues' state */
+    fake_ctx.e[a].queued = 2;
+    via_admin_vi_info_t qi;
+    CHECK_EQ_U(query(a, &qi), ST_OK);
+    CHECK_EQ_U(qi.queues, VIA_ADMIN_VI_SEND_QUEUE_EMPTY);
+    fake_ctx.e[b].queued = 1;
+    CHECK_EQ_U(query(b, &qi), ST_OK);
+    CHECK_EQ_U(qi.queues, VIA_ADMIN_VI_RECV_QUEUE_EMPTY);
+
+    /* DISCONNECT from B: both to ERROR, flushed (the queues empty), then
+     * both IDLE, peers 0, queues not reset. */
+    flushes = fake_ctx.flushes;
     CHECK_EQ_U(disconnect(b), ST_OK);
-    CHECK_EQ_U(fake_ctx.commits, commits + 2);
+    CHECK_EQ_U(fake_ctx.commits, commits + 4);
+    CHECK_EQ_U(fake_ctx.flushes, flushes + 2);
+    CHECK_EQ_U(fake_ctx.e[a].queued, 0);
+    CHECK_EQ_U(fake_ctx.e[b].queued, 0);
     check_vi(a, IDLE, UNREL, 4096, p, 0);
     check_vi(b, IDLE, UNREL, 4096, p2, RW);
     CHECK_EQ_U(vi_peer(a), 0);
@@ -873,12 +916,18 @@ static void test_random(void)
             break;
         case 5: /* disconnect */
             st = disconnect(id);
-            want = !live ? ST_INVALID_VI : model[id].state != CONNECTED ? ST_INVALID_STATE : ST_OK;
+            want = !live                                                            ? ST_INVALID_VI
+                   : model[id].state != CONNECTED && model[id].state != ERROR ? ST_INVALID_STATE
+                                                                              : ST_OK;
             CHECK_EQ_U(st, want);
             if (st == ST_OK) {
                 uint32_t pr = model[id].peer;
-                model[id].state = model[pr].state = IDLE;
-                model[id].peer = model[pr].peer = 0;
+                if (model[id].state == CONNECTED && model[pr].state == CONNECTED && model[pr].peer == id) {
+                    model[pr].state = IDLE;
+                    model[pr].peer = 0;
+                }
+                model[id].state = IDLE;
+                model[id].peer = 0;
             }
             break;
         default: /* query */
@@ -1201,15 +1250,22 @@ static void test_cm_client(void)
     CHECK_EQ_U(cm_dropped(), dropped + 1);
     CHECK_EQ_U(vi_state(b), CONNECTED);
     CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
-    /* the peer disconnects: IDLE, an event */
+    /* the peer disconnects: ERROR (the data path flushes), an event */
     m = cm_msg(4, 9, b, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
     cm_rx(&m);
-    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(vi_state(b), ERROR);
+    CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
     e = cm_poll_ev();
     CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_DISCONNECTED);
     CHECK_EQ_U(e.id, b);
     CHECK_EQ_U(e.node, 4);
     CHECK_EQ_U(e.remote_vi, 9);
+    /* the owner's DISCONNECT takes it to IDLE, sending nothing (the peer
+     * is gone) */
+    via_admin_vi_args_t dv0 = {.vi = b};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_DISCONNECT_VI, &dv0, sizeof dv0), ST_OK);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
     /* this side disconnects a remote connection: DISCONNECT to the peer */
     via_admin_connect_remote_t cr = {.vi = b, .peer_node = 4, .peer_vi = 11};
     CHECK_EQ_U(exec(VIA_ADMIN_OP_CONNECT_REMOTE, &cr, sizeof cr), ST_OK);
