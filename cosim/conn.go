@@ -903,12 +903,38 @@ func (c *Conn) abandon(ctx context.Context, cl *call, tag uint32) (msg, error) {
 		c.pmu.Unlock()
 		if want == msgWaitDone || want == msgReadData {
 			c.cancel(tag)
+			if want == msgWaitDone && c.dev.Mode == ModeLockstep && c.opts.Role != RoleMonitor {
+				c.fenceCancel(ctx)
+			}
 		}
 		return msg{}, ctx.Err()
 	}
 	c.pmu.Unlock()
 	<-cl.done // answered meanwhile: use the answer
 	return c.result(cl)
+}
+
+// cancelFenceTimeout bounds, in wall time, how long fenceCancel waits for a
+// simulator that does not answer.
+const cancelFenceTimeout = 10 * time.Second
+
+// fenceCancel sends the pending CANCELs now and returns once the simulator
+// has handled them: a STATS round trip behind them (answered without
+// simulated time; a CANCELed WAIT is answered at once, so the connection
+// no longer counts as blocked by it). In lockstep mode the connection
+// counts as blocked until its CANCEL is handled; a caller that went on at
+// once would run while the other clients' requests let time advance, and
+// its next requests would land at cycles that depend on wall-clock timing.
+func (c *Conn) fenceCancel(ctx context.Context) {
+	fctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cancelFenceTimeout)
+	defer stop()
+	// roundTrip without its check, which would take the asynchronous
+	// errors meant for the caller's next call (FailOnAsyncError)
+	cl, tag, err := c.register(msgStatsData)
+	if err != nil {
+		return
+	}
+	c.await(fctx, cl, tag, c.send(fctx, &request{typ: msgStats}, tag)) // send puts the pending CANCELs first
 }
 
 func (c *Conn) send(ctx context.Context, r *request, tag uint32) error {

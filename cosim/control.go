@@ -48,9 +48,12 @@ func (e *abortedError) Is(target error) bool {
 // returns a *DeadlockError (errors.Is ErrDeadlock) when nothing can ever
 // raise the interrupt.
 //
-// Canceling ctx returns at once and withdraws the wait with a CANCEL: the
-// simulator ends it (aborted, an answer the Conn drops), so in lockstep
-// mode the connection no longer counts as blocked by it.
+// Canceling ctx withdraws the wait with a CANCEL: the simulator ends it
+// (aborted, an answer the Conn drops), so in lockstep mode the connection
+// no longer counts as blocked by it. In free-run mode the call returns at
+// once; in lockstep mode it returns once the simulator has handled the
+// CANCEL (a STATS round trip behind it), so that the caller never runs
+// while the simulator still counts it as blocked.
 func (c *Conn) WaitIRQ(ctx context.Context, mask uint32, timeoutCycles uint64) (IRQ, error) {
 	r := request{typ: msgWait, wait: waitMsg{Kind: waitKindIRQ, Timeout: timeoutCycles, Mask: uint64(mask)}}
 	v, cyc, err := waitResult(c.roundTrip(ctx, &r))

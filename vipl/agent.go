@@ -336,12 +336,18 @@ func (a *LocalAgent) ConnectRemote(ctx context.Context, id ViID, node uint32, pe
 
 // Listen implements KernelAgent: driver.Session.Listen.
 func (a *LocalAgent) Listen(ctx context.Context, disc []byte) (uint32, error) {
+	if err := a.fence(ctx); err != nil {
+		return 0, agentErr("ConnectWait", err)
+	}
 	id, err := a.s.Listen(ctx, disc)
 	return id, agentErr("ConnectWait", err)
 }
 
 // Unlisten implements KernelAgent.
 func (a *LocalAgent) Unlisten(ctx context.Context, listen uint32) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectWait", err)
+	}
 	return agentErr("ConnectWait", a.s.Unlisten(ctx, listen))
 }
 
@@ -373,11 +379,17 @@ func (a *LocalAgent) ConnectAccept(ctx context.Context, conn uint32, id ViID) er
 
 // ConnectReject implements KernelAgent.
 func (a *LocalAgent) ConnectReject(ctx context.Context, conn uint32) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectReject", err)
+	}
 	return agentErr("ConnectReject", a.s.ConnectReject(ctx, conn))
 }
 
 // ConnectCancel implements KernelAgent.
 func (a *LocalAgent) ConnectCancel(ctx context.Context, id ViID) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("ConnectRequest", err)
+	}
 	return agentErr("ConnectRequest", a.s.ConnectCancel(ctx, driver.VI(id)))
 }
 
