@@ -91,9 +91,15 @@ func TestCosimDoorbellGrants(t *testing.T) {
 	// A user connection with A's token may not touch B's page: the write
 	// is refused, the NIC sees nothing.
 	ua := dialUser(t, s, sa.Token(), "A's token")
-	require.NoError(t, ua.Write32(ctx, dbPage(uint32(vb))+driver.HandleOffset, uint32(e.h)))
-	require.NoError(t, ua.Write64(ctx, dbPage(uint32(vb))+driver.DoorbellOffset, send.VA()))
-	err = ua.Sync(ctx)
+	// (writes are posted: the refusal of one comes back with the next call
+	// or the Sync, whichever follows its answer)
+	err = ua.Write32(ctx, dbPage(uint32(vb))+driver.HandleOffset, uint32(e.h))
+	if err == nil {
+		err = ua.Write64(ctx, dbPage(uint32(vb))+driver.DoorbellOffset, send.VA())
+	}
+	if err == nil {
+		err = ua.Sync(ctx)
+	}
 	require.ErrorIs(t, err, simbus.ErrRefused, "B's page refused to A's token")
 	_, err = drv.Idle(ctx, 2000)
 	require.NoError(t, err)
