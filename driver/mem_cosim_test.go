@@ -369,7 +369,7 @@ func TestCosimMemTwoSpaces(t *testing.T) {
 	require.ErrorIs(t, err, driver.ErrDiagFailed)
 }
 
-// TestCosimMemRounds: 1,000 random register/deregister rounds leave no
+// TestCosimMemRounds: 500 random register/deregister rounds leave no
 // page pinned or allocated and no region used.
 func TestCosimMemRounds(t *testing.T) {
 	n, _ := memNode(t)
@@ -386,7 +386,7 @@ func TestCosimMemRounds(t *testing.T) {
 	}
 	var live []reg
 	bufs := map[*hostvm.Buffer]int{}
-	rounds := 1000
+	rounds := 500
 	if testing.Short() {
 		rounds = 200
 	}

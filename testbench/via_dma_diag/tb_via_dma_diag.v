@@ -13,7 +13,7 @@
 // e with a 128-bit engine, bursts of 2 and 15 reads in flight.
 // Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform), +short (for
 // waveform checks that need handshakes, not the whole sequence twice: only
-// the pass with back-pressure, every second step of it, and a dump of the
+// the pass with back-pressure, every third step of it, and a dump of the
 // environments' own nets and env_a's engine only).
 // Prints PASS when every environment has finished; any failure is a $fatal.
 

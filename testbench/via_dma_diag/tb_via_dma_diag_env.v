@@ -963,7 +963,7 @@ initial begin
         prob = pass == 0 ? 100 : READY_PROB;
         ram.set_ready_prob(prob);
         $display("%m: pass %0d, memory ready %0d%%, %0d steps", pass, prob, n_steps);
-        for (k = 0; k < n_steps; k = k + ($test$plusargs("short") ? 2 : 1)) begin
+        for (k = 0; k < n_steps; k = k + ($test$plusargs("short") ? 3 : 1)) begin
             repeat (st_gap[k]) tick;
             kind = st_kind[k];
             s0 = st_src[k];
