@@ -51,16 +51,10 @@ func together(t *testing.T, nics []*vipl.Nic, fn func(i int)) {
 				}
 				assert.NoError(t, nics[i].Park(ctx), "parking node %d", i)
 			}()
-			defer func() {
-				if r := recover(); r != nil {
-					failed.Store(true)
-					panic(r)
-				}
-			}()
 			done := false
 			defer func() {
 				if !done {
-					failed.Store(true) // a require ended it (runtime.Goexit)
+					failed.Store(true) // a require ended it (runtime.Goexit), or a panic
 				}
 			}()
 			fn(i)
@@ -651,6 +645,29 @@ func TestCosimRemoteFaults(t *testing.T) {
 // and, once the DISCONNECT arrives, its VI is in ERROR and every receive
 // still queued completes FLUSHED as a receive; vipl posts nothing in ERROR;
 // node 1's Disconnect takes its VI back to IDLE (both queues empty).
+// oneSegDesc writes a descriptor of one data segment at va (64-byte
+// aligned, memory handle h).
+func oneSegDesc(t *testing.T, n *vipl.Nic, va uint64, h vipl.MemHandle, seg vipl.DataSegment) *vipl.Desc {
+	t.Helper()
+	x, err := n.NewDesc(va, h, &vipl.Descriptor{Segments: []vipl.DataSegment{seg}})
+	require.NoError(t, err)
+	return x
+}
+
+// doneThenFlushed checks that the statuses of a queue's completions are a
+// run of done ones then only flushed ones, and returns the done count.
+func doneThenFlushed(t *testing.T, what string, sts []string, done, flushed string) int {
+	t.Helper()
+	n := 0
+	for n < len(sts) && sts[n] == done {
+		n++
+	}
+	for k := n; k < len(sts); k++ {
+		assert.Equal(t, flushed, sts[k], "%s %d after the disconnect", what, k)
+	}
+	return n
+}
+
 func TestCosimRemoteDisconnectFlush(t *testing.T) {
 	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
 	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 65536})
@@ -660,9 +677,7 @@ func TestCosimRemoteDisconnectFlush(t *testing.T) {
 	const nSend, nRecv, size = 28, 28, 2048
 	const descOff, srcOff, rxOff = 45 * 4096, 4096, 4096 + size
 	desc := func(r *remoteNode, k int, seg vipl.DataSegment) *vipl.Desc {
-		x, err := r.n.NewDesc(r.buf.VA+descOff+uint64(k)*64, r.h, &vipl.Descriptor{Segments: []vipl.DataSegment{seg}})
-		require.NoError(t, err)
-		return x
+		return oneSegDesc(t, r.n, r.buf.VA+descOff+uint64(k)*64, r.h, seg)
 	}
 	src := pattern(77, size)
 	copy(rn[0].buf.Bytes[srcOff:], src)
@@ -706,24 +721,15 @@ func TestCosimRemoteDisconnectFlush(t *testing.T) {
 	})
 	t.Logf("node 0 sends: %v", sendSt)
 	t.Logf("node 1 receives: %v", recvSt)
-	done := 0
-	for done < len(sendSt) && sendSt[done] == "DONE|op=SEND" {
-		done++
-	}
+	done := doneThenFlushed(t, "send", sendSt, "DONE|op=SEND", "DONE|FLUSHED|op=SEND")
 	assert.Greater(t, done, 0, "some sends complete before the disconnect")
 	assert.Less(t, done, nSend, "the disconnect comes in the middle of the stream")
-	for k := done; k < len(sendSt); k++ {
-		assert.Equal(t, "DONE|FLUSHED|op=SEND", sendSt[k], "send %d after the disconnect", k)
-	}
 	// every message sent arrived, in order; every other receive flushed
 	require.Len(t, recvSt, nRecv)
-	for k := range nRecv {
-		if k < done {
-			assert.Equal(t, "DONE|op=RECEIVE", recvSt[k], "receive %d", k)
-			assert.True(t, bytes.Equal(src, rn[1].buf.Bytes[rxOff+k*size:rxOff+(k+1)*size]), "receive %d: the data", k)
-		} else {
-			assert.Equal(t, "DONE|FLUSHED|op=RECEIVE", recvSt[k], "receive %d", k)
-		}
+	assert.Equal(t, done, doneThenFlushed(t, "receive", recvSt, "DONE|op=RECEIVE", "DONE|FLUSHED|op=RECEIVE"),
+		"node 1 received the messages node 0 sent")
+	for k := range done {
+		assert.True(t, bytes.Equal(src, rn[1].buf.Bytes[rxOff+k*size:rxOff+(k+1)*size]), "receive %d: the data", k)
 	}
 	together(t, nicsOf(rn), func(i int) {
 		info, err := rn[i].vi[1-i].Query(ctx)
@@ -1129,9 +1135,7 @@ func TestCosimLoopbackDisconnectFlush(t *testing.T) {
 	ctx := ctxT(t)
 	const n, size, srcOff, rxOff = 28, 512, 4096, 8192
 	desc := func(slot int, seg vipl.DataSegment) *vipl.Desc {
-		x, err := e.n.NewDesc(e.buf.VA+uint64(slot)*64, e.h, &vipl.Descriptor{Segments: []vipl.DataSegment{seg}})
-		require.NoError(t, err)
-		return x
+		return oneSegDesc(t, e.n, e.buf.VA+uint64(slot)*64, e.h, seg)
 	}
 	src := pattern(5, size)
 	copy(e.buf.Bytes[srcOff:], src)
@@ -1142,25 +1146,21 @@ func TestCosimLoopbackDisconnectFlush(t *testing.T) {
 		require.NoError(t, e.a.PostSend(ctx, desc(k, e.seg(srcOff, size))))
 	}
 	require.NoError(t, e.a.Disconnect(ctx))
-	sent, recvd := 0, 0
-	for k := range n {
+	var sendSt, recvSt []string
+	for range n {
 		d, err := e.a.SendWait(ctx, 100)
 		require.NoError(t, err)
-		if k == sent && d.Status().String() == "DONE|op=SEND" {
-			sent++
-		} else {
-			assert.Equal(t, "DONE|FLUSHED|op=SEND", d.Status().String(), "send %d", k)
-		}
+		sendSt = append(sendSt, d.Status().String())
 	}
-	for k := range n {
+	for range n {
 		d, err := e.b.RecvWait(ctx, 100)
 		require.NoError(t, err)
-		if k == recvd && d.Status().String() == "DONE|op=RECEIVE" {
-			recvd++
-			assert.True(t, bytes.Equal(src, e.buf.Bytes[rxOff+k*size:rxOff+(k+1)*size]), "receive %d: the data", k)
-		} else {
-			assert.Equal(t, "DONE|FLUSHED|op=RECEIVE", d.Status().String(), "receive %d", k)
-		}
+		recvSt = append(recvSt, d.Status().String())
+	}
+	sent := doneThenFlushed(t, "send", sendSt, "DONE|op=SEND", "DONE|FLUSHED|op=SEND")
+	recvd := doneThenFlushed(t, "receive", recvSt, "DONE|op=RECEIVE", "DONE|FLUSHED|op=RECEIVE")
+	for k := range recvd {
+		assert.True(t, bytes.Equal(src, e.buf.Bytes[rxOff+k*size:rxOff+(k+1)*size]), "receive %d: the data", k)
 	}
 	t.Logf("%d sends done, %d flushed; %d receives done, %d flushed", sent, n-sent, recvd, n-recvd)
 	assert.Greater(t, sent, 0)

@@ -77,15 +77,15 @@ static int ctx_idle(void)
     return 1;
 }
 
-/* The queue state of VI id (VI_CTX_STATUS.SEND_QUEUED / RECV_QUEUED for
- * VI_CTX_VI = id): bit 0 the send queue, bit 1 the receive queue holds
- * descriptors not yet completed. */
-static uint32_t queued(uint32_t id)
+/* VI_CTX_STATUS.SEND_QUEUED / RECV_QUEUED: the queues of the VI in
+ * VI_CTX_VI hold descriptors not yet completed. */
+#define QUEUED_MASK (VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK | VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK)
+
+/* VI_CTX_STATUS with VI_CTX_VI = id (its queue bits are VI id's). */
+static uint32_t queue_status(uint32_t id)
 {
     vi_ctx_write(VIA_FW_REG_VI_CTX_VI, id);
-    uint32_t s = vi_ctx_read(VIA_FW_REG_VI_CTX_STATUS);
-    return ((s & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) ? 1u : 0u) |
-           ((s & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) ? 2u : 0u);
+    return vi_ctx_read(VIA_FW_REG_VI_CTX_STATUS);
 }
 
 /* Waits until both queues of VI id (in ERROR: the data path completes
@@ -93,8 +93,10 @@ static uint32_t queued(uint32_t id)
  * reads; OK or INTERNAL. */
 static uint32_t flush_wait(uint32_t id)
 {
-    for (uint32_t n = VI_FLUSH_POLL_LIMIT; n != 0; n--)
-        if (queued(id) == 0)
+    if (!(queue_status(id) & QUEUED_MASK))
+        return VIA_ADMIN_ST_OK;
+    for (uint32_t n = VI_FLUSH_POLL_LIMIT - 1; n != 0; n--)
+        if (!(vi_ctx_read(VIA_FW_REG_VI_CTX_STATUS) & QUEUED_MASK))
             return VIA_ADMIN_ST_OK;
     return VIA_ADMIN_ST_INTERNAL;
 }
@@ -203,8 +205,9 @@ uint32_t vi_query(uint32_t vi, via_admin_vi_info_t *info)
     info->send_cq = 0;
     info->recv_cq = 0;
     /* what the data path's queues hold now */
-    uint32_t q = queued(vi);
-    info->queues = ((q & 1u) ? 0 : VIA_ADMIN_VI_SEND_QUEUE_EMPTY) | ((q & 2u) ? 0 : VIA_ADMIN_VI_RECV_QUEUE_EMPTY);
+    uint32_t q = queue_status(vi);
+    info->queues = ((q & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) ? 0 : VIA_ADMIN_VI_SEND_QUEUE_EMPTY) |
+                   ((q & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) ? 0 : VIA_ADMIN_VI_RECV_QUEUE_EMPTY);
     return VIA_ADMIN_ST_OK;
 }
 
