@@ -318,7 +318,9 @@ func (c *Conn) Role() Role { return c.opts.Role }
 func (c *Conn) Node() int { return c.opts.Node }
 
 // LastCycle returns the simulated cycle reported by the most recent answer
-// or interrupt (the handshake's cycle before any).
+// that carries one (READ_DATA, WAIT_DONE; the handshake's cycle before
+// any). Interrupts do not move it: it is the cycle at which this client
+// last got an answer, the same every run in lockstep.
 func (c *Conn) LastCycle() uint64 { return c.lastCycle.Load() }
 
 // Interrupts returns the channel on which interrupts are delivered when
@@ -515,7 +517,9 @@ func (c *Conn) pump() error {
 func (c *Conn) dispatch(m msg) error {
 	switch m.Type {
 	case msgIRQ:
-		c.lastCycle.Store(m.Cycle)
+		// an interrupt does not move LastCycle: it may come from later in
+		// a quantum than the answer before it (--quantum), and whether the
+		// caller sees it before its next call depends on the scheduler
 		c.nIRQ.Add(1)
 		irq := IRQ{Vector: uint32(m.Value), Cycle: m.Cycle}
 		c.deliverIRQ(irq)

@@ -91,7 +91,11 @@ func runBenchRemote(ctx context.Context, fs *flag.FlagSet, args []string, asJSON
 	}
 	fmt.Fprintf(tw, "bandwidth %d x %s node 0 to node 1, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.0f MB/s = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWPerCycle, f.BWMBps, 100*f.BWFraction)
 	for _, sp := range f.Speed {
-		fmt.Fprintf(tw, "simulator, %d nodes in pairs, %d thread(s), no trace\t%.3g cycles/s (%d cycles in %.2f s)\t\n", sp.Nodes, sp.Threads, sp.CyclesPerSec, sp.Cycles, sp.WallSec)
+		q := "meeting every cycle"
+		if sp.Quantum > 0 {
+			q = fmt.Sprintf("quantum %d", sp.Quantum)
+		}
+		fmt.Fprintf(tw, "simulator, %d nodes in pairs, %d thread(s), %s, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t\n", sp.Nodes, sp.Threads, q, sp.CyclesPerSec, sp.Cycles, sp.WallSec)
 	}
 	fmt.Fprintf(tw, "(machine: %d CPUs)\t\t\n", f.CPUs)
 	return tw.Flush()

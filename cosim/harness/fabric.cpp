@@ -36,8 +36,8 @@ void put_le32(uint8_t* b, uint32_t v) {
 Fabric::Fabric(VerilatedContext* ctx, unsigned nodes, unsigned latency, NodeEvents* ev)
     : top_(new Vvia_fabric{ctx, "fabric"}), ev_(ev), nodes_(nodes), lat_(latency ? latency : 1) {
     for (unsigned p = 0; p < kPorts; p++) {
-        up_[p].slot.assign(lat_, Sym{});
-        down_[p].slot.assign(lat_, Sym{});
+        up_[p].slot.assign(2 * lat_, Sym{});
+        down_[p].slot.assign(2 * lat_, Sym{});
     }
 }
 
@@ -76,16 +76,16 @@ void Fabric::close_pcap() {
 }
 
 void Fabric::put(Line& l, uint64_t due, const Sym& s) {
-    l.slot[due % lat_] = s;
-    in_flight_++;
+    l.slot[due % (2 * lat_)] = s;
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
 }
 
 Fabric::Sym Fabric::take(Line& l, uint64_t due) {
-    Sym& s = l.slot[due % lat_];
+    Sym& s = l.slot[due % (2 * lat_)];
     Sym r = s;
     if (r.any()) {
         s = Sym{};
-        in_flight_--;
+        in_flight_.fetch_sub(1, std::memory_order_relaxed);
     }
     return r;
 }
@@ -106,7 +106,7 @@ void Fabric::initial_eval() {
 
 uint32_t Fabric::deliver(uint64_t cycle) {
     uint32_t woken = 0;
-    if (in_flight_ == 0) {
+    if (in_flight() == 0) {
         for (unsigned p = 0; p < nodes_; p++) node_in_[p] = sw_in_[p] = Sym{};
         return 0;
     }
@@ -187,7 +187,9 @@ void Fabric::after_posedge(uint64_t cycle) {
         s.credit = (ic >> p) & 1;
         if (s.any()) put(down_[p], cycle + lat_, s);
     }
-    if (t->idle && in_flight_ == 0 && ops_.empty()) awake_ = false;
+    // (in a quantum, end_quantum decides: the lines are not the switch's
+    // alone then)
+    if (!quantum_ && t->idle && in_flight() == 0 && ops_.empty()) awake_ = false;
 }
 
 void Fabric::collect_node(unsigned p, const Sym& s, uint64_t cycle) {
@@ -195,6 +197,30 @@ void Fabric::collect_node(unsigned p, const Sym& s, uint64_t cycle) {
         put(up_[p], cycle + lat_, s);
         awake_ = true;
     }
+}
+
+void Fabric::take_switch(uint64_t cycle) {
+    for (unsigned p = 0; p < nodes_; p++) sw_in_[p] = take(up_[p], cycle + 1);
+}
+
+void Fabric::run_quantum(uint64_t t0, unsigned n) {
+    if (!run_) return;
+    for (uint64_t c = t0; c < t0 + n; c++) {
+        take_switch(c);
+        negedge_drive();
+        eval();
+        negedge_sample();
+        posedge_drive();
+        eval();
+        after_posedge(c + 1);
+    }
+}
+
+void Fabric::end_quantum() {
+    quantum_ = false;
+    if (run_) awake_ = !(top_->idle && in_flight() == 0 && ops_.empty());
+    else if (in_flight() > 0) awake_ = true;
+    run_ = false;
 }
 
 void Fabric::capture(unsigned p, uint64_t) {

@@ -10,6 +10,12 @@
 // edge before it). This is the boundary the nodes and the switch can be
 // evaluated apart at: nothing crosses it faster than L cycles.
 //
+// With --quantum the nodes and the switch run a quantum of at most L
+// cycles apart, each on its own (run_quantum): every symbol taken in the
+// quantum was put before it, and every symbol put is due after it. A line
+// holds 2L slots so that its reader and its writer, on different threads,
+// never touch the same slot within a quantum.
+//
 // Per cycle (Server::step): deliver() takes the symbols due at the next edge
 // off the lines (and wakes a sleeping node that gets one), the models are
 // driven, evaluated and sampled, then collect_*() puts the symbols the
@@ -24,6 +30,7 @@
 // docs/wire.md.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -94,13 +101,33 @@ public:
     // node p's outputs of edge `cycle` onto its line to the switch
     void collect_node(unsigned p, const Sym& s, uint64_t cycle);
 
+    // --quantum (see above). The server calls begin_quantum(run) before
+    // the threads start (run: the switch takes part, because something is
+    // in flight or some node is awake) and end_quantum() after they are
+    // done. In between: take_node(p, c) and put_up(p, s, c+1) on node p's
+    // thread, run_quantum() (or the switch's halves of a cycle) on the
+    // switch's.
+    void begin_quantum(bool run) {
+        quantum_ = true;
+        run_ = run;
+    }
+    void end_quantum();
+    bool quantum_runs() const { return run_; }
+    Sym take_node(unsigned p, uint64_t cycle) { return take(down_[p], cycle + 1); }
+    void put_up(unsigned p, const Sym& s, uint64_t cycle) {
+        if (s.any()) put(up_[p], cycle + lat_, s);
+    }
+    void run_quantum(uint64_t t0, unsigned n);
+    // the switch's inputs due at edge cycle+1, off the nodes' lines
+    void take_switch(uint64_t cycle);
+
     // symbols on the links (either way), not yet delivered
-    uint64_t in_flight() const { return in_flight_; }
+    uint64_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
     uint64_t frames_captured() const { return captured_; }
 
 private:
     struct Line {
-        std::vector<Sym> slot;  // slot (c % L): the symbol due at edge c
+        std::vector<Sym> slot;  // slot (c % 2L): the symbol due at edge c
     };
     void put(Line& l, uint64_t due, const Sym& s);
     Sym take(Line& l, uint64_t due);
@@ -115,7 +142,9 @@ private:
     const unsigned lat_;
     Line up_[kPorts], down_[kPorts];
     Sym node_in_[kPorts], sw_in_[kPorts];
-    uint64_t in_flight_ = 0;
+    std::atomic<uint64_t> in_flight_{0};  // nodes' threads put, the switch's takes
+    bool quantum_ = false;                 // a quantum is running
+    bool run_ = false;                     // ... and the switch takes part
     unsigned rst_left_ = kResetCycles;
     bool awake_ = true;
 

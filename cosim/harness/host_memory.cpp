@@ -18,8 +18,9 @@ namespace vianic {
 
 namespace {
 
-// The simulator is single-threaded: one guard at a time.
-sigjmp_buf* volatile g_guard = nullptr;
+// One guard per thread (with --quantum, nodes copy on several threads; a
+// SIGBUS goes to the thread that faulted).
+thread_local sigjmp_buf* volatile g_guard = nullptr;
 
 void on_sigbus(int sig, siginfo_t*, void*) {
     if (g_guard) siglongjmp(*g_guard, 1);

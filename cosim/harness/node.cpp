@@ -27,11 +27,12 @@ unsigned Node::bus_bytes() { return unsigned(sizeof(DataPort)); }
 
 Node::Node(unsigned idx_, VerilatedContext* ctx, const Options& o, NodeEvents* ev, TxLog* txlog)
     : idx(idx_),
-      mmio(idx_, ev, txlog, &stats),
-      dma(idx_, bus_bytes(), o, &mem, ev, txlog, &stats),
+      relay(ev, idx_),
+      mmio(idx_, &relay, txlog, &stats),
+      dma(idx_, bus_bytes(), o, &mem, &relay, txlog, &stats),
       top_(new Vvia_node{ctx, ("node" + std::to_string(idx_)).c_str()}),
       txlog_(txlog),
-      ev_(ev) {}
+      ev_(&relay) {}
 
 Node::~Node() {
     if (top_) top_->final();
@@ -147,6 +148,33 @@ void Node::after_posedge(uint64_t cycle) {
     }
 }
 
+bool Node::quantum_negedge(Fabric* fab, uint64_t c) {
+    Fabric::Sym in = fab->take_node(idx, c);
+    if (in.any()) wake(c);
+    if (!awake_) return false;
+    set_link_in(in, false);
+    relay.set_cycle(c);
+    negedge_drive(c);
+    return true;
+}
+
+void Node::quantum_posedge(Fabric* fab, uint64_t c) {
+    relay.set_cycle(c + 1);
+    after_posedge(c + 1);
+    fab->put_up(idx, link_out(), c + 1);
+}
+
+void Node::run_quantum(Fabric* fab, uint64_t t0, unsigned n) {
+    for (uint64_t c = t0; c < t0 + n; c++) {
+        if (!quantum_negedge(fab, c)) continue;
+        eval();
+        negedge_sample(c);
+        posedge_drive();
+        eval();
+        quantum_posedge(fab, c);
+    }
+}
+
 // fw_log_word collects the bytes of one logged word (first byte in bits
 // 7:0, NUL padding) into lines, prints each line on the console tagged with
 // node and cycle, and keeps the recent ones for STATS.
@@ -157,7 +185,7 @@ void Node::fw_log_word(uint32_t w, uint64_t cycle) {
         if (fw_line_.empty()) fw_line_cycle_ = cycle;
         if (ch == '\n' || fw_line_.size() >= 512) {
             if (ch != '\n') fw_line_ += ch;
-            log_info("node%u cycle %llu fw: %s", idx, (unsigned long long)fw_line_cycle_, fw_line_.c_str());
+            ev_->on_fw_line(idx, fw_line_cycle_, fw_line_);
             fw_log_.push_back(FwLogLine{fw_lines_++, fw_line_cycle_, fw_line_});
             if (fw_log_.size() > kFwLogKeep) fw_log_.pop_front();
             fw_line_.clear();

@@ -17,6 +17,12 @@
 // A sleeping node is not evaluated at all: its inputs are the models' idle
 // constants and via_nic promises (idle = 1) that nothing changes inside it
 // until an input changes. Anything given to the node wakes it.
+//
+// With --quantum the node runs a whole quantum of cycles on its own
+// (run_quantum, on any thread): its link symbols come off the switch's line
+// to it (written at least a link latency earlier, so before the quantum),
+// its outputs go onto its line to the switch, and what its models report
+// is kept by its relay until the server replays it after the quantum.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,7 @@
 #include <vector>
 
 #include "dma_memory.h"
+#include "events.h"
 #include "fabric.h"
 #include "host_memory.h"
 #include "mmio_master.h"
@@ -67,6 +74,17 @@ public:
     void eval();
     void after_posedge(uint64_t cycle);
 
+    // --quantum: cycles [t0, t0+n) of this node alone (touches nothing but
+    // this node, its lines and its relay, so nodes may run it in parallel)
+    void run_quantum(Fabric* fab, uint64_t t0, unsigned n);
+    // the halves of one of those cycles, for a schedule that runs every
+    // node edge by edge (waveform, transaction log): quantum_negedge takes
+    // the link symbol and drives the inputs (false: the node sleeps, skip
+    // the rest); then eval(), negedge_sample(c), posedge_drive(), eval(),
+    // quantum_posedge(c)
+    bool quantum_negedge(Fabric* fab, uint64_t c);
+    void quantum_posedge(Fabric* fab, uint64_t c);
+
     bool awake() const { return awake_; }
     void wake(uint64_t cycle);
     bool in_reset() const { return rst_left_ > 0; }
@@ -99,6 +117,7 @@ public:
     const unsigned idx;
     uint32_t driver = 0;  // client id of the driver connection, 0 if none
     NodeStats stats;
+    EventRelay relay;  // the models' events on their way to the server
     HostMemory mem;
     MmioMaster mmio;
     DmaMemory dma;

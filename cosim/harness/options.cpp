@@ -37,6 +37,10 @@ void usage(FILE* f) {
             "  --nodes N                  number of NICs, 1..16 (default 2)\n"
             "  --threads N                threads evaluating the nodes' models, 1..16 (default: one per\n"
             "                             node, at most one per CPU); results do not depend on it\n"
+            "  --quantum N                the nodes meet once every N cycles, 1..the link latency in\n"
+            "                             cycles (default 0: at every cycle); requests and answers\n"
+            "                             then take effect at quantum ends (docs/fabric.md,\n"
+            "                             \"Quantum synchronisation\")\n"
             "  --mode lockstep|freerun    time control (default lockstep)\n"
             "  --wait-drivers N           time holds (after the power-on reset) until N driver\n"
             "                             connections have attached, 0..16 (default 0): programs in\n"
@@ -109,13 +113,14 @@ std::string default_socket_path() {
 void parse_options(int argc, char** argv, Options* o) {
     enum {
         O_SOCKET = 1000, O_TCP, O_NODES, O_THREADS, O_MODE, O_WAITDRV, O_CLOCK, O_RDLAT, O_WRLAT, O_BW, O_LINKLAT, O_PCAP, O_TRACE, O_TSTART, O_TEND,
-        O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP
+        O_TXLOG, O_SEED, O_MAXCLIENTS, O_QDEPTH, O_VERBOSE, O_HELP, O_QUANTUM
     };
     static const struct option longopts[] = {
         {"socket", required_argument, nullptr, O_SOCKET},
         {"tcp", required_argument, nullptr, O_TCP},
         {"nodes", required_argument, nullptr, O_NODES},
         {"threads", required_argument, nullptr, O_THREADS},
+        {"quantum", required_argument, nullptr, O_QUANTUM},
         {"mode", required_argument, nullptr, O_MODE},
         {"wait-drivers", required_argument, nullptr, O_WAITDRV},
         {"clock-mhz", required_argument, nullptr, O_CLOCK},
@@ -156,6 +161,7 @@ void parse_options(int argc, char** argv, Options* o) {
             }
             case O_NODES: o->nodes = unsigned(parse_u64("--nodes", optarg, 1, 16)); break;
             case O_THREADS: o->threads = unsigned(parse_u64("--threads", optarg, 1, 16)); break;
+            case O_QUANTUM: o->quantum = unsigned(parse_u64("--quantum", optarg, 0, 1000000)); break;
             case O_WAITDRV: o->wait_drivers = unsigned(parse_u64("--wait-drivers", optarg, 0, 16)); break;
             case O_MODE:
                 if (!strcmp(optarg, "lockstep")) o->lockstep = true;
@@ -228,6 +234,13 @@ void parse_options(int argc, char** argv, Options* o) {
     o->dma_write_latency = (o->dma_write_latency_ns * 1000 + o->clock_ps - 1) / o->clock_ps;
     uint64_t ll = (o->link_latency_ns * 1000 + o->clock_ps - 1) / o->clock_ps;
     o->link_latency = unsigned(ll < 1 ? 1 : ll);
+    if (o->quantum > o->link_latency) {
+        fprintf(stderr,
+                "vianic-sim: --quantum %u is longer than the link latency (%u cycles at %.6g MHz): a frame\n"
+                "vianic-sim: could cross a link within a quantum; use at most %u\n",
+                o->quantum, o->link_latency, o->clock_mhz, o->link_latency);
+        exit(2);
+    }
 }
 
 }  // namespace vianic

@@ -12,6 +12,7 @@ struct Options {
     std::string tcp;          // optional HOST:PORT listener
     unsigned nodes = 2;
     unsigned threads = 0;  // model evaluation threads; 0 = one per node up to the CPUs
+    unsigned quantum = 0;  // cycles the nodes run apart (<= link_latency); 0: they meet every cycle
     bool lockstep = true;
     unsigned wait_drivers = 0;  // time holds until this many driver connections have attached
     double clock_mhz = 250.0;

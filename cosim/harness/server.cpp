@@ -102,7 +102,8 @@ bool Server::start() {
     if (!o_.trace_file.empty()) Trace::enable_context(ctx_.get());
     pool_.reset(new EvalPool(o_.threads ? o_.threads : EvalPool::default_threads(o_.nodes)));
     for (unsigned i = 0; i < o_.nodes; i++) nodes_.emplace_back(new Node(i, ctx_.get(), o_, this, &txlog_));
-    fabric_.reset(new Fabric(ctx_.get(), o_.nodes, o_.link_latency, this));
+    fab_relay_.reset(new EventRelay(this, o_.nodes));
+    fabric_.reset(new Fabric(ctx_.get(), o_.nodes, o_.link_latency, fab_relay_.get()));
     if (!o_.pcap_file.empty() && !fabric_->open_pcap(o_.pcap_file, o_.clock_ps, &why)) {
         log_error("%s", why.c_str());
         return false;
@@ -132,8 +133,10 @@ bool Server::start() {
     if (!o_.tcp.empty() && !listen_tcp()) return false;
     if (!listen_unix()) return false;
 
+    std::string mode = o_.lockstep ? "lockstep" : "free-run";
+    if (o_.quantum) mode += ", quantum " + std::to_string(o_.quantum) + " cycles";
     log_info("%u node%s (%u thread%s), %s, %.6g MHz (%u ps), DMA latency read %llu / write %llu cycles, bandwidth %s, seed %u%s%s",
-             o_.nodes, o_.nodes == 1 ? "" : "s", pool_->threads(), pool_->threads() == 1 ? "" : "s", o_.lockstep ? "lockstep" : "free-run", o_.clock_mhz, o_.clock_ps,
+             o_.nodes, o_.nodes == 1 ? "" : "s", pool_->threads(), pool_->threads() == 1 ? "" : "s", mode.c_str(), o_.clock_mhz, o_.clock_ps,
              (unsigned long long)o_.dma_read_latency, (unsigned long long)o_.dma_write_latency,
              o_.dma_bandwidth_mbps ? (std::to_string(o_.dma_bandwidth_mbps) + " MB/s").c_str() : "unlimited",
              o_.seed, o_.trace_file.empty() ? "" : ", trace ", o_.trace_file.c_str());

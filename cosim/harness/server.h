@@ -67,6 +67,7 @@ public:
     void on_wait_reached(unsigned node, uint32_t client, uint32_t tag, bool dropped) override;
     void on_dma_write(unsigned node, uint64_t addr, uint64_t len) override;
     void on_irq(unsigned node, uint32_t old_vec, uint32_t new_vec, uint64_t cycle) override;
+    void on_fw_line(unsigned node, uint64_t cycle, const std::string& text) override;
 
 private:
     // setup and teardown
@@ -76,6 +77,11 @@ private:
 
     // cycles and time
     void step();
+    // --quantum: the next n cycles with every node (and the switch) on its
+    // own, then the events they kept, in cycle order
+    void run_quantum(unsigned n);
+    void replay_events();
+    unsigned quantum_length() const;
     bool run_cycles(unsigned max);  // true when it ran all max cycles
     bool run_cycles_corked(unsigned max);
     bool any_awake() const;
@@ -145,6 +151,7 @@ private:
     unsigned drivers_seen_ = 0;  // driver connections attached, up to o_.wait_drivers
     std::unique_ptr<VerilatedContext> ctx_;
     std::vector<std::unique_ptr<Node>> nodes_;
+    std::unique_ptr<EventRelay> fab_relay_;  // the switch's events (register port answers)
     std::unique_ptr<Fabric> fabric_;
     std::unique_ptr<EvalPool> pool_;  // evaluates the nodes' models of an edge in parallel
     Trace trace_;

@@ -77,6 +77,130 @@ void Server::step() {
     if (fab_awake) fab->after_posedge(cycle_);
 }
 
+// --quantum Q: the nodes meet at every multiple of Q cycles and at every
+// wait deadline (so a WAIT of n cycles still ends at its cycle).
+unsigned Server::quantum_length() const {
+    const uint64_t q = o_.quantum;
+    uint64_t n = q - cycle_ % q;
+    const uint64_t d = waits_.next_deadline();
+    if (d > cycle_ && d - cycle_ < n) n = d - cycle_;
+    return unsigned(n);
+}
+
+// The nodes and the switch run cycles [t0, t0+n) apart: nothing crosses a
+// link in fewer than L >= n cycles, so what each takes off its lines was
+// put before the quantum and what it puts is due after it. Their events
+// (answers, interrupts, DMA writes, log lines) are kept and then replayed
+// here in cycle order (node order within a cycle, the switch last), with
+// the clock showing each event's cycle, so an answer carries the cycle it
+// happened at; requests that follow it apply at the quantum's end. With a
+// waveform or a transaction log (one file for every node, written in cycle
+// order) the same quantum runs edge by edge across the nodes instead, as
+// step() does: the results are the same, only the order of work differs.
+void Server::run_quantum(unsigned n) {
+    const uint64_t period = o_.clock_ps;
+    const uint64_t t0 = cycle_;
+    Fabric* fab = fabric_.get();
+    bool fab_run = fab->awake() || fab->in_flight() > 0;
+    for (const auto& nd : nodes_) {
+        if (nd->awake()) fab_run = true;  // it may send
+        nd->relay.set_buffering(true);
+    }
+    fab_relay_->set_buffering(true);
+    fab->begin_quantum(fab_run);
+    const unsigned nn = unsigned(nodes_.size());
+    if (!trace_.enabled() && !txlog_.enabled()) {
+        struct Items {
+            Node** nodes;
+            unsigned n;
+            Fabric* fab;
+            uint64_t t0;
+            unsigned cycles;
+        };
+        Node* all[16];
+        for (unsigned i = 0; i < nn; i++) all[i] = nodes_[i].get();
+        Items items{all, nn, fab, t0, n};
+        auto job = [](void* arg, unsigned i) {
+            Items* it = static_cast<Items*>(arg);
+            if (i < it->n)
+                it->nodes[i]->run_quantum(it->fab, it->t0, it->cycles);
+            else
+                it->fab->run_quantum(it->t0, it->cycles);
+        };
+        pool_->run(nn + (fab_run ? 1 : 0), job, &items);
+    } else {
+        struct Items {
+            Node** nodes;
+            unsigned n;
+            Fabric* fab;
+        };
+        Node* act[16];
+        Items items{act, 0, fab};
+        auto eval = [](void* arg, unsigned i) {
+            Items* it = static_cast<Items*>(arg);
+            if (i < it->n)
+                it->nodes[i]->eval();
+            else
+                it->fab->eval();
+        };
+        for (uint64_t c = t0; c < t0 + n; c++) {
+            unsigned na = 0;
+            for (const auto& nd : nodes_)
+                if (nd->quantum_negedge(fab, c)) act[na++] = nd.get();
+            items.n = na;
+            if (fab_run) {
+                fab->take_switch(c);
+                fab->negedge_drive();
+            }
+            const unsigned ni = na + (fab_run ? 1 : 0);
+            uint64_t t = c * period + period / 2;
+            ctx_->time(t);
+            pool_->run(ni, eval, &items);
+            for (unsigned i = 0; i < na; i++) act[i]->negedge_sample(c);
+            if (fab_run) fab->negedge_sample();
+            trace_.dump(t, c);
+            t = (c + 1) * period;
+            ctx_->time(t);
+            for (unsigned i = 0; i < na; i++) act[i]->posedge_drive();
+            if (fab_run) fab->posedge_drive();
+            pool_->run(ni, eval, &items);
+            trace_.dump(t, c + 1);
+            for (unsigned i = 0; i < na; i++) act[i]->quantum_posedge(fab, c);
+            if (fab_run) fab->after_posedge(c + 1);
+        }
+    }
+    fab->end_quantum();
+    for (const auto& nd : nodes_) nd->relay.set_buffering(false);
+    fab_relay_->set_buffering(false);
+    replay_events();
+    cycle_ = t0 + n;
+    ctx_->time(cycle_ * period);
+}
+
+void Server::replay_events() {
+    EventRelay* rs[Fabric::kPorts + 1];
+    size_t pos[Fabric::kPorts + 1] = {};
+    unsigned nr = 0;
+    for (const auto& nd : nodes_) rs[nr++] = &nd->relay;
+    rs[nr++] = fab_relay_.get();
+    for (;;) {
+        int best = -1;
+        uint64_t bc = 0;
+        for (unsigned i = 0; i < nr; i++) {
+            if (pos[i] == rs[i]->size()) continue;
+            uint64_t c = rs[i]->cycle_of(pos[i]);
+            if (best < 0 || c < bc) {
+                best = int(i);
+                bc = c;
+            }
+        }
+        if (best < 0) break;
+        cycle_ = bc;
+        rs[best]->replay(pos[best]++, this);
+    }
+    for (unsigned i = 0; i < nr; i++) rs[i]->clear();
+}
+
 // Answers produced while cycles run are buffered (Conn::cork) and sent
 // when the cycles stop: the simulator then goes straight back to poll(),
 // which on a small machine lets the client, woken by the answer, run on the
@@ -97,10 +221,17 @@ bool Server::run_cycles(unsigned max) {
 }
 
 bool Server::run_cycles_corked(unsigned max) {
-    for (unsigned i = 0; i < max; i++) {
+    for (unsigned i = 0; i < max;) {
         if (!time_may_advance()) return false;  // someone was answered: time stops here
         if (stop_signal_ || terminate_ || !any_awake()) return false;
-        step();
+        if (o_.quantum && !fabric_->in_reset()) {
+            unsigned n = quantum_length();
+            run_quantum(n);
+            i += n;
+        } else {
+            step();
+            i++;
+        }
         if (cycle_ >= waits_.next_deadline()) process_deadlines();
         // flow control ends at the first cycle the node's queue has room
         if (flow_conns_) {
@@ -308,6 +439,10 @@ void Server::on_wait_reached(unsigned, uint32_t client, uint32_t tag, bool dropp
         return;
     }
     start_wait(c, tag, req);
+}
+
+void Server::on_fw_line(unsigned node, uint64_t cycle, const std::string& text) {
+    log_info("node%u cycle %llu fw: %s", node, (unsigned long long)cycle, text.c_str());
 }
 
 void Server::on_dma_write(unsigned node, uint64_t addr, uint64_t len) {

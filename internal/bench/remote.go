@@ -38,6 +38,11 @@ type RemoteOptions struct {
 	// SpeedThreads are the simulator thread counts of the speed figure
 	// (1 and one per CPU, at most one per node).
 	SpeedThreads []int
+	// SpeedQuanta are the simulator's --quantum values of the speed
+	// figure (0: the nodes meet every cycle, and the link latency, 25).
+	// The runs of one quantum must take the same cycles whatever the
+	// thread count: the benchmark fails if they do not.
+	SpeedQuanta []int
 
 	// Progress receives one line per step; nil is silent.
 	Progress io.Writer
@@ -55,6 +60,7 @@ type RemoteLatency struct {
 type RemoteSpeed struct {
 	Nodes        int     `json:"nodes"`
 	Threads      int     `json:"threads"`
+	Quantum      int     `json:"quantum"` // --quantum (0: every cycle)
 	Cycles       uint64  `json:"cycles"`
 	WallSec      float64 `json:"wall_sec"`
 	CyclesPerSec float64 `json:"cycles_per_sec"`
@@ -102,9 +108,9 @@ func rTogether(ctx context.Context, nodes []*rNode, fn func(i int) error) error 
 // openRemote starts a simulator of nodes nodes (threads threads, 0: the
 // simulator's default) and opens every node's NIC with a VI connected to
 // its partner (node i^1) and buffers for msgs messages of size bytes.
-func openRemote(ctx context.Context, o RemoteOptions, nodes, threads, size, msgs int) (*simulator.Sim, []*rNode, error) {
+func openRemote(ctx context.Context, o RemoteOptions, nodes, threads, quantum, size, msgs int) (*simulator.Sim, []*rNode, error) {
 	so := o.Sim
-	so.Nodes, so.Mode, so.ClockMHz, so.Trace = nodes, cosim.ModeLockstep, 250, ""
+	so.Nodes, so.Mode, so.ClockMHz, so.Trace, so.Quantum = nodes, cosim.ModeLockstep, 250, "", quantum
 	so.WaitDrivers = nodes
 	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
 	if threads > 0 {
@@ -327,7 +333,7 @@ func BenchRemote(ctx context.Context, o RemoteOptions) (RemoteFigures, error) {
 		maxSize = max(maxSize, s)
 	}
 	progress("2 nodes: opening both NICs, a VI on each connected to the other's")
-	s, rn, err := openRemote(ctx, o, 2, 0, maxSize, max(o.BWMessages, 1))
+	s, rn, err := openRemote(ctx, o, 2, 0, 0, maxSize, max(o.BWMessages, 1))
 	if err != nil {
 		return f, err
 	}
@@ -366,6 +372,10 @@ func BenchRemote(ctx context.Context, o RemoteOptions) (RemoteFigures, error) {
 	f.BWMBps = f.BWPerCycle * 1e6 / float64(f.ClockPS)
 	progress("bandwidth: %d cycles, %.3f B/cycle, %.0f MB/s (%.1f %% of line rate)", f.BWCycles, f.BWPerCycle, f.BWMBps, 100*f.BWFraction)
 
+	quanta := o.SpeedQuanta
+	if quanta == nil {
+		quanta = []int{0, f.LinkCycles}
+	}
 	for _, nodes := range o.SpeedNodes {
 		threads := o.SpeedThreads
 		if threads == nil {
@@ -374,12 +384,21 @@ func BenchRemote(ctx context.Context, o RemoteOptions) (RemoteFigures, error) {
 				threads = append(threads, t)
 			}
 		}
-		for _, th := range threads {
-			sp, err := remoteSpeed(ctx, o, nodes, th, progress)
-			if err != nil {
-				return f, err
+		for _, q := range quanta {
+			var first *RemoteSpeed
+			for _, th := range threads {
+				sp, err := remoteSpeed(ctx, o, nodes, th, q, progress)
+				if err != nil {
+					return f, err
+				}
+				f.Speed = append(f.Speed, sp)
+				if first == nil {
+					first = &sp
+				} else if sp.Cycles != first.Cycles {
+					return f, fmt.Errorf("%d nodes, quantum %d: %d cycles with %d thread(s) but %d with %d: the simulator's result depends on its thread count",
+						nodes, q, sp.Cycles, sp.Threads, first.Cycles, first.Threads)
+				}
 			}
-			f.Speed = append(f.Speed, sp)
 		}
 	}
 	return f, nil
@@ -387,10 +406,10 @@ func BenchRemote(ctx context.Context, o RemoteOptions) (RemoteFigures, error) {
 
 // remoteSpeed runs SpeedRounds of BWMessages x BWBytes each way between
 // partners (interrupt-driven waits) and measures cycles per wall second.
-func remoteSpeed(ctx context.Context, o RemoteOptions, nodes, threads int, progress func(string, ...any)) (RemoteSpeed, error) {
-	sp := RemoteSpeed{Nodes: nodes, Threads: threads}
-	progress("speed: %d nodes, %d thread(s): opening", nodes, threads)
-	s, rn, err := openRemote(ctx, o, nodes, threads, o.BWBytes, o.BWMessages)
+func remoteSpeed(ctx context.Context, o RemoteOptions, nodes, threads, quantum int, progress func(string, ...any)) (RemoteSpeed, error) {
+	sp := RemoteSpeed{Nodes: nodes, Threads: threads, Quantum: quantum}
+	progress("speed: %d nodes, %d thread(s), quantum %d: opening", nodes, threads, quantum)
+	s, rn, err := openRemote(ctx, o, nodes, threads, quantum, o.BWBytes, o.BWMessages)
 	if err != nil {
 		return sp, err
 	}
@@ -471,7 +490,7 @@ func remoteSpeed(ctx context.Context, o RemoteOptions, nodes, threads int, progr
 	sp.Cycles = c1 - c0
 	sp.WallSec = wall.Seconds()
 	sp.CyclesPerSec = float64(sp.Cycles) / sp.WallSec
-	progress("speed: %d nodes, %d thread(s): %d cycles in %.2f s: %.3g cycles/s (%d MB moved)",
-		nodes, threads, sp.Cycles, sp.WallSec, sp.CyclesPerSec, sp.Bytes>>20)
+	progress("speed: %d nodes, %d thread(s), quantum %d: %d cycles in %.2f s: %.3g cycles/s (%d MB moved)",
+		nodes, threads, quantum, sp.Cycles, sp.WallSec, sp.CyclesPerSec, sp.Bytes>>20)
 	return sp, nil
 }

@@ -59,7 +59,7 @@ func TestBenchRemoteSmoke(t *testing.T) {
 	ctx := ctxT(t, simtest.BuildTimeout)
 	f, err := bench.BenchRemote(ctx, bench.RemoteOptions{
 		LatencySizes: []int{8, 4 << 10}, LatencyRounds: 2, BWBytes: 64 << 10, BWMessages: 2,
-		SpeedNodes: []int{2}, SpeedRounds: 1, SpeedThreads: []int{2},
+		SpeedNodes: []int{2}, SpeedRounds: 1, SpeedThreads: []int{1, 2}, SpeedQuanta: []int{25},
 	})
 	require.NoError(t, err)
 	b, _ := json.MarshalIndent(f, "", "  ")
@@ -70,7 +70,10 @@ func TestBenchRemoteSmoke(t *testing.T) {
 	assert.Greater(t, f.Latency[1].Cycles, f.Latency[0].Cycles)
 	assert.GreaterOrEqual(t, f.BWFraction, 0.90, "64 KiB: at least 90 %% of line rate")
 	assert.LessOrEqual(t, f.BWFraction, 1.0)
-	require.NotEmpty(t, f.Speed)
+	// (BenchRemote itself fails if the two thread counts give different
+	// cycles)
+	require.Len(t, f.Speed, 2)
+	assert.Equal(t, f.Speed[0].Cycles, f.Speed[1].Cycles, "quantum 25: the same cycles with 1 and 2 threads")
 	for _, sp := range f.Speed {
 		assert.Equal(t, int64(2*2*(64<<10)), sp.Bytes, "%d threads: every byte received", sp.Threads)
 		assert.Greater(t, sp.CyclesPerSec, 0.0)

@@ -80,7 +80,12 @@ type SimOptions struct {
 	// LinkLatencyNs is the fabric's link latency each way; 0 keeps the
 	// simulator's (100 ns).
 	LinkLatencyNs int
-	Seed          uint32 // Verilator random initialisation seed (0: the simulator's default)
+	// Quantum lets the nodes run that many cycles apart (vianic-sim
+	// --quantum; at most the link latency in cycles): faster on several
+	// cores, and requests and answers take effect at quantum ends
+	// (docs/fabric.md, "Quantum synchronisation"). 0: every cycle.
+	Quantum int
+	Seed    uint32 // Verilator random initialisation seed (0: the simulator's default)
 	// Socket is the Unix socket path; default: sim.sock in a new
 	// temporary directory, removed by Stop.
 	Socket string
@@ -245,6 +250,9 @@ func simArgs(o SimOptions, sock string) []string {
 	}
 	if o.LinkLatencyNs > 0 {
 		args = append(args, "--link-latency-ns", strconv.Itoa(o.LinkLatencyNs))
+	}
+	if o.Quantum > 0 {
+		args = append(args, "--quantum", strconv.Itoa(o.Quantum))
 	}
 	if o.Trace != "" {
 		args = append(args, "--trace", o.Trace)
