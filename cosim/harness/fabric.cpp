@@ -199,27 +199,41 @@ void Fabric::collect_node(unsigned p, const Sym& s, uint64_t cycle) {
     }
 }
 
-void Fabric::take_switch(uint64_t cycle) {
-    for (unsigned p = 0; p < nodes_; p++) sw_in_[p] = take(up_[p], cycle + 1);
+// In a quantum the switch cannot look at the other lines (the nodes write
+// them meanwhile), so it sleeps as soon as it is idle and wakes when a
+// symbol arrives for it: evaluating an idle switch changes nothing.
+bool Fabric::quantum_negedge(uint64_t cycle) {
+    bool got = false;
+    for (unsigned p = 0; p < nodes_; p++) {
+        sw_in_[p] = take(up_[p], cycle + 1);
+        got |= sw_in_[p].any();
+    }
+    if (got) awake_ = true;
+    if (!awake_) return false;
+    negedge_drive();
+    return true;
+}
+
+void Fabric::quantum_posedge(uint64_t cycle) {
+    after_posedge(cycle + 1);
+    if (rst_left_ == 0 && top_->idle && ops_.empty()) awake_ = false;
 }
 
 void Fabric::run_quantum(uint64_t t0, unsigned n) {
     if (!run_) return;
     for (uint64_t c = t0; c < t0 + n; c++) {
-        take_switch(c);
-        negedge_drive();
+        if (!quantum_negedge(c)) continue;
         eval();
         negedge_sample();
         posedge_drive();
         eval();
-        after_posedge(c + 1);
+        quantum_posedge(c);
     }
 }
 
 void Fabric::end_quantum() {
     quantum_ = false;
-    if (run_) awake_ = !(top_->idle && in_flight() == 0 && ops_.empty());
-    else if (in_flight() > 0) awake_ = true;
+    if (in_flight() > 0) awake_ = true;
     run_ = false;
 }
 

@@ -102,9 +102,8 @@ public:
     void collect_node(unsigned p, const Sym& s, uint64_t cycle);
 
     // --quantum (see above). The server calls begin_quantum(run) before
-    // the threads start (run: the switch takes part, because something is
-    // in flight or some node is awake) and end_quantum() after they are
-    // done. In between: take_node(p, c) and put_up(p, s, c+1) on node p's
+    // the threads start (run: the switch takes part, because it is awake
+    // or something is on a line) and end_quantum() after they are done. In between: take_node(p, c) and put_up(p, s, c+1) on node p's
     // thread, run_quantum() (or the switch's halves of a cycle) on the
     // switch's.
     void begin_quantum(bool run) {
@@ -118,8 +117,13 @@ public:
         if (s.any()) put(up_[p], cycle + lat_, s);
     }
     void run_quantum(uint64_t t0, unsigned n);
-    // the switch's inputs due at edge cycle+1, off the nodes' lines
-    void take_switch(uint64_t cycle);
+    // the halves of one of its cycles, for the edge-by-edge schedule (as
+    // Node's): quantum_negedge takes the switch's inputs due at edge c+1
+    // off the nodes' lines and drives them (false: it sleeps, skip the
+    // rest); then eval(), negedge_sample(), posedge_drive(), eval(),
+    // quantum_posedge(c)
+    bool quantum_negedge(uint64_t c);
+    void quantum_posedge(uint64_t c);
 
     // symbols on the links (either way), not yet delivered
     uint64_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }

@@ -11,6 +11,7 @@
 namespace vianic {
 
 void MmioMaster::push(const MmioOp& op) {
+    if (op.kind == MmioOp::kRead || op.kind == MmioOp::kReset) answers_due_++;
     q_.push_back(op);
     if (state_ == kIdle) start_next();
 }
@@ -99,6 +100,7 @@ void MmioMaster::sample(const Vvia_node* top, uint64_t edge_cycle) {
         unsigned resp = s_rresp_ & 3;
         if (resp >= 2 && st == 0) st = uint16_t(resp);
         answered_ = true;
+        answers_due_--;
         ev_->on_read_done(node_, cur_.client, cur_.tag, st, rd_value_ | (uint64_t(s_rdata_) << (32 * phase_)),
                           edge_cycle);
     }
@@ -150,7 +152,10 @@ void MmioMaster::edge(uint64_t cycle) {
             } else {
                 if (status_ != 0) stats_->mmio_bus_errors++;
                 state_ = kIdle;
-                if (!answered_) ev_->on_read_done(node_, cur_.client, cur_.tag, status_, rd_value_, cycle);
+                if (!answered_) {
+                    answers_due_--;
+                    ev_->on_read_done(node_, cur_.client, cur_.tag, status_, rd_value_, cycle);
+                }
             }
         }
     }
@@ -162,6 +167,7 @@ bool MmioMaster::cancel_read(uint32_t client, uint32_t tag) {
         MmioOp& op = q_[i];
         if (op.kind == MmioOp::kRead && op.client == client && op.tag == tag) {
             op.kind = MmioOp::kCanceled;
+            answers_due_--;
             return true;
         }
     }
@@ -178,6 +184,7 @@ bool MmioMaster::take_reset_request(MmioOp* op) {
 void MmioMaster::reset_finished(uint64_t cycle) {
     if (state_ != kResetting) return;
     state_ = kIdle;
+    answers_due_--;
     ev_->on_reset_done(node_, cur_.client, cur_.tag, cycle);
     start_next();
 }
@@ -192,6 +199,7 @@ void MmioMaster::abort_all(uint64_t cycle) {
         q_.pop_front();
     }
     state_ = kIdle;
+    answers_due_ = 0;
     reset_req_ = false;
     awvalid_ = wvalid_ = arvalid_ = false;
     dirty_ = true;

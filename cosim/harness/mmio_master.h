@@ -49,6 +49,9 @@ public:
     void push(const MmioOp& op);
     bool idle() const { return state_ == kIdle && q_.empty(); }
     size_t queued() const { return q_.size() + (state_ == kIdle ? 0 : 1); }
+    // a READ or RESET is queued or in progress: its client waits for the
+    // answer (with --quantum the nodes then meet every cycle)
+    bool answer_due() const { return answers_due_ > 0; }
 
     void drive(Vvia_node* top);
     static void drive_quiet(Vvia_node* top);  // nothing valid (reset)
@@ -90,6 +93,7 @@ private:
     uint64_t rd_value_ = 0;
     bool reset_req_ = false;
     bool answered_ = false;  // the current read was answered at its R sample
+    unsigned answers_due_ = 0;  // READs and RESETs pushed and not yet answered
 
     // outputs
     bool awvalid_ = false, wvalid_ = false, arvalid_ = false;

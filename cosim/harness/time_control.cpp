@@ -78,8 +78,12 @@ void Server::step() {
 }
 
 // --quantum Q: the nodes meet at every multiple of Q cycles and at every
-// wait deadline (so a WAIT of n cycles still ends at its cycle).
+// wait deadline (so a WAIT of n cycles still ends at its cycle), and at
+// every cycle while a READ or RESET is under way (a register read's round
+// trip stays exact: a driver's set-up is thousands of them).
 unsigned Server::quantum_length() const {
+    for (const auto& nd : nodes_)
+        if (nd->mmio.answer_due()) return 1;
     const uint64_t q = o_.quantum;
     uint64_t n = q - cycle_ % q;
     const uint64_t d = waits_.next_deadline();
@@ -101,11 +105,9 @@ void Server::run_quantum(unsigned n) {
     const uint64_t period = o_.clock_ps;
     const uint64_t t0 = cycle_;
     Fabric* fab = fabric_.get();
-    bool fab_run = fab->awake() || fab->in_flight() > 0;
-    for (const auto& nd : nodes_) {
-        if (nd->awake()) fab_run = true;  // it may send
-        nd->relay.set_buffering(true);
-    }
+    // (what a node sends in the quantum reaches the switch after it)
+    const bool fab_run = fab->awake() || fab->in_flight() > 0;
+    for (const auto& nd : nodes_) nd->relay.set_buffering(true);
     fab_relay_->set_buffering(true);
     fab->begin_quantum(fab_run);
     const unsigned nn = unsigned(nodes_.size());
@@ -136,6 +138,7 @@ void Server::run_quantum(unsigned n) {
         };
         Node* act[16];
         Items items{act, 0, fab};
+        bool fab_act = false;
         auto eval = [](void* arg, unsigned i) {
             Items* it = static_cast<Items*>(arg);
             if (i < it->n)
@@ -148,25 +151,22 @@ void Server::run_quantum(unsigned n) {
             for (const auto& nd : nodes_)
                 if (nd->quantum_negedge(fab, c)) act[na++] = nd.get();
             items.n = na;
-            if (fab_run) {
-                fab->take_switch(c);
-                fab->negedge_drive();
-            }
-            const unsigned ni = na + (fab_run ? 1 : 0);
+            fab_act = fab_run && fab->quantum_negedge(c);
+            const unsigned ni = na + (fab_act ? 1 : 0);
             uint64_t t = c * period + period / 2;
             ctx_->time(t);
             pool_->run(ni, eval, &items);
             for (unsigned i = 0; i < na; i++) act[i]->negedge_sample(c);
-            if (fab_run) fab->negedge_sample();
+            if (fab_act) fab->negedge_sample();
             trace_.dump(t, c);
             t = (c + 1) * period;
             ctx_->time(t);
             for (unsigned i = 0; i < na; i++) act[i]->posedge_drive();
-            if (fab_run) fab->posedge_drive();
+            if (fab_act) fab->posedge_drive();
             pool_->run(ni, eval, &items);
             trace_.dump(t, c + 1);
             for (unsigned i = 0; i < na; i++) act[i]->quantum_posedge(fab, c);
-            if (fab_run) fab->after_posedge(c + 1);
+            if (fab_act) fab->quantum_posedge(c);
         }
     }
     fab->end_quantum();
