@@ -123,6 +123,15 @@ module via_node #(
     // so a simulator may skip cycles without evaluating them
     output wire                       idle,
 
+    // simulation aid: the R and B handshakes of the last rising edge
+    // (registered rvalid & rready, bvalid & bready). rready and bready
+    // depend combinationally on rid and bid (the read and write muxes route
+    // by ID); with these a simulator learns whether its beat was taken
+    // after the edge, so it need not evaluate the model between driving
+    // the inputs and the edge
+    output reg                        dma_r_taken,
+    output reg                        dma_b_taken,
+
     // the fabric link: beats out and credits in, beats in and credits out;
     // link_rst resets the link port (with the switch's end of the link, at
     // power-on): the NIC's own rst leaves the link up, as a NIC's function
@@ -280,6 +289,11 @@ via_link_port #(
 );
 
 assign idle = nic_idle && link_idle;
+
+always @(posedge clk) begin
+    dma_r_taken <= m_axi_rvalid && m_axi_rready;
+    dma_b_taken <= m_axi_bvalid && m_axi_bready;
+end
 
 endmodule
 

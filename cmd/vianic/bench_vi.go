@@ -52,6 +52,7 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 	fmt.Fprintf(tw, "bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction)
 	fmt.Fprintf(tw, "message rate, %d x 8 B posted at once\t%d cycles, %.1f cycles/message (%.1f after the first)\t<= 32\n", f.RateMessages, f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
+	fmt.Fprintf(tw, "simulator CPU time per simulated cycle, same traffic (all threads)\t%.2f us (%.2f s)\t\n", f.SimCPUPerCycleUS, f.SimCPUSec)
 	if len(f.BridgeBusyPerSec) > 0 {
 		fmt.Fprintf(tw, "bench bridge busy, same run (before, after)\t%.3g cycles/s\t\n", f.BridgeBusyPerSec)
 		fmt.Fprintf(tw, "data path / bridge busy\t%.2f\t\n", f.Ratio)

@@ -93,7 +93,7 @@ void DmaMemory::drive_quiet(Vvia_node* top) {
     top->m_axi_bvalid = 0;
 }
 
-void DmaMemory::sample(const Vvia_node* top) {
+void DmaMemory::sample(const Vvia_node* top, bool late_rb) {
     if (quiet_ && !top->m_axi_arvalid && !top->m_axi_awvalid) {
         // nothing in flight (so no R, W or B) and no new burst
         s_ar_ = s_aw_ = s_r_ = s_w_ = s_b_ = false;
@@ -117,13 +117,14 @@ void DmaMemory::sample(const Vvia_node* top) {
         s_awb_.type = top->m_axi_awburst;
         s_awb_.id = top->m_axi_awid;
     }
-    s_r_ = rvalid_ && top->m_axi_rready;
     s_w_ = wready_ && top->m_axi_wvalid;
     if (s_w_) {
         get_bytes(top->m_axi_wdata, s_wdata_, bus_bytes_);
         s_wstrb_ = uint64_t(top->m_axi_wstrb);
         s_wlast_ = top->m_axi_wlast;
     }
+    if (late_rb) return;
+    s_r_ = rvalid_ && top->m_axi_rready;
     s_b_ = bvalid_ && top->m_axi_bready;
 }
 

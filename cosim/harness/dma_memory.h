@@ -47,7 +47,16 @@ public:
     void drive(Vvia_node* top);
     static void drive_quiet(Vvia_node* top);  // nothing ready, nothing valid (reset)
     void invalidate_drive() { dirty_ = true; }
-    void sample(const Vvia_node* top);
+    // sample() takes the handshakes the rising edge will see; with
+    // late_rb, not those of R and B (rready and bready depend on the
+    // inputs just driven, and the model was not evaluated since): the node
+    // gives them after the edge with taken_rb() (via_node's dma_r_taken,
+    // dma_b_taken), before edge()
+    void sample(const Vvia_node* top, bool late_rb);
+    void taken_rb(bool r, bool b) {
+        s_r_ = r;
+        s_b_ = b;
+    }
     void clear_sample();
     void edge(uint64_t cycle);
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "Vvia_node.h"
+#include "Vvia_node___024root.h"
 #include "dut_params.h"
 #include "events.h"
 #include "txlog.h"
@@ -21,7 +22,27 @@ static_assert(sizeof(DataPort) >= 8 && sizeof(DataPort) <= DmaMemory::kMaxBusByt
               "DMA data width must be 64..512 bits");
 static_assert(sizeof(DataPort) * 8 == dut::kDataWidth, "the DMA data port is not DATA_WIDTH bits wide");
 
+// A Verilated model finds a rising edge by comparing clk with the value its
+// previous eval() saw. Evaluated once per cycle (always with clk high) it
+// would never see one, so before that evaluation the harness sets the value
+// remembered to 0 itself. The variable is Verilator's own
+// (__Vtrigrprev__TOP__clk in Verilator 5.0xx); a Verilator that names it
+// otherwise makes ok false, and the nodes are evaluated twice per cycle.
+template <typename R, typename = void>
+struct ClkPrev {
+    static constexpr bool ok = false;
+    static void clear(R*) {}
+};
+template <typename R>
+struct ClkPrev<R, std::void_t<decltype(std::declval<R&>().__Vtrigrprev__TOP__clk)>> {
+    static constexpr bool ok = true;
+    static void clear(R* r) { r->__Vtrigrprev__TOP__clk = 0; }
+};
+using RootClk = ClkPrev<Vvia_node___024root>;
+
 }  // namespace
+
+bool Node::single_eval_supported() { return RootClk::ok; }
 
 unsigned Node::bus_bytes() { return unsigned(sizeof(DataPort)); }
 
@@ -117,12 +138,15 @@ void Node::negedge_sample(uint64_t cycle) {
         dma.clear_sample();
     } else {
         mmio.sample(t, cycle + 1);
-        dma.sample(t);
+        dma.sample(t, single_eval_);
     }
     stats.busy_cycles++;
 }
 
-void Node::posedge_drive() { top_->clk = 1; }
+void Node::posedge_drive() {
+    if (single_eval_) RootClk::clear(top_->rootp);
+    top_->clk = 1;
+}
 
 void Node::after_posedge(uint64_t cycle) {
     if (rst_driven_) {
@@ -131,6 +155,7 @@ void Node::after_posedge(uint64_t cycle) {
             mmio.reset_finished(cycle);
         }
     } else {
+        if (single_eval_) dma.taken_rb(top_->dma_r_taken, top_->dma_b_taken);
         mmio.edge(cycle);
         dma.edge(cycle);
     }
@@ -167,7 +192,7 @@ void Node::quantum_posedge(Fabric* fab, uint64_t c) {
 void Node::run_quantum(Fabric* fab, uint64_t t0, unsigned n) {
     for (uint64_t c = t0; c < t0 + n; c++) {
         if (!quantum_negedge(fab, c)) continue;
-        eval();
+        if (!single_eval_) eval();
         negedge_sample(c);
         posedge_drive();
         eval();

@@ -72,6 +72,17 @@ public:
     // Evaluates the model; the only call that may run on another thread
     // (touches nothing outside this node's model).
     void eval();
+    // One evaluation per cycle instead of two (no waveform: nothing needs
+    // the model settled between the falling and the rising edge): the
+    // evaluation after negedge_drive is skipped, the bus models' samples are taken from the
+    // outputs of the last rising edge (none of them depends on the inputs
+    // but rready and bready, whose handshakes via_node registers as
+    // dma_r_taken / dma_b_taken for after_posedge). The cycles are the
+    // same either way.
+    // (only where the Verilator build allows it: single_eval_supported)
+    void set_single_eval(bool on) { single_eval_ = on && single_eval_supported(); }
+    bool single_eval() const { return single_eval_; }
+    static bool single_eval_supported();
     void after_posedge(uint64_t cycle);
 
     // --quantum: cycles [t0, t0+n) of this node alone (touches nothing but
@@ -129,6 +140,7 @@ private:
     std::unique_ptr<Vvia_node> top_;
     TxLog* txlog_;
     bool awake_ = true;
+    bool single_eval_ = false;
     bool drive_idle_ = false;  // the last drive was the models' idle constants
     unsigned rst_left_ = kStartupResetCycles;
     bool rst_driven_ = true;   // rst value of the last drive

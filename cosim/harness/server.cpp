@@ -122,6 +122,12 @@ bool Server::start() {
         }
     }
 
+    // without a waveform, one evaluation of each node per cycle (node.h)
+    single_eval_ = !trace_.enabled() && Node::single_eval_supported();
+    for (auto& n : nodes_) n->set_single_eval(single_eval_);
+    if (!trace_.enabled() && !single_eval_)
+        log_verbose("this Verilator's models are evaluated twice per cycle (no one-evaluation support)");
+
     // power-on reset, done before anyone can connect so that every run
     // starts from the same cycle
     ctx_->time(0);

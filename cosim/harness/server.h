@@ -170,6 +170,7 @@ private:
     std::vector<Conn*> pconns_;
 
     uint64_t cycle_ = 0;
+    bool single_eval_ = false;  // the nodes are not evaluated at the falling edge (no waveform)
     int unblocked_ = 0;        // attached non-monitor clients that are not blocked
     int flow_conns_ = 0;       // connections held by flow control
     int monitor_pending_ = 0;  // requests of monitors awaiting an answer

@@ -57,7 +57,10 @@ void Server::step() {
     ctx_->time(t);
     for (unsigned i = 0; i < na; i++) awake[i]->negedge_drive(cycle_);
     if (fab_awake) fab->negedge_drive();
-    pool_->run(ni, eval, &items);
+    if (!single_eval_)
+        pool_->run(ni, eval, &items);
+    else if (fab_awake)
+        fab->eval();  // its register port's read data is combinational
     for (unsigned i = 0; i < na; i++) awake[i]->negedge_sample(cycle_);
     if (fab_awake) fab->negedge_sample();
     trace_.dump(t, cycle_);
@@ -155,7 +158,10 @@ void Server::run_quantum(unsigned n) {
             const unsigned ni = na + (fab_act ? 1 : 0);
             uint64_t t = c * period + period / 2;
             ctx_->time(t);
-            pool_->run(ni, eval, &items);
+            if (!single_eval_)
+                pool_->run(ni, eval, &items);
+            else if (fab_act)
+                fab->eval();
             for (unsigned i = 0; i < na; i++) act[i]->negedge_sample(c);
             if (fab_act) fab->negedge_sample();
             trace_.dump(t, c);

@@ -84,6 +84,12 @@ type ViFigures struct {
 	TrafficCycles   uint64  `json:"traffic_cycles"`
 	TrafficWallSec  float64 `json:"traffic_wall_sec"`
 	CyclesPerSec    float64 `json:"cycles_per_sec"`
+	// SimCPUSec is the CPU time the simulator process used over the
+	// traffic (every thread), SimCPUPerCycleUS that per simulated cycle:
+	// the model's cost without the client's share of the machine (10 ms
+	// resolution).
+	SimCPUSec        float64 `json:"sim_cpu_sec"`
+	SimCPUPerCycleUS float64 `json:"sim_cpu_us_per_cycle"`
 	// BridgeBusyPerSec are `vianic bench bridge`'s busy figures (2 nodes,
 	// DMA copies, no trace) measured before and after, in the same run;
 	// Ratio is CyclesPerSec over their mean.
@@ -412,6 +418,7 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		o.TrafficRounds, o.BWMessages, o.BWBytes, o.RateMessages)
 	var bytes [2]int64
 	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
+	cpu0, cpuErr := s.CPUTime()
 	start := time.Now()
 	if err := together(ctx, len(nodes), nicOf, func(i int) error {
 		b, err := viTraffic(ctx, nodes[i], o)
@@ -421,13 +428,21 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		return f, err
 	}
 	wall := time.Since(start)
+	cpu1, err := s.CPUTime()
+	if cpuErr == nil && err == nil {
+		f.SimCPUSec = (cpu1 - cpu0).Seconds()
+	}
 	c1 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
 	f.TrafficMessages = o.TrafficRounds * (o.BWMessages + o.RateMessages)
 	f.TrafficBytes = bytes[0]
 	f.TrafficCycles = c1 - c0
 	f.TrafficWallSec = wall.Seconds()
 	f.CyclesPerSec = float64(f.TrafficCycles) / wall.Seconds()
-	progress("traffic: %d cycles in %.2f s: %.3g cycles/s", f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec)
+	if f.TrafficCycles > 0 {
+		f.SimCPUPerCycleUS = f.SimCPUSec * 1e6 / float64(f.TrafficCycles)
+	}
+	progress("traffic: %d cycles in %.2f s: %.3g cycles/s; simulator CPU %.2f s = %.2f us per cycle (2 nodes)",
+		f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec, f.SimCPUSec, f.SimCPUPerCycleUS)
 	// Closing takes admin commands, hence simulated time: both at once.
 	var wg sync.WaitGroup
 	for _, n := range nodes {

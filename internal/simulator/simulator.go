@@ -17,6 +17,7 @@ package simulator
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -296,6 +297,36 @@ func (s *Sim) Root() string { return s.root }
 
 // Pid returns the simulator's process id.
 func (s *Sim) Pid() int { return s.cmd.Process.Pid }
+
+// CPUTime returns the CPU time (user and system, all threads) the simulator
+// process has used so far, from /proc (Linux), at the kernel's clock-tick
+// resolution (10 ms).
+func (s *Sim) CPUTime() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.Pid()))
+	if err != nil {
+		return 0, fmt.Errorf("simulator CPU time: %w", err)
+	}
+	// pid (comm) state ppid ... : comm may hold spaces, so count from
+	// the last ')'; utime and stime are fields 14 and 15
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("simulator CPU time: unexpected /proc stat %q", b)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("simulator CPU time: unexpected /proc stat %q", b)
+	}
+	var ticks uint64
+	for _, x := range f[11:13] {
+		v, err := strconv.ParseUint(x, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("simulator CPU time: %w", err)
+		}
+		ticks += v
+	}
+	const userHZ = 100 // USER_HZ: the unit of /proc's times on every Linux
+	return time.Duration(ticks) * (time.Second / userHZ), nil
+}
 
 // Dial connects to the simulator (see cosim.Dial).
 func (s *Sim) Dial(ctx context.Context, opts cosim.Options) (*cosim.Conn, error) {
