@@ -2,10 +2,13 @@
 # Runs every RTL unit bench (testbench/*/files.f) in Verilator and Icarus and
 # prints a summary.
 #
-#   sim-scripts/benches.sh [-s verilator|icarus] [-r SEED] [-j JOBS] [-l] [NAME...]
+#   sim-scripts/benches.sh [-s verilator|icarus] [-r SEED] [-j JOBS] [-S] [-l] [NAME...]
 #
 # -s runs one simulator only, -r sets the seed (default 1), NAME... runs only
-# those benches. The runs go through sim-scripts/jobs.sh: JOBS at a time
+# those benches. -S passes +short to the Icarus runs: the benches that have
+# a short variant (via_dma_diag, via_fabric: fewer steps of their longest
+# random phases) run it there, the others ignore it; make test uses it (the
+# Verilator runs stay whole; Icarus is 50 to 100 times slower). The runs go through sim-scripts/jobs.sh: JOBS at a time
 # (default: the number of CPUs, at most 4), longest first, each Verilator
 # build with one compile job, so that single-threaded Icarus runs and
 # Verilator's own passes never leave a core idle; each run's output is
@@ -17,12 +20,14 @@ sims=(verilator icarus)
 seed=1
 jobs=()
 list_only=0
-usage() { echo "usage: $0 [-s verilator|icarus] [-r seed] [-j jobs] [-l] [NAME...]" >&2; exit 2; }
-while getopts "s:r:j:l" opt; do
+short=0
+usage() { echo "usage: $0 [-s verilator|icarus] [-r seed] [-j jobs] [-S] [-l] [NAME...]" >&2; exit 2; }
+while getopts "s:r:j:Sl" opt; do
   case $opt in
     s) sims=("$OPTARG") ;;
     r) seed=$OPTARG ;;
     j) jobs=(-j "$OPTARG") ;;
+    S) short=1 ;;
     l) list_only=1 ;;
     *) usage ;;
   esac
@@ -43,7 +48,9 @@ q=$(printf '%q' "$root")
 joblist() {
   for name in "${names[@]}"; do
     for sim in "${sims[@]}"; do
-      echo "0 bench-$name-$sim $q/sim-scripts/bench.sh -q -j 1 -s $sim -r $seed $name"
+      extra=
+      [ $short -eq 1 ] && [ "$sim" = icarus ] && extra=" -a +short"
+      echo "0 bench-$name-$sim $q/sim-scripts/bench.sh -q -j 1 -s $sim -r $seed$extra $name"
     done
   done
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The hardware half of `make test`, as one pool of single-threaded jobs
 # (sim-scripts/jobs.sh: as many at a time as CPUs, longest first): lint,
-# synthesis, every RTL unit bench in both simulators, the firmware's native
+# synthesis, every RTL unit bench in both simulators (the short variants
+# under Icarus, benches.sh -S), the firmware's native
 # tests, and the co-simulation models the Go tests use (VCD and FST builds,
 # the echo server). One pool keeps every core busy without running more
 # jobs than cores (Yosys, Icarus and Verilator's own passes are
@@ -26,5 +27,5 @@ q=$(printf '%q' "$root")
   echo "0 sim-vcd $q/sim-scripts/build-sim.sh -j 1 vcd"
   echo "0 sim-fst $q/sim-scripts/build-sim.sh -j 1 fst"
   echo "0 sim-echo $q/sim-scripts/build-sim.sh echo"
-  "$root/sim-scripts/benches.sh" -l
+  "$root/sim-scripts/benches.sh" -S -l
 } | "$root/sim-scripts/jobs.sh" "${jobs[@]}" -n "lint, synth, benches, firmware, simulator"

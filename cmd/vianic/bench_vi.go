@@ -19,7 +19,7 @@ func runBenchVI(ctx context.Context, fs *flag.FlagSet, args []string, asJSON, qu
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	o := bench.ViOptions{Progress: stderr, NoBridge: *noBridge}
+	o := bench.ViOptions{Progress: stderr, NoBridge: *noBridge, Quantum: 25}
 	o.Sim.Stderr = io.Discard
 	o.Sim.TxLog = *txlog
 	if *quick {
@@ -53,6 +53,9 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 	fmt.Fprintf(tw, "message rate, %d x 8 B posted at once\t%d cycles, %.1f cycles/message (%.1f after the first)\t<= 32\n", f.RateMessages, f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
 	fmt.Fprintf(tw, "simulator CPU time per simulated cycle, same traffic (all threads)\t%.2f us (%.2f s)\t\n", f.SimCPUPerCycleUS, f.SimCPUSec)
+	if q := f.QuantumTraffic; q != nil {
+		fmt.Fprintf(tw, "simulator, the same traffic with --quantum %d\t%.3g cycles/s (%d cycles in %.2f s; CPU %.2f us per cycle)\t>= 1,000,000\n", q.Quantum, q.CyclesPerSec, q.Cycles, q.WallSec, q.SimCPUPerCycleUS)
+	}
 	if len(f.BridgeBusyPerSec) > 0 {
 		fmt.Fprintf(tw, "bench bridge busy, same run (before, after)\t%.3g cycles/s\t\n", f.BridgeBusyPerSec)
 		fmt.Fprintf(tw, "data path / bridge busy\t%.2f\t\n", f.Ratio)

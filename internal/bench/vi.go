@@ -36,6 +36,11 @@ type ViOptions struct {
 	NoBridge   bool
 	BusyCopies int // for the bridge busy figure (8)
 	BusyBytes  int // (256 KiB)
+	// Quantum, when not 0, runs the same traffic once more on a simulator
+	// of its own with --quantum Quantum (the nodes run that many cycles
+	// apart, each on a thread of its own: docs/fabric.md, "Quantum
+	// synchronisation") for a second cycles-per-second figure.
+	Quantum int
 
 	// Progress receives one line per step; nil is silent.
 	Progress io.Writer
@@ -95,6 +100,20 @@ type ViFigures struct {
 	// Ratio is CyclesPerSec over their mean.
 	BridgeBusyPerSec []float64 `json:"bridge_busy_cycles_per_sec,omitempty"`
 	Ratio            float64   `json:"ratio_to_bridge_busy,omitempty"`
+
+	// QuantumTraffic is the same traffic with ViOptions.Quantum (nil
+	// without).
+	QuantumTraffic *ViSpeed `json:"quantum_traffic,omitempty"`
+}
+
+// ViSpeed is the simulator's speed over the traffic of BenchVI.
+type ViSpeed struct {
+	Quantum          int     `json:"quantum"`
+	Cycles           uint64  `json:"cycles"`
+	WallSec          float64 `json:"wall_sec"`
+	CyclesPerSec     float64 `json:"cycles_per_sec"`
+	SimCPUSec        float64 `json:"sim_cpu_sec"`
+	SimCPUPerCycleUS float64 `json:"sim_cpu_us_per_cycle"`
 }
 
 // viNode is one node's NIC, memory and pair of loopback-joined VIs.
@@ -451,6 +470,14 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	wg.Wait()
 	s.Stop()
 
+	if o.Quantum > 0 {
+		q, err := viQuantumTraffic(ctx, o, progress)
+		if err != nil {
+			return f, err
+		}
+		f.QuantumTraffic = &q
+	}
+
 	if err := bridge(); err != nil {
 		return f, err
 	}
@@ -462,6 +489,78 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		f.Ratio = f.CyclesPerSec / (sum / float64(len(f.BridgeBusyPerSec)))
 	}
 	return f, nil
+}
+
+// viQuantumTraffic runs BenchVI's traffic on both nodes of a simulator
+// with --quantum o.Quantum.
+func viQuantumTraffic(ctx context.Context, o ViOptions, progress func(string, ...any)) (ViSpeed, error) {
+	sp := ViSpeed{Quantum: o.Quantum}
+	so := o.Sim
+	so.Nodes, so.Mode, so.ClockMHz, so.Trace, so.Quantum = 2, cosim.ModeLockstep, 250, "", o.Quantum
+	so.TxLog = "" // the first simulator's only
+	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
+	progress("traffic again with --quantum %d: opening both NICs", o.Quantum)
+	s, err := simulator.StartSimulator(ctx, so)
+	if err != nil {
+		return sp, err
+	}
+	defer s.Stop()
+	addr := s.Addr()
+	if s.Network() == "tcp" {
+		addr = "tcp:" + addr
+	}
+	nodes := make([]*viNode, 2)
+	nicOf := func(i int) *vipl.Nic {
+		if nodes[i] == nil {
+			return nil
+		}
+		return nodes[i].nic
+	}
+	closeAll := func() {
+		// closing takes admin commands, hence simulated time: both at once
+		var wg sync.WaitGroup
+		for _, n := range nodes {
+			if n != nil {
+				wg.Go(func() { n.nic.Close(ctx) })
+			}
+		}
+		wg.Wait()
+	}
+	if err := together(ctx, 2, nicOf, func(i int) error {
+		var err error
+		nodes[i], err = openViNode(ctx, addr, i, o)
+		return err
+	}); err != nil {
+		s.Stop()
+		closeAll()
+		return sp, err
+	}
+	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
+	cpu0, cpuErr := s.CPUTime()
+	start := time.Now()
+	if err := together(ctx, 2, nicOf, func(i int) error {
+		_, err := viTraffic(ctx, nodes[i], o)
+		return err
+	}); err != nil {
+		s.Stop()
+		closeAll()
+		return sp, err
+	}
+	wall := time.Since(start)
+	cpu1, err := s.CPUTime()
+	if cpuErr == nil && err == nil {
+		sp.SimCPUSec = (cpu1 - cpu0).Seconds()
+	}
+	sp.Cycles = max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle()) - c0
+	sp.WallSec = wall.Seconds()
+	sp.CyclesPerSec = float64(sp.Cycles) / sp.WallSec
+	if sp.Cycles > 0 {
+		sp.SimCPUPerCycleUS = sp.SimCPUSec * 1e6 / float64(sp.Cycles)
+	}
+	progress("traffic with --quantum %d: %d cycles in %.2f s: %.3g cycles/s; simulator CPU %.2f s = %.2f us per cycle",
+		o.Quantum, sp.Cycles, sp.WallSec, sp.CyclesPerSec, sp.SimCPUSec, sp.SimCPUPerCycleUS)
+	closeAll()
+	return sp, nil
 }
 
 // viModeled measures latency, bandwidth and message rate on node n.

@@ -638,11 +638,11 @@ initial begin
     check(w == {16'hfab0, 8'd4, P[7:0]}, "INFO");
 
     // ---------------------------------------------------------------- 1
-    random_traffic(30);
+    random_traffic($test$plusargs("short") ? 10 : 30);
 
     // ---------------------------------------------------------------- 2
-    hot_spot(20, 0);
-    hot_spot(10, 1);
+    hot_spot($test$plusargs("short") ? 10 : 20, 0);
+    hot_spot($test$plusargs("short") ? 5 : 10, 1);
 
     // ---------------------------------------------------------------- 3
     rdy_mode[1] = 2'd2;
@@ -850,7 +850,7 @@ initial begin
     // (L = 1 repeats the traffic phases with fewer frames: the same logic,
     // a shorter run in Icarus)
     tb_reset(6'd1);
-    random_traffic(12);
+    random_traffic($test$plusargs("short") ? 6 : 12);
     hot_spot(8, 0);
     hot_spot(4, 1);
 
