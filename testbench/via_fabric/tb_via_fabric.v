@@ -13,8 +13,8 @@
 // A third part, tb_fabric_msg, tests the message hold (one message at a time
 // per output). PASS when all are done; any failure is a $fatal.
 // Plusargs: +vcd=PATH, +seed=N, +short (a third of the random traffic and
-// half the hot spot at L=25: make test's Icarus run; the full run in
-// Verilator).
+// half the hot spot at L=25, for make test's run in Icarus; the run in
+// the other simulator stays whole).
 
 `timescale 1ns / 1ps
 
