@@ -10,7 +10,9 @@
 //      every case (a beat holds a whole 64-byte block)
 //   t: 64-bit datapath, read latency 125 (500 ns at 250 MHz): the 32 KiB
 //      throughput figure (>= 90 % of one beat per cycle required)
-// Plusargs: +seed=N (default 1), +vcd=PATH. Prints PASS; failures $fatal.
+// Plusargs: +seed=N (default 1), +vcd=PATH, +short (the random pass with
+// back-pressure only, for make test's run in Icarus). Prints PASS; failures
+// $fatal.
 
 `timescale 1ns / 1ps
 
