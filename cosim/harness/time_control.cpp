@@ -14,6 +14,26 @@
 
 namespace vianic {
 
+namespace {
+
+// One edge's evaluations for the pool: items [0, n) are nodes, item n the
+// switch.
+struct EdgeItems {
+    Node** nodes;
+    unsigned n;
+    Fabric* fab;
+};
+
+void eval_edge_item(void* arg, unsigned i) {
+    EdgeItems* it = static_cast<EdgeItems*>(arg);
+    if (i < it->n)
+        it->nodes[i]->eval();
+    else
+        it->fab->eval();
+}
+
+}  // namespace
+
 bool Server::any_awake() const {
     for (const auto& n : nodes_)
         if (n->awake()) return true;
@@ -39,18 +59,8 @@ void Server::step() {
     const bool fab_awake = fab->awake();
     // the models of one edge are evaluated in parallel (the switch is the
     // item after the nodes); everything else runs here, in node order
-    struct Items {
-        Node** nodes;
-        unsigned n;
-        Fabric* fab;
-    } items{awake, na, fab};
-    auto eval = [](void* arg, unsigned i) {
-        Items* it = static_cast<Items*>(arg);
-        if (i < it->n)
-            it->nodes[i]->eval();
-        else
-            it->fab->eval();
-    };
+    EdgeItems items{awake, na, fab};
+    const auto eval = eval_edge_item;
     const unsigned ni = na + (fab_awake ? 1 : 0);
 
     uint64_t t = cycle_ * period + period / 2;
@@ -134,21 +144,10 @@ void Server::run_quantum(unsigned n) {
         };
         pool_->run(nn + (fab_run ? 1 : 0), job, &items);
     } else {
-        struct Items {
-            Node** nodes;
-            unsigned n;
-            Fabric* fab;
-        };
         Node* act[16];
-        Items items{act, 0, fab};
+        EdgeItems items{act, 0, fab};
         bool fab_act = false;
-        auto eval = [](void* arg, unsigned i) {
-            Items* it = static_cast<Items*>(arg);
-            if (i < it->n)
-                it->nodes[i]->eval();
-            else
-                it->fab->eval();
-        };
+        const auto eval = eval_edge_item;
         for (uint64_t c = t0; c < t0 + n; c++) {
             unsigned na = 0;
             for (const auto& nd : nodes_)

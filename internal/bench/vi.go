@@ -385,33 +385,17 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 		return f, err
 	}
 
-	so := o.Sim
-	so.Nodes, so.Mode, so.ClockMHz, so.Trace = 2, cosim.ModeLockstep, 250, ""
-	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
-	s, err := simulator.StartSimulator(ctx, so)
+	s, addr, err := viSim(ctx, o.Sim, 0)
 	if err != nil {
 		return f, err
 	}
 	defer s.Stop()
-	addr := s.Addr()
-	if s.Network() == "tcp" {
-		addr = "tcp:" + addr
-	}
 	progress("2 nodes started; opening both NICs (firmware boot, memory, VIs)")
-	var nodes [2]*viNode
-	nicOf := func(i int) *vipl.Nic {
-		if nodes[i] == nil {
-			return nil
-		}
-		return nodes[i].nic
-	}
+	var nodes viPair
+	nicOf := nodes.nic
 	// opened at once: an open node waits on the simulator until the other
 	// is open too
-	openErr := together(ctx, len(nodes), nicOf, func(i int) error {
-		var err error
-		nodes[i], err = openViNode(ctx, addr, i, o)
-		return err
-	})
+	openErr := viOpen(ctx, addr, o, &nodes)
 	defer func() { // on an error: close both at once, or stop the simulator first
 		s.Stop()
 		for _, n := range nodes {
@@ -435,39 +419,17 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 
 	progress("traffic on both nodes: %d rounds of %d x %d B and %d x 8 B, interrupt-driven waits",
 		o.TrafficRounds, o.BWMessages, o.BWBytes, o.RateMessages)
-	var bytes [2]int64
-	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
-	cpu0, cpuErr := s.CPUTime()
-	start := time.Now()
-	if err := together(ctx, len(nodes), nicOf, func(i int) error {
-		b, err := viTraffic(ctx, nodes[i], o)
-		bytes[i] = b
-		return err
-	}); err != nil {
+	sp, bytes, err := viMeasure(ctx, s, &nodes, o)
+	if err != nil {
 		return f, err
 	}
-	wall := time.Since(start)
-	cpu1, err := s.CPUTime()
-	if cpuErr == nil && err == nil {
-		f.SimCPUSec = (cpu1 - cpu0).Seconds()
-	}
-	c1 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
 	f.TrafficMessages = o.TrafficRounds * (o.BWMessages + o.RateMessages)
-	f.TrafficBytes = bytes[0]
-	f.TrafficCycles = c1 - c0
-	f.TrafficWallSec = wall.Seconds()
-	f.CyclesPerSec = float64(f.TrafficCycles) / wall.Seconds()
-	if f.TrafficCycles > 0 {
-		f.SimCPUPerCycleUS = f.SimCPUSec * 1e6 / float64(f.TrafficCycles)
-	}
+	f.TrafficBytes = bytes
+	f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec = sp.Cycles, sp.WallSec, sp.CyclesPerSec
+	f.SimCPUSec, f.SimCPUPerCycleUS = sp.SimCPUSec, sp.SimCPUPerCycleUS
 	progress("traffic: %d cycles in %.2f s: %.3g cycles/s; simulator CPU %.2f s = %.2f us per cycle (2 nodes)",
 		f.TrafficCycles, f.TrafficWallSec, f.CyclesPerSec, f.SimCPUSec, f.SimCPUPerCycleUS)
-	// Closing takes admin commands, hence simulated time: both at once.
-	var wg sync.WaitGroup
-	for _, n := range nodes {
-		wg.Go(func() { n.nic.Close(ctx) })
-	}
-	wg.Wait()
+	viClose(ctx, &nodes)
 	s.Stop()
 
 	if o.Quantum > 0 {
@@ -494,57 +456,99 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 // viQuantumTraffic runs BenchVI's traffic on both nodes of a simulator
 // with --quantum o.Quantum.
 func viQuantumTraffic(ctx context.Context, o ViOptions, progress func(string, ...any)) (ViSpeed, error) {
-	sp := ViSpeed{Quantum: o.Quantum}
-	so := o.Sim
-	so.Nodes, so.Mode, so.ClockMHz, so.Trace, so.Quantum = 2, cosim.ModeLockstep, 250, "", o.Quantum
-	so.TxLog = "" // the first simulator's only
-	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
 	progress("traffic again with --quantum %d: opening both NICs", o.Quantum)
-	s, err := simulator.StartSimulator(ctx, so)
+	base := o.Sim
+	base.TxLog = "" // the first simulator's only
+	s, addr, err := viSim(ctx, base, o.Quantum)
 	if err != nil {
-		return sp, err
+		return ViSpeed{}, err
 	}
 	defer s.Stop()
+	var nodes viPair
+	if err := viOpen(ctx, addr, o, &nodes); err != nil {
+		s.Stop()
+		viClose(ctx, &nodes)
+		return ViSpeed{}, err
+	}
+	sp, _, err := viMeasure(ctx, s, &nodes, o)
+	if err != nil {
+		s.Stop()
+		viClose(ctx, &nodes)
+		return sp, err
+	}
+	sp.Quantum = o.Quantum
+	progress("traffic with --quantum %d: %d cycles in %.2f s: %.3g cycles/s; simulator CPU %.2f s = %.2f us per cycle",
+		o.Quantum, sp.Cycles, sp.WallSec, sp.CyclesPerSec, sp.SimCPUSec, sp.SimCPUPerCycleUS)
+	viClose(ctx, &nodes)
+	return sp, nil
+}
+
+// viPair is BenchVI's two nodes (nil until opened).
+type viPair [2]*viNode
+
+// nic is node i's Nic, nil until it is open (for together).
+func (p *viPair) nic(i int) *vipl.Nic {
+	if p[i] == nil {
+		return nil
+	}
+	return p[i].nic
+}
+
+// viSim starts BenchVI's simulator: 2 nodes in lockstep on the reference
+// profile (250 MHz, 500 ns read, 150 ns write, 8 GB/s), with --quantum
+// quantum; it returns the address to open the NICs at.
+func viSim(ctx context.Context, base simulator.SimOptions, quantum int) (*simulator.Sim, string, error) {
+	so := base
+	so.Nodes, so.Mode, so.ClockMHz, so.Trace, so.Quantum = 2, cosim.ModeLockstep, 250, "", quantum
+	so.DMA = &simulator.DMAModel{ReadLatencyNS: 500, WriteLatencyNS: 150, BandwidthMBps: 8000}
+	s, err := simulator.StartSimulator(ctx, so)
+	if err != nil {
+		return nil, "", err
+	}
 	addr := s.Addr()
 	if s.Network() == "tcp" {
 		addr = "tcp:" + addr
 	}
-	nodes := make([]*viNode, 2)
-	nicOf := func(i int) *vipl.Nic {
-		if nodes[i] == nil {
-			return nil
-		}
-		return nodes[i].nic
-	}
-	closeAll := func() {
-		// closing takes admin commands, hence simulated time: both at once
-		var wg sync.WaitGroup
-		for _, n := range nodes {
-			if n != nil {
-				wg.Go(func() { n.nic.Close(ctx) })
-			}
-		}
-		wg.Wait()
-	}
-	if err := together(ctx, 2, nicOf, func(i int) error {
+	return s, addr, nil
+}
+
+// viOpen opens both nodes at once (an open node waits on the simulator
+// until the other is open too).
+func viOpen(ctx context.Context, addr string, o ViOptions, nodes *viPair) error {
+	return together(ctx, len(nodes), nodes.nic, func(i int) error {
 		var err error
 		nodes[i], err = openViNode(ctx, addr, i, o)
 		return err
-	}); err != nil {
-		s.Stop()
-		closeAll()
-		return sp, err
+	})
+}
+
+// viClose closes the open nodes at once: closing takes admin commands,
+// hence simulated time.
+func viClose(ctx context.Context, nodes *viPair) {
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		if n != nil {
+			wg.Go(func() { n.nic.Close(ctx) })
+		}
 	}
+	wg.Wait()
+}
+
+// viMeasure runs the traffic on both nodes (viTraffic) and returns the
+// simulated cycles, the wall and the simulator's CPU time it took, and
+// the bytes node 0 received.
+func viMeasure(ctx context.Context, s *simulator.Sim, nodes *viPair, o ViOptions) (ViSpeed, int64, error) {
+	var sp ViSpeed
+	var bytes [2]int64
 	c0 := max(nodes[0].nic.Cycle(), nodes[1].nic.Cycle())
 	cpu0, cpuErr := s.CPUTime()
 	start := time.Now()
-	if err := together(ctx, 2, nicOf, func(i int) error {
-		_, err := viTraffic(ctx, nodes[i], o)
+	if err := together(ctx, len(nodes), nodes.nic, func(i int) error {
+		b, err := viTraffic(ctx, nodes[i], o)
+		bytes[i] = b
 		return err
 	}); err != nil {
-		s.Stop()
-		closeAll()
-		return sp, err
+		return sp, 0, err
 	}
 	wall := time.Since(start)
 	cpu1, err := s.CPUTime()
@@ -557,10 +561,7 @@ func viQuantumTraffic(ctx context.Context, o ViOptions, progress func(string, ..
 	if sp.Cycles > 0 {
 		sp.SimCPUPerCycleUS = sp.SimCPUSec * 1e6 / float64(sp.Cycles)
 	}
-	progress("traffic with --quantum %d: %d cycles in %.2f s: %.3g cycles/s; simulator CPU %.2f s = %.2f us per cycle",
-		o.Quantum, sp.Cycles, sp.WallSec, sp.CyclesPerSec, sp.SimCPUSec, sp.SimCPUPerCycleUS)
-	closeAll()
-	return sp, nil
+	return sp, bytes[0], nil
 }
 
 // viModeled measures latency, bandwidth and message rate on node n.
