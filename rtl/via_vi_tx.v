@@ -28,8 +28,8 @@
 //            output, write-back lookup, advance; flags and status bits in
 //            flip-flops): a receive (work_q 1): RES_BUS ->
 //            TRANSPORT_ERROR, else FLUSHED; a send: RES_BUS -> TRANSPORT_ERROR;
-//            RES_STATUS -> its status bit; RES_DESC with op RDMA_WRITE /
-//            RDMA_READ -> LOCAL_FORMAT_ERROR; a send on a VI whose context
+//            RES_STATUS -> its status bit; RES_DESC with op RDMA_READ ->
+//            LOCAL_FORMAT_ERROR (not built yet); a send on a VI whose context
 //            state is ERROR -> FLUSHED; not CONNECTED (or not enabled) ->
 //            LOCAL_FORMAT_ERROR: these make a record without frame (the
 //            fetch slot is released at once). A good send makes a frame
@@ -303,6 +303,9 @@ localparam [31:0] ST_DONE       = 32'h1 << `VIA_DESC_CTL_STATUS_DONE_LSB;
 localparam [31:0] ST_ERR_MASK   = `VIA_DESC_STATUS_ERROR_MASK;
 localparam [31:0] OP_SEND_FIELD = `VIA_DESC_COMPLETED_SEND << `VIA_DESC_CTL_STATUS_OP_LSB;
 localparam [31:0] OP_RECV_FIELD = `VIA_DESC_COMPLETED_RECEIVE << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] OP_RDMAW_FIELD = `VIA_DESC_COMPLETED_RDMA_WRITE << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] OP_RDMAR_FIELD = `VIA_DESC_COMPLETED_RDMA_READ << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [1:0]  CTL_OP_RDMA_WRITE = 2'd1, CTL_OP_RDMA_READ = 2'd2;
 localparam [31:0] KIND_LR32 = `VIA_TPT_KIND_LOCAL_READ;
 localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
 localparam [1:0]  KIND_LR = KIND_LR32[1:0];
@@ -325,7 +328,9 @@ localparam [1:0] I_IDLE = I_IDLE_32[1:0], I_SRD = I_SRD_32[1:0], I_SGO = I_SGO_3
 // waveform filters name them)
 localparam [31:0] P_IDLE_32 = `VIA_DESC_TX_OUT_IDLE, P_HDR1_32 = `VIA_DESC_TX_OUT_HDR1;
 localparam [31:0] P_PAY_32 = `VIA_DESC_TX_OUT_PAY, P_TRL_32 = `VIA_DESC_TX_OUT_TRL;
-localparam [1:0] P_IDLE = P_IDLE_32[1:0], P_HDR1 = P_HDR1_32[1:0], P_PAY = P_PAY_32[1:0], P_TRL = P_TRL_32[1:0];
+localparam [31:0] P_EXTW_32 = `VIA_DESC_TX_OUT_EXTW, P_EXT0_32 = `VIA_DESC_TX_OUT_EXT0, P_EXT1_32 = `VIA_DESC_TX_OUT_EXT1;
+localparam [2:0] P_IDLE = P_IDLE_32[2:0], P_HDR1 = P_HDR1_32[2:0], P_PAY = P_PAY_32[2:0], P_TRL = P_TRL_32[2:0];
+localparam [2:0] P_EXTW = P_EXTW_32[2:0], P_EXT0 = P_EXT0_32[2:0], P_EXT1 = P_EXT1_32[2:0];
 
 integer bi;
 
@@ -372,6 +377,9 @@ reg                r_w [0:MQ-1];       // its Status write was issued
 reg                r_b [0:MQ-1];       // and its B has come
 reg [31:0]         r_st [0:MQ-1];      // error bits of its status
 reg                r_q [0:MQ-1];       // a flushed receive (queue 1)
+reg                r_rw [0:MQ-1];      // an RDMA write (its frame carries the extension)
+reg                r_xv [0:MQ-1];      // ... whose address segment is in xram
+reg                r_rr [0:MQ-1];      // an RDMA read (not built yet: its Status names it)
 // the wide fields are in three via_rams, one per reader, each read every
 // cycle at its reader's next pointer; a valid flag says the read register
 // holds the word of the reader's record (written at least a cycle before)
@@ -552,7 +560,7 @@ always @(*) begin
     if (iqh_q) cls_st = (fe_res_kind == RES_DESC || fe_res_kind == RES_STATUS) ? ST_FLUSHED : ST_TRANSPORT;
     else if (fe_res_kind == RES_STATUS) cls_st = fe_res_status;
     else if (fe_res_kind != RES_DESC) cls_st = ST_TRANSPORT;
-    else if (fe_res_control[1:0] != 2'd0) cls_st = ST_FORMAT;
+    else if (fe_res_control[1:0] != 2'd0 && fe_res_control[1:0] != CTL_OP_RDMA_WRITE) cls_st = ST_FORMAT;
     else if (cls_cst == VI_ERROR) cls_st = ST_FLUSHED;
     else if (!iqh_en || cls_cst != VI_CONNECTED) cls_st = ST_FORMAT;
     else cls_frame = 1'b1;
@@ -611,7 +619,7 @@ reg [ADDR_WIDTH-1:0] araddr_r;
 reg [7:0]            arlen_r;
 
 // output side
-reg [1:0]              ph;
+reg [2:0]              ph;
 reg [2*DATA_WIDTH-1:0] acc;
 reg [LB:0]             acc_n;
 reg [31:0]             pk_in;
@@ -767,7 +775,7 @@ assign hdr[`VIA_FRAME_HDR_SRC_VI_RANGE] = vi32[15:0];
 assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = o_len;
 assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = o_imm;
 assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, o_immf};
-assign hdr[`VIA_FRAME_HDR_OP_RANGE] = `VIA_FRAME_OP_SEND;
+assign hdr[`VIA_FRAME_HDR_OP_RANGE] = r_rw[om] ? `VIA_FRAME_OP_RDMA_WRITE : `VIA_FRAME_OP_SEND;
 assign hdr[`VIA_FRAME_HDR_PEER_NODE_RANGE] = o_peer[23:16];
 assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 8'd0;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -775,6 +783,21 @@ wire [2*DATA_WIDTH+127:0] hdr_ext = {{(2*DATA_WIDTH){1'b0}}, hdr};
 /* verilator lint_on UNUSEDSIGNAL */
 wire [DATA_WIDTH-1:0] hdr0 = hdr_ext[DATA_WIDTH-1:0];
 wire [DATA_WIDTH-1:0] hdr1 = hdr_ext[2*DATA_WIDTH-1:DATA_WIDTH];
+
+// RDMA extension of record om: its address segment, written by the issue
+// side (x_we) into xram, read at om (the output waits in P_EXTW for r_xv,
+// so the read register holds om's word from P_EXT0 on)
+wire        x_we = (is_st == I_SGO) && li_seg == 8'd0 && r_rw[is_id];
+wire [95:0] x_rd;
+via_ram #(.WIDTH(96), .WORDS(MQ)) xram (
+    .clk(clk), .wr_en(x_we), .wr_addr(is_id), .wr_data({fe_seg_handle, fe_seg_addr}),
+    .rd_en(1'b1), .rd_addr(om), .rd_data(x_rd));
+wire [127:0] ext = {32'd0, x_rd};
+/* verilator lint_off UNUSEDSIGNAL */
+wire [2*DATA_WIDTH+127:0] ext_x = {{(2*DATA_WIDTH){1'b0}}, ext};
+/* verilator lint_on UNUSEDSIGNAL */
+wire [DATA_WIDTH-1:0] ext0 = ext_x[DATA_WIDTH-1:0];
+wire [DATA_WIDTH-1:0] ext1 = ext_x[2*DATA_WIDTH-1:DATA_WIDTH];
 
 reg [BYTES-1:0] flush_keep;
 always @(*) begin
@@ -907,6 +930,11 @@ end
 always @(posedge clk) begin
     // record arrays (no reset: each entry is written when its record is made)
     if (cls_go) begin
+        // the operation the Status names: that of the control segment
+        // (also when the descriptor failed), send if it was not read
+        r_rw[rw_i] <= !iqh_q && fe_res_ctl_valid && fe_res_control[1:0] == CTL_OP_RDMA_WRITE;
+        r_rr[rw_i] <= !iqh_q && fe_res_ctl_valid && fe_res_control[1:0] == CTL_OP_RDMA_READ;
+        r_xv[rw_i] <= 1'b0;
         r_frame[rw_i] <= cls_frame;
         r_idone[rw_i] <= !cls_frame;
         r_err[rw_i] <= 1'b0;
@@ -917,6 +945,7 @@ always @(posedge clk) begin
         r_q[rw_i] <= iqh_q;
     end
     if (is_fin) r_idone[is_id] <= 1'b1;
+    if (x_we) r_xv[is_id] <= 1'b1;
     if (rs_data && d_rs_err != 3'd0 && !r_err[rs_id]) begin
         r_err[rs_id] <= 1'b1;
         r_etr[rs_id] <= 1'b0;
@@ -1111,7 +1140,11 @@ always @(posedge clk) begin
             else is_st <= I_SGO;
         end
         I_SGO: begin
-            if (fe_seg_len == 32'd0) begin
+            if (li_seg == 8'd0 && r_rw[is_id]) begin
+                // an RDMA write's address segment: for the output side
+                li_seg <= li_seg + 8'd1;
+                is_st <= I_SRD;
+            end else if (fe_seg_len == 32'd0) begin
                 li_seg <= li_seg + 8'd1;
                 is_st <= I_SRD;
             end else begin
@@ -1204,7 +1237,7 @@ always @(posedge clk) begin
                     acc <= {(2*DATA_WIDTH){1'b0}};
                     acc_n <= {(LB+1){1'b0}};
                     pk_in <= 32'd0;
-                    ph <= (DATA_WIDTH == 64) ? P_HDR1 : P_PAY;
+                    ph <= (DATA_WIDTH == 64) ? P_HDR1 : r_rw[om] ? P_EXTW : P_PAY;
                 end
             end
         end
@@ -1212,6 +1245,27 @@ always @(posedge clk) begin
             if (!abort && out_free) begin
                 ov_r <= 1'b1;
                 od_r <= hdr1;
+                ok_r <= {BYTES{1'b1}};
+                ol_r <= 1'b0;
+                ph <= r_rw[om] ? P_EXTW : P_PAY;
+            end
+        end
+        P_EXTW: begin
+            if (!abort && r_xv[om]) ph <= P_EXT0;
+        end
+        P_EXT0: begin
+            if (!abort && out_free) begin
+                ov_r <= 1'b1;
+                od_r <= ext0;
+                ok_r <= {BYTES{1'b1}};
+                ol_r <= 1'b0;
+                ph <= (DATA_WIDTH == 64) ? P_EXT1 : P_PAY;
+            end
+        end
+        P_EXT1: begin
+            if (!abort && out_free) begin
+                ov_r <= 1'b1;
+                od_r <= ext1;
                 ok_r <= {BYTES{1'b1}};
                 ol_r <= 1'b0;
                 ph <= P_PAY;
@@ -1272,7 +1326,8 @@ always @(posedge clk) begin
             if (wa_ok) begin
                 wa_busy <= 1'b1;
                 wa_a <= wxq_pa[wxq_rp] + 28;
-                wa_word <= ST_DONE | r_st[wa_i] | (r_q[wa_i] ? OP_RECV_FIELD : OP_SEND_FIELD);
+                wa_word <= ST_DONE | r_st[wa_i] | (r_q[wa_i] ? OP_RECV_FIELD : r_rw[wa_i] ? OP_RDMAW_FIELD :
+                    r_rr[wa_i] ? OP_RDMAR_FIELD : OP_SEND_FIELD);
                 awv_r <= 1'b1;
                 wv_r <= 1'b1;
                 bf_wp <= bf_wp + 1'b1;

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_DESC_HASH VIA_ULL(0x6ee07faaa898c3ae)
+#define VIA_DESC_HASH VIA_ULL(0xf7cbe953dd36d60f)
 
 #define VIA_DESC_ALIGN VIA_U(0x40) /* Alignment of a descriptor (its control segment) in bytes. */
 #define VIA_DESC_SEG_BYTES VIA_U(0x10) /* Size of an address or data segment in bytes. */
@@ -36,6 +36,9 @@
 #define VIA_DESC_TX_OUT_HDR1 VIA_U(0x1) /* Sends the header's second beat (64-bit datapath). */
 #define VIA_DESC_TX_OUT_PAY VIA_U(0x2) /* Sends the payload. */
 #define VIA_DESC_TX_OUT_TRL VIA_U(0x3) /* Sends the trailer. */
+#define VIA_DESC_TX_OUT_EXTW VIA_U(0x4) /* An RDMA write waits for its address segment (read by the issue side). */
+#define VIA_DESC_TX_OUT_EXT0 VIA_U(0x5) /* Sends the RDMA extension's first beat. */
+#define VIA_DESC_TX_OUT_EXT1 VIA_U(0x6) /* Sends the RDMA extension's second beat (64-bit datapath). */
 #define VIA_DESC_RX_STATE_HDR VIA_U(0x0) /* Waits for a frame header. */
 #define VIA_DESC_RX_STATE_CTX1 VIA_U(0x1) /* Reads the destination VI's context. */
 #define VIA_DESC_RX_STATE_CTX2 VIA_U(0x2) /* Checks that context. */
@@ -47,6 +50,8 @@
 #define VIA_DESC_RX_STATE_DROP VIA_U(0x8) /* Drains the frame and drops it. */
 #define VIA_DESC_RX_STATE_EDRAIN VIA_U(0x9) /* Drains the frame, then completes with an error. */
 #define VIA_DESC_RX_STATE_WB_B VIA_U(0xa) /* An aborted frame waits for its data write responses before its receive is given back. */
+#define VIA_DESC_RX_STATE_EXT VIA_U(0xb) /* Takes an RDMA write's extension (remote VA and handle). */
+#define VIA_DESC_RX_STATE_RDMA VIA_U(0xc) /* Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data. */
 #define VIA_DESC_RX_STATE_ADV VIA_U(0x10) /* Gives an aborted frame's receive back (rewind). */
 #define VIA_DESC_RX_STATE_ABORT VIA_U(0x11) /* Drains after an abort. */
 #define VIA_DESC_RX_WB_IDLE VIA_U(0x0) /* No record to write back. */

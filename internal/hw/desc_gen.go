@@ -9,7 +9,7 @@ import (
 )
 
 // DescHash is the hash of the desc layout.
-const DescHash uint64 = 0x6ee07faaa898c3ae
+const DescHash uint64 = 0xf7cbe953dd36d60f
 
 // Constants of the layout.
 const (
@@ -53,6 +53,12 @@ const (
 	DescTxOutPay = 0x2
 	// DescTxOutTrl: Sends the trailer.
 	DescTxOutTrl = 0x3
+	// DescTxOutExtw: An RDMA write waits for its address segment (read by the issue side).
+	DescTxOutExtw = 0x4
+	// DescTxOutExt0: Sends the RDMA extension's first beat.
+	DescTxOutExt0 = 0x5
+	// DescTxOutExt1: Sends the RDMA extension's second beat (64-bit datapath).
+	DescTxOutExt1 = 0x6
 	// DescRxStateHdr: Waits for a frame header.
 	DescRxStateHdr = 0x0
 	// DescRxStateCtx1: Reads the destination VI's context.
@@ -75,6 +81,10 @@ const (
 	DescRxStateEdrain = 0x9
 	// DescRxStateWbB: An aborted frame waits for its data write responses before its receive is given back.
 	DescRxStateWbB = 0xa
+	// DescRxStateExt: Takes an RDMA write's extension (remote VA and handle).
+	DescRxStateExt = 0xb
+	// DescRxStateRdma: Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data.
+	DescRxStateRdma = 0xc
 	// DescRxStateAdv: Gives an aborted frame's receive back (rewind).
 	DescRxStateAdv = 0x10
 	// DescRxStateAbort: Drains after an abort.
@@ -209,6 +219,9 @@ var DescTxOutNames = map[DescTxOut]string{
 	DescTxOutHdr1: "HDR1",
 	DescTxOutPay:  "PAY",
 	DescTxOutTrl:  "TRL",
+	DescTxOutExtw: "EXTW",
+	DescTxOutExt0: "EXT0",
+	DescTxOutExt1: "EXT1",
 }
 
 // String returns the value's name in the layout ("IDLE"), or TX_OUT(N) for a value the layout does not name.
@@ -236,6 +249,8 @@ var DescRxStateNames = map[DescRxState]string{
 	DescRxStateDrop:    "DROP",
 	DescRxStateEdrain:  "EDRAIN",
 	DescRxStateWbB:     "WB_B",
+	DescRxStateExt:     "EXT",
+	DescRxStateRdma:    "RDMA",
 	DescRxStateAdv:     "ADV",
 	DescRxStateAbort:   "ABORT",
 }

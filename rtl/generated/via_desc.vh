@@ -5,7 +5,7 @@
 `define VIA_DESC_VH
 
 // hash of the layout
-`define VIA_DESC_HASH 64'h6ee07faaa898c3ae
+`define VIA_DESC_HASH 64'hf7cbe953dd36d60f
 
 // constants
 `define VIA_DESC_ALIGN 32'h00000040 // Alignment of a descriptor (its control segment) in bytes.
@@ -28,6 +28,9 @@
 `define VIA_DESC_TX_OUT_HDR1 32'h00000001 // Sends the header's second beat (64-bit datapath).
 `define VIA_DESC_TX_OUT_PAY 32'h00000002 // Sends the payload.
 `define VIA_DESC_TX_OUT_TRL 32'h00000003 // Sends the trailer.
+`define VIA_DESC_TX_OUT_EXTW 32'h00000004 // An RDMA write waits for its address segment (read by the issue side).
+`define VIA_DESC_TX_OUT_EXT0 32'h00000005 // Sends the RDMA extension's first beat.
+`define VIA_DESC_TX_OUT_EXT1 32'h00000006 // Sends the RDMA extension's second beat (64-bit datapath).
 `define VIA_DESC_RX_STATE_HDR 32'h00000000 // Waits for a frame header.
 `define VIA_DESC_RX_STATE_CTX1 32'h00000001 // Reads the destination VI's context.
 `define VIA_DESC_RX_STATE_CTX2 32'h00000002 // Checks that context.
@@ -39,6 +42,8 @@
 `define VIA_DESC_RX_STATE_DROP 32'h00000008 // Drains the frame and drops it.
 `define VIA_DESC_RX_STATE_EDRAIN 32'h00000009 // Drains the frame, then completes with an error.
 `define VIA_DESC_RX_STATE_WB_B 32'h0000000a // An aborted frame waits for its data write responses before its receive is given back.
+`define VIA_DESC_RX_STATE_EXT 32'h0000000b // Takes an RDMA write's extension (remote VA and handle).
+`define VIA_DESC_RX_STATE_RDMA 32'h0000000c // Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data.
 `define VIA_DESC_RX_STATE_ADV 32'h00000010 // Gives an aborted frame's receive back (rewind).
 `define VIA_DESC_RX_STATE_ABORT 32'h00000011 // Drains after an abort.
 `define VIA_DESC_RX_WB_IDLE 32'h00000000 // No record to write back.

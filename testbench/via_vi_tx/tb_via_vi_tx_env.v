@@ -66,6 +66,7 @@ localparam PAGES = MEM_BYTES / 4096;
 localparam [15:0] PT = 16'h0007;
 localparam K_D = 1, K_A = 2;
 
+localparam [31:0] OP_RDMAW = 32'h2 << 16, OP_RDMAR = 32'h4 << 16;
 localparam [31:0] ST_DONE = 32'h1, ST_FORMAT = 32'h2, ST_PROTECTION = 32'h4, ST_LENGTH = 32'h8,
     ST_FLUSHED = 32'h20, ST_TRANSPORT = 32'h40;
 
@@ -715,6 +716,9 @@ reg        sink_clr = 1'b0;
 integer    frames_off = 0;
 integer    t_hv = -1;
 reg [127:0] rx_hdr;
+reg [127:0] rx_ext;    // the RDMA extension of the last frame (0 if none)
+integer    rx_xn = 0;  // extension beats still to come
+localparam HB = (DATA_WIDTH == 64) ? 2 : 1;
 reg [31:0] rx_trl;
 reg        rx_partial;
 integer    sink_prob;
@@ -726,6 +730,7 @@ always @(posedge clk) begin
         rx_beat <= 0;
         rx_n <= 0;
         rx_partial <= 1'b0;
+        rx_xn <= 0;
         t_ar <= -1;
         t_hv <= -1;
     end else begin
@@ -742,8 +747,25 @@ always @(posedge clk) begin
                     rx_hdr <= s_tdata[127:0];
                     if (DATA_WIDTH > 128 && s_tdata[DATA_WIDTH-1:128] !== 0) `XFAIL("header beat: lanes above 15 not 0")
                 end
+                // the op byte (13) is in the header's last beat: an RDMA
+                // write's extension follows
+                if (rx_beat == HB - 1) begin
+                    rx_ext <= 128'd0;
+                    rx_xn <= (s_tdata[(DATA_WIDTH == 64 ? 40 : 104) +: 8] == 8'd1) ? HB : 0;
+                end
                 rx_beat <= rx_beat + 1;
+            end else if (rx_xn > 0 && !s_tlast) begin
+                if (s_tkeep !== {BYTES{1'b1}}) `XFAIL("extension beat keep")
+                if (DATA_WIDTH == 64) begin
+                    if (rx_xn == 2) rx_ext[63:0] <= s_tdata[63:0];
+                    else rx_ext[127:64] <= s_tdata[63:0];
+                end else begin
+                    rx_ext <= s_tdata[127:0];
+                    if (DATA_WIDTH > 128 && s_tdata[DATA_WIDTH-1:128] !== 0) `XFAIL("extension beat: lanes above 15 not 0")
+                end
+                rx_xn <= rx_xn - 1;
             end else if (s_tlast) begin
+                if (rx_xn != 0) `XFAIL("trailer inside the RDMA extension")
                 if (s_tkeep !== {BYTES{1'b1}}) `XFAIL("trailer keep")
                 rx_trl <= s_tdata[31:0];
                 t_trl <= cyc;
@@ -822,7 +844,8 @@ task expect_payload;
     integer s, j;
     begin
         ex_n = 0;
-        for (s = 0; s < b_segc; s = s + 1) begin
+        // an RDMA write's segment 0 is its address segment
+        for (s = (b_ctrl[1:0] == 2'd1) ? 1 : 0; s < b_segc; s = s + 1) begin
             for (j = 0; j < s_len[s]; j = j + 1) begin
                 ex_pay[ex_n] = ram.mem[pa_of(K_A, s_addr[s] + j)];
                 ex_n = ex_n + 1;
@@ -889,7 +912,8 @@ task run_desc;
             if (rx_hdr[63:32] !== b_len) `XFAIL("header length")
             if (rx_hdr[95:64] !== (b_ctrl[2] ? b_imm : 32'd0)) `XFAIL("header immediate")
             if (rx_hdr[103:96] !== {7'd0, b_ctrl[2]}) `XFAIL("header flags")
-            if (rx_hdr[111:104] !== 8'd0 || rx_hdr[127:120] !== 8'd0) `XFAIL("header op / pad")
+            if (rx_hdr[111:104] !== {6'd0, b_ctrl[1:0]} || rx_hdr[127:120] !== 8'd0) `XFAIL("header op / pad")
+            if (b_ctrl[1:0] == 2'd1 && rx_ext !== {32'd0, s_hnd[0], s_addr[0]}) `XFAIL("RDMA extension")
             if (rx_trl !== exp_trl) begin
                 $display("  trailer 0x%0h expected 0x%0h", rx_trl, exp_trl);
                 `XFAIL("trailer status")
@@ -1411,13 +1435,20 @@ initial begin
             desc_gather(3, 100); desc_write(dva);
             expect_nofr(ST_PROTECTION); run_desc(dva, dh);
             dva = r_va[K_D] + 64'h100;
-            case_name = "RDMA write (later issue)";
-            desc_gather(2, 100); b_ctrl = (b_ctrl & ~16'h3) | 16'h1; b_segc = 3;
-            s_addr[2] = s_addr[1]; s_hnd[2] = s_hnd[1]; s_len[2] = s_len[1];
-            s_addr[1] = s_addr[0]; s_hnd[1] = s_hnd[0]; s_len[1] = s_len[0];
-            s_addr[0] = 64'h1000; s_hnd[0] = 32'h1; s_len[0] = 0;
-            desc_write(dva);
-            expect_nofr(ST_FORMAT); run_desc(dva, dh);
+            for (k = 0; k < 4; k = k + 1) begin
+                // k 0, 1: two data segments (with or without immediate);
+                // 2: none (an empty RDMA write); 3: MAX_SEGS
+                case_name = "RDMA write";
+                desc_gather(k == 2 ? 0 : k == 3 ? MAX_SEGS : 2, 100);
+                b_ctrl = (k == 1) ? 16'h5 : 16'h1;
+                for (j = b_segc; j > 0; j = j - 1) begin
+                    s_addr[j] = s_addr[j-1]; s_hnd[j] = s_hnd[j-1]; s_len[j] = s_len[j-1];
+                end
+                b_segc = b_segc + 1;
+                s_addr[0] = {bench_random(0), bench_random(0)}; s_hnd[0] = bench_random(0); s_len[0] = 0;
+                desc_write(dva);
+                expect_good; exp_st = OP_RDMAW; run_desc(dva, dh);
+            end
             case_name = "fetch: OP 3";
             desc_gather(2, 100); b_ctrl = b_ctrl | 16'h3; desc_write(dva);
             expect_nofr(ST_FORMAT); run_desc(dva, dh);
@@ -1430,7 +1461,7 @@ initial begin
             s_addr[1] = s_addr[0]; s_hnd[1] = s_hnd[0]; s_len[1] = s_len[0];
             s_addr[0] = 64'h1000; s_hnd[0] = 32'h1; s_len[0] = 0;
             desc_write(dva);
-            expect_nofr(ST_FORMAT); run_desc(dva, dh);
+            expect_nofr(ST_FORMAT | OP_RDMAR); run_desc(dva, dh);
             case_name = "fetch: SLVERR";
             desc_gather(2, 100); desc_write(dva);
             ram.set_rd_error(pa_of(K_D, dva + 16), pa_of(K_D, dva + 24));
