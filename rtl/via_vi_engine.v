@@ -220,6 +220,7 @@ wire [23:0]           tx_ctx_peer, rx_ctx_peer;
 wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale, q_cnt_chained;
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
+wire [31:0] rx_cnt_rdma, rx_cnt_rdma_prot;
 
 wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
 wire [1:0] tx_epoch, rx_epoch;
@@ -601,7 +602,9 @@ via_vi_rx #(
     .cnt_drop_no_recv(rx_cnt_no_recv),
     .cnt_drop_bad_vi(rx_cnt_bad_vi),
     .cnt_drop_aborted(rx_cnt_aborted),
-    .cnt_wb_lost(rx_cnt_wb_lost)
+    .cnt_wb_lost(rx_cnt_wb_lost),
+    .cnt_rdma(rx_cnt_rdma),
+    .cnt_rdma_prot(rx_cnt_rdma_prot)
 );
 
 // ------------------------------------------------------------ registers, status
@@ -633,7 +636,9 @@ via_bar0_vi_regs regs_inst (
     .vi_rx_no_recv_i(rx_cnt_no_recv),
     .vi_rx_bad_vi_i(rx_cnt_bad_vi),
     .vi_rx_aborted_i(rx_cnt_aborted),
-    .vi_wb_lost_i(tx_cnt_wb_lost + rx_cnt_wb_lost)
+    .vi_wb_lost_i(tx_cnt_wb_lost + rx_cnt_wb_lost),
+    .vi_rx_rdma_i(rx_cnt_rdma),
+    .vi_rx_rdma_prot_i(rx_cnt_rdma_prot)
 );
 
 assign inflight_epoch = tx_epoch | rx_epoch;

@@ -245,6 +245,8 @@ module via_vi_rx #(
     output reg  [31:0]             cnt_drop_bad_vi,
     output reg  [31:0]             cnt_drop_aborted,
     output reg  [31:0]             cnt_wb_lost,
+    output reg  [31:0]             cnt_rdma,       // RDMA writes placed
+    output reg  [31:0]             cnt_rdma_prot,  // RDMA writes refused (protection)
 
     // a context commit of rel_vi waits (level): give back its held receives
     input  wire                    rel_valid,
@@ -293,8 +295,12 @@ localparam [31:0] ST_LEN   = 32'h1 << `VIA_DESC_CTL_STATUS_LOCAL_LENGTH_ERROR_LS
 localparam [31:0] ST_TRANS = 32'h1 << `VIA_DESC_CTL_STATUS_TRANSPORT_ERROR_LSB;
 localparam [31:0] ST_RECV  = `VIA_DESC_COMPLETED_RECEIVE << `VIA_DESC_CTL_STATUS_OP_LSB;
 localparam [31:0] ST_IMM   = 32'h1 << `VIA_DESC_CTL_STATUS_IMMEDIATE_LSB;
+localparam [31:0] ST_RPROT = 32'h1 << `VIA_DESC_CTL_STATUS_RDMA_PROTECTION_ERROR_LSB;
+localparam [31:0] ST_RRW   = `VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE << `VIA_DESC_CTL_STATUS_OP_LSB;
 localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
 localparam [1:0]  KIND_LW  = KIND_LW32[1:0];
+localparam [31:0] KIND_RW32 = `VIA_TPT_KIND_REMOTE_WRITE;
+localparam [1:0]  KIND_RW  = KIND_RW32[1:0];
 
 // ---------------------------------------------------------------- states
 // front end; values from desc.layout's enum RX_STATE where the meaning is
@@ -312,6 +318,10 @@ localparam [31:0] S_EDRAIN_32 = `VIA_DESC_RX_STATE_EDRAIN;
 localparam [31:0] S_ABW_32 = `VIA_DESC_RX_STATE_WB_B;
 localparam [31:0] S_ADV_32 = `VIA_DESC_RX_STATE_ADV;
 localparam [31:0] S_ABORT_32 = `VIA_DESC_RX_STATE_ABORT;
+localparam [31:0] S_EXT_32 = `VIA_DESC_RX_STATE_EXT;
+localparam [31:0] S_RDMA_32 = `VIA_DESC_RX_STATE_RDMA;
+localparam [4:0] S_EXT = S_EXT_32[4:0];
+localparam [4:0] S_RDMA = S_RDMA_32[4:0];
 localparam [4:0] S_HDR = S_HDR_32[4:0];
 localparam [4:0] S_CTX1 = S_CTX1_32[4:0];
 localparam [4:0] S_CTX2 = S_CTX2_32[4:0];
@@ -351,11 +361,19 @@ wire [31:0] h_len = hdr[`VIA_FRAME_HDR_LENGTH_RANGE];
 wire [31:0] h_imm = hdr[`VIA_FRAME_HDR_IMM_RANGE];
 wire [7:0]  h_flags = hdr[`VIA_FRAME_HDR_FLAGS_RANGE];
 wire        h_has_imm = h_flags[`VIA_FRAME_FLAG_IMM_BIT];
+wire        h_rdma = hdr[`VIA_FRAME_HDR_OP_RANGE] == `VIA_FRAME_OP_RDMA_WRITE;
+// an RDMA write's extension: the target address and handle
+reg  [127:0] ext;
+wire [63:0]  x_va = ext[`VIA_FRAME_EXT_VA_RANGE];
+wire [31:0]  x_handle = ext[`VIA_FRAME_EXT_HANDLE_RANGE];
+reg  [31:0]  x_err;          // RDMA write with immediate data: the VI refuses it
 wire [VI_WIDTH-1:0] dst = h_dst[VI_WIDTH-1:0];
 wire [DATA_WIDTH+127:0] tdata_x = {128'd0, s_axis_tdata};
-// op, pad and the other flags are not checked; tdata_x above 127 unused
+// pad and the other flags are not checked; an op other than RDMA write is
+// a send; tdata_x above 127 unused
 /* verilator lint_off UNUSEDSIGNAL */
-wire [DATA_WIDTH+127:0] unused_x = tdata_x ^ {{(DATA_WIDTH){1'b0}}, hdr} ^ {{(DATA_WIDTH+120){1'b0}}, h_flags};
+wire [DATA_WIDTH+127:0] unused_x = tdata_x ^ {{(DATA_WIDTH){1'b0}}, hdr} ^ {{(DATA_WIDTH+120){1'b0}}, h_flags} ^
+                                   {{(DATA_WIDTH){1'b0}}, ext};
 wire [511:0] unused_img;
 wire [63:0]  unused_imgs;
 /* verilator lint_on UNUSEDSIGNAL */
@@ -406,7 +424,8 @@ assign ctx_rd_vi = dst;
 assign rxq_vi    = rxq_vi_r;
 assign adv_vi    = adv_vi_r;
 assign adv_q     = 1'b1;
-assign d_lk_kind = KIND_LW;
+reg  [1:0]         d_lk_kind_r;
+assign d_lk_kind = d_lk_kind_r;
 reg  [15:0]        d_lk_ptag_r;
 assign d_lk_ptag = d_lk_ptag_r;
 reg                adv_ret;     // after the rewind's advance: the frame's receive (1) or the next header
@@ -584,7 +603,7 @@ localparam [CB-1:0] TWO_BYTES = TWO_BYTES32[CB-1:0];
 reg s_ready;
 always @* begin
     case (state)
-        S_HDR:     s_ready = 1'b1;
+        S_HDR, S_EXT: s_ready = 1'b1;
         S_DROP, S_EDRAIN, S_ABORT: s_ready = !frame_done;
         S_SCATTER: s_ready = !frame_done && (discard || s_axis_tlast || take_n == 0 || acc_room);
         default:   s_ready = 1'b0;
@@ -614,7 +633,7 @@ wire [KEEP_WIDTH-1:0] wr_beat_strb = wr_flush ? {KEEP_WIDTH{1'b0}} :
 // ---------------------------------------------------------------- completion records
 // written once when the frame leaves the front end; A: what the write-back
 // needs (read at ca), B: what the advance needs (read at cb)
-localparam RA_W = 58 + 32 + 16 + 32 + 32 + 1 + 32;
+localparam RA_W = 58 + 32 + 16 + 32 + 32 + 1 + 1 + 32;
 localparam RB_W = VI_WIDTH + 64 + 32;
 reg  [RW-1:0] rec_wr, ca, cb;
 reg  [RW:0]   rec_cnt;          // records pushed, not yet freed
@@ -630,7 +649,7 @@ wire [RB_W-1:0] rb_d;
 via_ram #(.WIDTH(RA_W), .WORDS(CDEPTH)) u_rec_a (
     .clk(clk),
     .wr_en(rec_push), .wr_addr(rec_wr),
-    .wr_data({d_va[63:6], d_handle, ptag, h_len, h_imm, h_has_imm, st_err}),
+    .wr_data({d_va[63:6], d_handle, ptag, h_len, h_imm, h_rdma, h_has_imm, st_err}),
     .rd_en(1'b1), .rd_addr(ca), .rd_data(ra_d)
 );
 via_ram #(.WIDTH(RB_W), .WORDS(CDEPTH)) u_rec_b (
@@ -644,6 +663,7 @@ wire [15:0] ra_ptag   = ra_d[RA_W-91 -: 16];
 wire [31:0] ra_len    = ra_d[RA_W-107 -: 32];
 wire [31:0] ra_imm    = ra_d[RA_W-139 -: 32];
 wire        ra_has_imm = ra_d[32];
+wire        ra_rdma   = ra_d[33];
 wire [31:0] ra_st     = ra_d[31:0];
 wire [VI_WIDTH-1:0] rb_vi = rb_d[RB_W-1 -: VI_WIDTH];
 wire [63:0] rb_next   = rb_d[95:32];
@@ -653,7 +673,7 @@ reg  [31:0] ca_err;              // the record's error bit (a data B error inclu
 // write-back beats: the control segment's bytes 16..31 image
 wire [31:0] wb_len = (ca_err == 32'd0) ? ra_len : 32'd0;
 wire        wb_imm = (ca_err == 32'd0) && ra_has_imm;
-wire [31:0] wb_status = ST_DONE | ca_err | ST_RECV | (wb_imm ? ST_IMM : 32'd0);
+wire [31:0] wb_status = ST_DONE | ca_err | (ra_rdma ? ST_RRW : ST_RECV) | (wb_imm ? ST_IMM : 32'd0);
 wire [255:0] img1 = {32'd0, wb_len, ra_imm, 32'd0, 128'd0};
 wire [31:0]  img1_s = {4'h0, 4'hF, wb_imm ? 4'hF : 4'h0, 4'h0, 16'h0};
 wire [255:0] img2 = {wb_status, 224'd0};
@@ -754,6 +774,9 @@ wire rel_hot = rel_valid && hot_valid && rel_vi == hot_vi;
 wire p_take_disc = p_res_valid && p_disc != {(SW+1){1'b0}} && !seg_hold;
 wire p_take_frame = p_res_valid && p_disc == {(SW+1){1'b0}} && !seg_hold && state == S_FETCH;
 wire p_frame_ok = p_res_kind == RES_DESC && !(h_len > p_res_length || h_len > max_transfer);
+// the frame scatters into the receive's segments (an RDMA write with
+// immediate data only consumes the receive: its slot goes back at once)
+wire p_use_slot = p_frame_ok && !h_rdma;
 wire p_rel_seg = seg_hold && walk_idle && (state == S_SCATTER || state == S_ABORT);
 always @* begin
     p_res_ready = 1'b0;
@@ -768,7 +791,7 @@ always @* begin
         p_rel = 1'b1;
     end else if (p_take_frame) begin
         p_res_ready = 1'b1;
-        p_rel = !p_frame_ok;
+        p_rel = !p_use_slot;
     end
 end
 
@@ -779,7 +802,8 @@ wire tk_unreq = tk_valid && !p_req_ready;
 wire sc_end = state == S_SCATTER && frame_done && wr_all_done && wr_idle && walk_idle && sc_out == 4'd0 &&
               !wr_can_beat && bu_cnt == 8'd0 && !seg_hold;
 wire sc_abort = !(wr_stop && !wr_flush) && !frame_good;
-assign rec_push = !abort && ((sc_end && !sc_abort) ||
+// (a plain RDMA write has no receive, so no record)
+assign rec_push = !abort && ((sc_end && !sc_abort && !(h_rdma && !h_has_imm)) ||
                              (state == S_EDRAIN && (frame_done || (s_fire && s_axis_tlast))));
 
 wire take_free = !take_out && !rxq_valid && !tk_valid && !adv_valid && !abort;
@@ -788,6 +812,13 @@ wire take_od_go = take_free && state == S_RECV && h_cnt == 0 && rec_cnt == 0 &&
 wire take_pf_go = take_free && !take_od_go && hot_valid && !hot_empty && !rel_hot &&
                   h_cnt < DEPTH && p_disc == {(SW+1){1'b0}} &&
                   state != S_SWITCH && state != S_ABW && state != S_ADV && state != S_ABORT;
+
+// the scatter starts: into the fetched receive's segments, or (an RDMA
+// write) into the extension's one target range, with or without a receive
+wire sc_init_recv = state == S_FETCH && p_take_frame && p_res_kind == RES_DESC &&
+                    (h_rdma ? x_err == 32'd0 : p_frame_ok);
+wire sc_init_plain = state == S_RDMA && !h_has_imm && rdma_we;
+wire sc_init = sc_init_recv || sc_init_plain;
 
 assign busy = (state != S_HDR && state != S_ABORT) || hdr_cnt != 2'd0 || aw_pres ||
               lk_out != 4'd0 || d_lk_valid || b_out != 9'd0 || w_credit != 8'd0 ||
@@ -846,6 +877,8 @@ always @(posedge clk) begin
         done_pulse <= 1'b0;
         cnt_desc <= 32'd0; cnt_err <= 32'd0; cnt_drop_no_recv <= 32'd0; cnt_drop_bad_vi <= 32'd0;
         cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
+        cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
+        ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
         done_pulse <= 1'b0;
 
@@ -869,6 +902,17 @@ always @(posedge clk) begin
                     end else begin
                         hdr_cnt <= hdr_cnt + 2'd1;
                     end
+                end
+            end else if (state == S_EXT) begin
+                if (s_axis_tlast) begin
+                    // a frame that ends inside its extension
+                    hdr_cnt <= 2'd0;
+                    cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
+                end else begin
+                    if (HDR_BEATS == 1) ext <= tdata_x[127:0];
+                    else if (hdr_cnt == 2'd0) ext[63:0] <= s_axis_tdata[63:0];
+                    else ext[127:64] <= s_axis_tdata[63:0];
+                    hdr_cnt <= (hdr_cnt == HDR_BEATS - 1) ? 2'd0 : hdr_cnt + 2'd1;
                 end
             end else if (s_axis_tlast) begin
                 frame_done <= 1'b1;
@@ -895,6 +939,7 @@ always @(posedge clk) begin
             d_lk_va     <= {ra_va, 6'd0};
             d_lk_len    <= 32'd32;
             d_lk_ptag_r <= ra_ptag;
+            d_lk_kind_r <= KIND_LW;
         end else if (wk_can && (!d_lk_valid || d_lk_ready)) begin
             d_lk_valid  <= 1'b1;
             d_lk_is_wb  <= 1'b0;
@@ -902,6 +947,7 @@ always @(posedge clk) begin
             d_lk_va     <= wk_va;
             d_lk_len    <= wk_seg_rem;
             d_lk_ptag_r <= ptag;
+            d_lk_kind_r <= h_rdma ? KIND_RW : KIND_LW;
             wk_va       <= wk_va + {32'd0, wk_piece};
             wk_seg_rem  <= wk_seg_rem - wk_piece;
             wk_msg_rem  <= wk_msg_rem - wk_piece;
@@ -950,7 +996,7 @@ always @(posedge clk) begin
         if (!wr_act && !wr_stop && (cq_cnt != 3'd0) && state == S_SCATTER) begin
             if (cq_err[cq_rd]) begin
                 wr_stop <= 1'b1;
-                st_err  <= ST_PROT;
+                st_err  <= h_rdma ? ST_RPROT : ST_PROT;
             end else begin
                 wr_act <= 1'b1;
                 wr_pa  <= cq_pa[cq_rd];
@@ -1149,6 +1195,8 @@ always @(posedge clk) begin
                 if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || {h_node, h_src} != ctx_rd_peer) begin
                     cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
                     state <= S_DROP;
+                end else if (h_rdma) begin
+                    state <= S_EXT;
                 end else if ((!hot_valid || hot_vi != dst) && (h_cnt != 0 || tk_valid || take_out || rxq_valid)) begin
                     state <= S_SWITCH;
                 end else begin
@@ -1157,6 +1205,32 @@ always @(posedge clk) begin
                     hot_ptag <= ctx_rd_ptag; hot_max <= ctx_rd_max_transfer;
                     hot_we <= ctx_rd_rdma_write; hot_re <= ctx_rd_rdma_read;
                     // the hot VI's oldest held receive: straight to its result
+                    state <= (hot_valid && hot_vi == dst && h_cnt != 0 && rec_cnt < CDEPTH) ? S_FETCH : S_RECV;
+                end
+            end
+            S_EXT: begin
+                if (s_fire && s_axis_tlast) state <= S_HDR;
+                else if (s_fire && hdr_cnt == HDR_BEATS - 1) state <= S_RDMA;
+            end
+            S_RDMA: begin
+                x_err <= rdma_we ? 32'd0 : ST_RPROT;
+                if (!h_has_imm) begin
+                    // a plain RDMA write: no receive; refused: dropped
+                    if (!rdma_we) begin
+                        cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
+                        state <= S_DROP;
+                    end else begin
+                        st_err <= 32'd0;
+                        state <= S_SCATTER;
+                    end
+                end else if ((!hot_valid || hot_vi != dst) && (h_cnt != 0 || tk_valid || take_out || rxq_valid)) begin
+                    state <= S_SWITCH;
+                end else begin
+                    // with immediate data: the VI's receive, as a send's
+                    if (!hot_valid || hot_vi != dst) hot_empty <= 1'b0;
+                    hot_valid <= 1'b1; hot_vi <= dst;
+                    hot_ptag <= ptag; hot_max <= max_transfer;
+                    hot_we <= rdma_we; hot_re <= rdma_re;
                     state <= (hot_valid && hot_vi == dst && h_cnt != 0 && rec_cnt < CDEPTH) ? S_FETCH : S_RECV;
                 end
             end
@@ -1219,32 +1293,30 @@ always @(posedge clk) begin
                     if (p_res_kind != RES_DESC) begin
                         st_err <= p_res_status;
                         state <= S_EDRAIN;
-                    end else if (!p_frame_ok) begin
-                        st_err <= ST_LEN;
+                    end else if (h_rdma ? x_err != 32'd0 : !p_frame_ok) begin
+                        st_err <= h_rdma ? x_err : ST_LEN;
+                        if (h_rdma) cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
                         state <= S_EDRAIN;
                     end else begin
-                        // start the scatter
-                        seg_hold    <= 1'b1;
+                        seg_hold    <= !h_rdma;
                         cur_slot    <= p_res_slot;
-                        f_seg_idx   <= 8'd0;
-                        walk_on     <= (h_len != 32'd0);
-                        walk_seg_w  <= (h_len != 32'd0);
-                        wk_msg_rem  <= h_len;
-                        wk_seg_rem  <= 32'd0;
-                        wr_act <= 1'b0; wr_stop <= 1'b0; wr_flush <= 1'b0;
-                        bu_cnt <= 8'd0; wr_done_b <= 32'd0;
-                        // bytes left by a receive that stopped: the count
-                        // and the bytes themselves (the accumulator ORs new
-                        // bytes in above the count, so it must be zero there)
-                        acc_n <= {CB{1'b0}};
-                        acc   <= {2*DATA_WIDTH{1'b0}};
-                        cq_cnt <= 3'd0; cq_rd <= 2'd0; cq_wr <= 2'd0;
                         state <= S_SCATTER;
                     end
                 end
             end
             S_SCATTER: begin
-                if (sc_end) begin
+                if (sc_end && h_rdma) begin
+                    if (sc_abort) cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
+                    else if (wr_stop) cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
+                    else cnt_rdma <= cnt_rdma + 32'd1;
+                end
+                if (sc_end && h_rdma && sc_abort && !h_has_imm) begin
+                    // a plain RDMA write cut short: nothing to give back
+                    // (what was written stays written)
+                    state <= S_HDR;
+                    cq_cnt <= 3'd0; cq_rd <= 2'd0; cq_wr <= 2'd0;
+                    wr_act <= 1'b0;
+                end else if (sc_end) begin
                     if (sc_abort) begin
                         // aborted: give the receive back once its data B came
                         cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
@@ -1287,6 +1359,27 @@ always @(posedge clk) begin
             end
             default: ;
         endcase
+
+        // ---------------- the scatter starts (sc_init)
+        if (sc_init) begin
+            f_seg_idx   <= 8'd0;
+            walk_on     <= (h_len != 32'd0);
+            // a receive's segments are read from the fetch slot; an RDMA
+            // write's one range comes from its extension
+            walk_seg_w  <= (h_len != 32'd0) && !h_rdma;
+            wk_msg_rem  <= h_len;
+            wk_seg_rem  <= h_rdma ? h_len : 32'd0;
+            wk_va       <= x_va;
+            wk_handle   <= x_handle;
+            wr_act <= 1'b0; wr_stop <= 1'b0; wr_flush <= 1'b0;
+            bu_cnt <= 8'd0; wr_done_b <= 32'd0;
+            // bytes left by a receive that stopped: the count and the bytes
+            // themselves (the accumulator ORs new bytes in above the count,
+            // so it must be zero there)
+            acc_n <= {CB{1'b0}};
+            acc   <= {2*DATA_WIDTH{1'b0}};
+            cq_cnt <= 3'd0; cq_rd <= 2'd0; cq_wr <= 2'd0;
+        end
 
         // ---------------- abort
         if (abort && state != S_ABORT) begin

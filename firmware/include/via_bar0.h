@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0x90f283601135f86d)
+#define VIA_BAR0_HASH VIA_ULL(0x4d83cafe426f75f1)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -422,6 +422,12 @@
 
 /* VI_DB_CHAINED (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later. */
 #define VIA_REG_VI_DB_CHAINED VIA_U(0x278)
+
+/* VI_RX_RDMA (ro): RDMA writes placed into this NIC's memory (with immediate data or without). */
+#define VIA_REG_VI_RX_RDMA VIA_U(0x27c)
+
+/* VI_RX_RDMA_PROT (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written. */
+#define VIA_REG_VI_RX_RDMA_PROT VIA_U(0x280)
 
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x90f283601135f86d
+const Bar0Hash uint64 = 0x4d83cafe426f75f1
 
 // Constants of the layout.
 const (
@@ -314,6 +314,10 @@ const (
 	RegViWbLost uint32 = 0x274
 	// RegViDbChained (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.
 	RegViDbChained uint32 = 0x278
+	// RegViRxRdma (ro): RDMA writes placed into this NIC's memory (with immediate data or without).
+	RegViRxRdma uint32 = 0x27c
+	// RegViRxRdmaProt (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.
+	RegViRxRdmaProt uint32 = 0x280
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -721,6 +725,8 @@ var Bar0 = Map{
 		{Name: "VI_RX_ABORTED", Offset: RegViRxAborted, Access: AccessRO, Doc: "Messages dropped because the sender aborted them or they arrived short.", Fields: []Field{}},
 		{Name: "VI_WB_LOST", Offset: RegViWbLost, Access: AccessRO, Doc: "Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).", Fields: []Field{}},
 		{Name: "VI_DB_CHAINED", Offset: RegViDbChained, Access: AccessRO, Doc: "Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.", Fields: []Field{}},
+		{Name: "VI_RX_RDMA", Offset: RegViRxRdma, Access: AccessRO, Doc: "RDMA writes placed into this NIC's memory (with immediate data or without).", Fields: []Field{}},
+		{Name: "VI_RX_RDMA_PROT", Offset: RegViRxRdmaProt, Access: AccessRO, Doc: "RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.", Fields: []Field{}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,
 		}},

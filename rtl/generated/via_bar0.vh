@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h90f283601135f86d
+`define VIA_BAR0_HASH 64'h4d83cafe426f75f1
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -362,6 +362,8 @@
 `define VIA_REG_VI_RX_ABORTED 16'h0270 // ro Messages dropped because the sender aborted them or they arrived short.
 `define VIA_REG_VI_WB_LOST 16'h0274 // ro Descriptors whose status could not be written back (the descriptor's memory failed its write-back lookup, or the write failed).
 `define VIA_REG_VI_DB_CHAINED 16'h0278 // ro Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.
+`define VIA_REG_VI_RX_RDMA 16'h027c // ro RDMA writes placed into this NIC's memory (with immediate data or without).
+`define VIA_REG_VI_RX_RDMA_PROT 16'h0280 // ro RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

@@ -19,6 +19,8 @@
 //   0x0270 VI_RX_ABORTED      ro
 //   0x0274 VI_WB_LOST         ro
 //   0x0278 VI_DB_CHAINED      ro
+//   0x027c VI_RX_RDMA         ro
+//   0x0280 VI_RX_RDMA_PROT    ro
 //
 // Ports and conventions: docs/rtl.md ("Register blocks").
 
@@ -88,7 +90,13 @@ module via_bar0_vi_regs (
     input  wire [31:0] vi_wb_lost_i,
 
     // VI_DB_CHAINED (ro): Posts whose address the queue block could not keep (its doorbell address pool was full, or the qu...
-    input  wire [31:0] vi_db_chained_i
+    input  wire [31:0] vi_db_chained_i,
+
+    // VI_RX_RDMA (ro): RDMA writes placed into this NIC's memory (with immediate data or without).
+    input  wire [31:0] vi_rx_rdma_i,
+
+    // VI_RX_RDMA_PROT (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's ...
+    input  wire [31:0] vi_rx_rdma_prot_i
 );
 
 wire [15:0] wr_off = {wr_addr[15:2], 2'b00};
@@ -108,7 +116,9 @@ assign wr_hit = wr_off == `VIA_REG_VI_DOORBELLS
              || wr_off == `VIA_REG_VI_RX_BAD_VI
              || wr_off == `VIA_REG_VI_RX_ABORTED
              || wr_off == `VIA_REG_VI_WB_LOST
-             || wr_off == `VIA_REG_VI_DB_CHAINED;
+             || wr_off == `VIA_REG_VI_DB_CHAINED
+             || wr_off == `VIA_REG_VI_RX_RDMA
+             || wr_off == `VIA_REG_VI_RX_RDMA_PROT;
 
 
 reg [31:0] rd_word;
@@ -177,6 +187,14 @@ always @* begin
         `VIA_REG_VI_DB_CHAINED: begin
             rd_match = 1'b1;
             rd_word[31:0] = vi_db_chained_i;
+        end
+        `VIA_REG_VI_RX_RDMA: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_rx_rdma_i;
+        end
+        `VIA_REG_VI_RX_RDMA_PROT: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_rx_rdma_prot_i;
         end
         default: begin
             // not a register of this block
