@@ -168,6 +168,9 @@ var (
 	recvLength     = want(vipl.StatusLocalLengthError, vipl.CompletedReceive)
 	sendProtection = want(vipl.StatusLocalProtectionError, vipl.CompletedSend)
 	recvProtection = want(vipl.StatusLocalProtectionError, vipl.CompletedReceive)
+	// a failed RDMA descriptor names its operation (the control segment was read)
+	rdmaWFormat = want(vipl.StatusLocalFormatError, vipl.CompletedRdmaWrite)
+	rdmaRFormat = want(vipl.StatusLocalFormatError, vipl.CompletedRdmaRead)
 )
 
 func assertStatus(t *testing.T, w vipl.Status, d *vipl.Desc, what string) {
@@ -370,13 +373,13 @@ func TestCosimBadFormat(t *testing.T) {
 		}, sendFormat},
 		{"RDMA read (never enabled on unreliable)", func(t *testing.T, e *badEnv) *vipl.Desc {
 			return e.desc(t, 0, rdma(vipl.OpRdmaRead))
-		}, sendFormat},
+		}, rdmaRFormat},
 		{"RDMA write with SegCount 0", func(t *testing.T, e *badEnv) *vipl.Desc {
 			d := e.desc(t, 0, rdma(vipl.OpRdmaWrite))
 			setSegCount(d, 0)
 			setLength(d, 0)
 			return d
-		}, sendFormat},
+		}, rdmaWFormat},
 		{"SegCount 17 > MaxSegmentsPerDesc", func(t *testing.T, e *badEnv) *vipl.Desc {
 			segs := make([]vipl.DataSegment, 16)
 			for i := range segs {
@@ -401,18 +404,12 @@ func TestCosimBadFormat(t *testing.T) {
 			setSegCount(d, 18)
 			setLength(d, 17)
 			return d
-		}, sendFormat},
+		}, rdmaWFormat},
 		{"RDMA write, address segment Reserved nonzero", func(t *testing.T, e *badEnv) *vipl.Desc {
 			d := e.desc(t, 0, rdma(vipl.OpRdmaWrite))
 			binary.LittleEndian.PutUint32(d.Bytes()[vipl.ControlBytes+12:], 1)
 			return d
-		}, sendFormat},
-		// RDMA is not implemented yet (via_vi_tx step 2): a valid RDMA
-		// write on a VI with RDMA write enabled completes with the local
-		// format error and op SEND, and sends nothing.
-		{"valid RDMA write (not implemented: format error today)", func(t *testing.T, e *badEnv) *vipl.Desc {
-			return e.desc(t, 0, rdma(vipl.OpRdmaWrite))
-		}, sendFormat},
+		}, rdmaWFormat},
 	}
 	runSendCases(t, e, cases)
 
@@ -422,7 +419,7 @@ func TestCosimBadFormat(t *testing.T) {
 	got, err := x.SendWait(ctx, 1)
 	require.NoError(t, err)
 	require.Same(t, d, got)
-	assertStatus(t, sendFormat, d, "RDMA write on a VI without RDMA write")
+	assertStatus(t, rdmaWFormat, d, "RDMA write on a VI without RDMA write")
 	e.checkGuards(t, "RDMA write on a VI without RDMA write")
 
 	// the receive queue
