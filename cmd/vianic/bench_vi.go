@@ -25,6 +25,7 @@ func runBenchVI(ctx context.Context, fs *flag.FlagSet, args []string, asJSON, qu
 	if *quick {
 		o.LatencyRounds, o.BWMessages, o.RateMessages, o.TrafficRounds = 2, 4, 16, 1
 		o.BusyCopies, o.BusyBytes = 2, 64<<10
+		o.RdmaBWMessages = 4
 	}
 	f, err := bench.BenchVI(ctx, o)
 	if err != nil {
@@ -51,6 +52,10 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 	}
 	fmt.Fprintf(tw, "bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t>= 90 %%\n", f.BWMessages, sizeName(f.BWBytes), f.BWCycles, f.BWBytesPerCycle, 100*f.BWFraction)
 	fmt.Fprintf(tw, "message rate, %d x 8 B posted at once\t%d cycles, %.1f cycles/message (%.1f after the first)\t<= 32\n", f.RateMessages, f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
+	for _, l := range f.RdmaLatency {
+		fmt.Fprintf(tw, "RDMA write latency %s (immediate data), doorbell to the target's receive DONE\t%d cycles = %.2f us (first round %d)\t\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles)
+	}
+	fmt.Fprintf(tw, "RDMA write bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t\n", f.RdmaBWMessages, sizeName(f.RdmaBWBytes), f.RdmaBWCycles, f.RdmaBWPerCycle, 100*f.RdmaBWFraction)
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
 	fmt.Fprintf(tw, "simulator CPU time per simulated cycle, same traffic (all threads)\t%.2f us (%.2f s)\t\n", f.SimCPUPerCycleUS, f.SimCPUSec)
 	if q := f.QuantumTraffic; q != nil {

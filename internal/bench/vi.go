@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,12 @@ type ViOptions struct {
 	BWBytes       int   // message size of the bandwidth figure (32 KiB)
 	BWMessages    int   // messages back to back for it (16)
 	RateMessages  int   // 8-byte messages posted at once for the rate figure (64)
+	// RDMA write (with immediate data, so that the target's receive says
+	// when the data is placed): latency sizes (8 B, 4 KiB) and the
+	// bandwidth figure's message size and count (64 KiB, 16).
+	RdmaSizes      []int
+	RdmaBWBytes    int
+	RdmaBWMessages int
 	// TrafficRounds is how many times each node repeats the bandwidth and
 	// rate traffic (with interrupt-driven waits) for the cycles-per-second
 	// figure (4).
@@ -82,6 +89,16 @@ type ViFigures struct {
 	// RateSendCycles is the first doorbell to the last send DONE.
 	RateSendCycles uint64 `json:"rate_send_cycles"`
 
+	// RDMA write with immediate data through the loopback: doorbell write
+	// to the target's receive DONE (the data placed), and RdmaBWMessages
+	// writes of RdmaBWBytes posted at once.
+	RdmaLatency    []ViLatency `json:"rdma_write_latency"`
+	RdmaBWBytes    int         `json:"rdma_write_bw_bytes"`
+	RdmaBWMessages int         `json:"rdma_write_bw_messages"`
+	RdmaBWCycles   uint64      `json:"rdma_write_bw_cycles"`
+	RdmaBWPerCycle float64     `json:"rdma_write_bw_bytes_per_cycle"`
+	RdmaBWFraction float64     `json:"rdma_write_bw_line_fraction"`
+
 	// Simulation speed: 2 nodes, both running the bandwidth and rate
 	// traffic (interrupt-driven waits), no trace.
 	TrafficMessages int     `json:"traffic_messages"` // messages per node
@@ -135,6 +152,26 @@ func (n *viNode) seg(off, size int) vipl.DataSegment {
 	return vipl.DataSegment{Addr: n.buf.VA + uint64(off), Handle: n.h, Length: uint32(size)}
 }
 
+// rdmaDesc writes into slot i an RDMA write with immediate data of size
+// bytes from off to the target offset to (the same buffer).
+func (n *viNode) rdmaDesc(i, off, size, to int) (*vipl.Desc, error) {
+	if i >= n.slots {
+		return nil, fmt.Errorf("bench vi: descriptor slot %d of %d", i, n.slots)
+	}
+	return n.nic.NewDesc(n.buf.VA+uint64(i*viSlot), n.h, &vipl.Descriptor{Op: vipl.OpRdmaWrite,
+		Remote: vipl.AddressSegment{Addr: n.buf.VA + uint64(to), Handle: n.h}, Immediate: true, ImmediateData: uint32(i),
+		Segments: []vipl.DataSegment{n.seg(off, size)}})
+}
+
+// recvNone writes a receive without segments into slot i (for an RDMA
+// write with immediate data).
+func (n *viNode) recvNone(i int) (*vipl.Desc, error) {
+	if i >= n.slots {
+		return nil, fmt.Errorf("bench vi: descriptor slot %d of %d", i, n.slots)
+	}
+	return n.nic.NewDesc(n.buf.VA+uint64(i*viSlot), n.h, &vipl.Descriptor{})
+}
+
 // desc writes a one-segment descriptor into slot i.
 func (n *viNode) desc(i, off, size int) (*vipl.Desc, error) {
 	if i >= n.slots {
@@ -153,13 +190,13 @@ func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNod
 		nic.Close(context.Background())
 		return nil, err
 	}
-	maxSize := max(o.BWBytes, 8)
-	for _, s := range o.LatencySizes {
+	maxSize := max(o.BWBytes, o.RdmaBWBytes, 8)
+	for _, s := range append(o.LatencySizes, o.RdmaSizes...) {
 		maxSize = max(maxSize, s)
 	}
 	n.rsize = (maxSize + 4095) &^ 4095
-	n.nrbufs = max(o.BWMessages, 1)
-	n.slots = 2 * (max(o.BWMessages, 1) + o.RateMessages)
+	n.nrbufs = max(o.BWMessages, o.RdmaBWMessages, 1)
+	n.slots = 2 * (max(o.BWMessages, o.RdmaBWMessages, 1) + o.RateMessages)
 	n.sbuf = (n.slots*viSlot + 4095) &^ 4095
 	n.rbuf = n.sbuf + n.rsize
 	size := n.rbuf + n.nrbufs*n.rsize
@@ -173,10 +210,10 @@ func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNod
 	for i := range n.rsize {
 		n.buf.Bytes[n.sbuf+i] = byte(i*7 + 1)
 	}
-	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p}); err != nil {
+	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p, EnableRdmaWrite: true}); err != nil {
 		return fail(err)
 	}
-	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: uint32(maxSize), Ptag: p}
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: uint32(maxSize), Ptag: p, EnableRdmaWrite: true}
 	if n.a, err = nic.CreateVi(ctx, attrs); err != nil {
 		return fail(err)
 	}
@@ -343,6 +380,11 @@ func BenchVI(ctx context.Context, o ViOptions) (ViFigures, error) {
 	def(&o.BWBytes, 32<<10)
 	def(&o.BWMessages, 16)
 	def(&o.RateMessages, 64)
+	if o.RdmaSizes == nil {
+		o.RdmaSizes = []int{8, 4 << 10}
+	}
+	def(&o.RdmaBWBytes, 64<<10)
+	def(&o.RdmaBWMessages, 16)
 	def(&o.TrafficRounds, 4)
 	def(&o.BusyCopies, 8)
 	def(&o.BusyBytes, 256<<10)
@@ -650,6 +692,63 @@ func viModeled(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progre
 		f.RateSteadyMsg = float64(last-at[0]) / float64(len(at)-1)
 	}
 	progress("message rate: %d cycles, %.1f cycles/message; after the first: %.1f cycles/message", f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
+	return viRdma(ctx, n, o, f, progress)
+}
+
+// viRdma measures RDMA write with immediate data: latency per size and
+// bandwidth (node n, loopback, polling every cycle).
+func viRdma(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress func(string, ...any)) error {
+	for _, size := range o.RdmaSizes {
+		s, err := n.rdmaDesc(0, n.sbuf, size, n.rbuf)
+		if err != nil {
+			return err
+		}
+		l := ViLatency{Bytes: size}
+		for round := range o.LatencyRounds {
+			r, err := n.recvNone(1)
+			if err != nil {
+				return err
+			}
+			clear(n.buf.Bytes[n.rbuf : n.rbuf+size])
+			c0, at, _, err := n.timed(ctx, []*vipl.Desc{s}, []*vipl.Desc{r}, []int{size})
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(n.buf.Bytes[n.rbuf:n.rbuf+size], n.buf.Bytes[n.sbuf:n.sbuf+size]) {
+				return fmt.Errorf("bench vi: %d-byte RDMA write placed wrong bytes", size)
+			}
+			l.Cycles = at[0] - c0
+			if round == 0 {
+				l.ColdCycles = l.Cycles
+			}
+		}
+		l.NS = float64(l.Cycles) * 4
+		f.RdmaLatency = append(f.RdmaLatency, l)
+		progress("RDMA write latency %s: %d cycles (%.0f ns); first round %d cycles", viSizeName(size), l.Cycles, l.NS, l.ColdCycles)
+	}
+	var sends, recvs []*vipl.Desc
+	var sizes []int
+	for i := range o.RdmaBWMessages {
+		s, err := n.rdmaDesc(2*i, n.sbuf, o.RdmaBWBytes, n.rbuf+i*n.rsize)
+		if err != nil {
+			return err
+		}
+		r, err := n.recvNone(2*i + 1)
+		if err != nil {
+			return err
+		}
+		sends, recvs, sizes = append(sends, s), append(recvs, r), append(sizes, o.RdmaBWBytes)
+	}
+	progress("RDMA write bandwidth: %d x %s posted at once", o.RdmaBWMessages, viSizeName(o.RdmaBWBytes))
+	c0, at, _, err := n.timed(ctx, sends, recvs, sizes)
+	if err != nil {
+		return err
+	}
+	f.RdmaBWBytes, f.RdmaBWMessages = o.RdmaBWBytes, o.RdmaBWMessages
+	f.RdmaBWCycles = at[len(at)-1] - c0
+	f.RdmaBWPerCycle = float64(o.RdmaBWBytes*o.RdmaBWMessages) / float64(f.RdmaBWCycles)
+	f.RdmaBWFraction = f.RdmaBWPerCycle / f.LineBytes
+	progress("RDMA write bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate)", f.RdmaBWCycles, f.RdmaBWPerCycle, 100*f.RdmaBWFraction)
 	return nil
 }
 
