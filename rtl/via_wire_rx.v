@@ -5,23 +5,33 @@
 //
 // Store and forward per frame: a frame's payload is written into a buffer
 // and handed on only once its trailer shows it good, so a bad frame is
-// dropped whole and never delivered. Good means: the CRC matches, the
-// trailer's STATUS is 0, the payload has SEG_LEN bytes (at most MTU), the
-// frame is for this node (DST_NODE = node_id), and its KIND is SEND, or
-// CONNECT with a 32-byte payload. Everything else is counted and dropped.
+// dropped whole and never delivered. Headers: the 4 beats of HDR, then for
+// the kinds that carry the RDMA extension (RDMA_WRITE, RDMA_READ_REQ; the
+// kind is known from beat 0) its 2 beats; the CRC covers them all and the
+// payload. Good means: the CRC matches, the trailer's STATUS is 0, the
+// frame has all its header beats and a trailer, the payload has SEG_LEN
+// bytes (at most MTU), the frame is for this node (DST_NODE = node_id), and
+// its KIND is SEND, RDMA_WRITE, or CONNECT with a 32-byte payload.
+// Everything else is counted and dropped (RDMA_READ_REQ, RDMA_READ_RESP and
+// ACK, not handled yet, as unknown KIND). The RDMA extension's RESERVED is
+// ignored.
 //
 // Reassembly: the segments of a message arrive one after the other (the
 // fabric carries one message at a time on a link, and a sender sends a
 // message's segments back to back), so one message is open at a time. A
 // FIRST segment starts the internal frame (its header: DST_VI, SRC_VI,
-// LENGTH = MSG_LEN, IMM, the immediate flag, OP send, PEER_NODE = the
-// sender's node in byte 14), each segment adds its payload, the LAST one
-// ends it with trailer status 0. A segment that does not continue the open
-// message (another sender or VI, a gap in OFFSET, a non-last segment whose
-// length is not a multiple of 8, more bytes than MSG_LEN), and a FIRST
-// while one is open, end the open message with trailer status
-// STATUS_ABORT (the receive engine then drops it and keeps its receive
-// descriptor), and a segment that starts nothing is dropped; all counted.
+// LENGTH = MSG_LEN, IMM, the immediate flag, OP send for KIND SEND or RDMA
+// write for KIND RDMA_WRITE, PEER_NODE = the sender's node in byte 14; for
+// an RDMA write then the RDMA extension: the FIRST segment's REMOTE_VA and
+// REMOTE_HANDLE), each segment adds its payload, the LAST one ends it with
+// trailer status 0. A segment that does not continue the open message
+// (another sender or VI, another KIND, a gap in OFFSET, a non-last segment
+// whose length is not a multiple of 8, more bytes than MSG_LEN; for an RDMA
+// write another REMOTE_HANDLE, or a REMOTE_VA other than the FIRST
+// segment's REMOTE_VA + OFFSET, modulo 2^64), and a FIRST while one is
+// open, end the open message with trailer status STATUS_ABORT (the receive
+// engine then drops it and keeps its receive descriptor), and a segment
+// that starts nothing is dropped; all counted.
 //
 //   s_axis_*   wire frames (from the link)
 //   m_axis_*   internal frames (to the receive engine)
@@ -92,7 +102,7 @@ generate
     end
 endgenerate
 
-localparam [7:0]  KIND_SEND = 8'd0, KIND_CONNECT = 8'd1;
+localparam [7:0]  KIND_SEND = 8'd0, KIND_CONNECT = 8'd1, KIND_RDMA_WRITE = 8'd2, KIND_RDMA_READ_REQ = 8'd3;
 localparam [31:0] CM_BYTES = 32;
 // the internal trailer's status of an aborted message (any nonzero value
 // makes the receive engine drop the frame)
@@ -102,9 +112,11 @@ localparam [31:0] STATUS_ABORT = 32'h8000_0000;
 
 localparam [1:0] W_H = 2'd0, W_P = 2'd1, W_DISCARD = 2'd2;
 reg [1:0]   w_st;
-reg [1:0]   w_hb;
+reg [2:0]   w_hb;               // header beat (0..3 HDR, 4..5 RDMA extension)
 reg [63:0]  h0, h1, h2;         // header beats 0..2 (beat 3 is IMM: h3)
 reg [31:0]  h3;
+reg [63:0]  h4;                 // RDMA extension: REMOTE_VA
+reg [31:0]  h5;                 // its REMOTE_HANDLE (RESERVED is ignored)
 reg [BA:0]  wp;                 // committed write pointer (free-running, one extra bit)
 reg [BA:0]  wp_t;               // this frame's next beat
 reg [BA:0]  rp;                 // read pointer
@@ -128,7 +140,7 @@ wire        pay_beat = (w_st == W_P) && s_fire && !s_axis_tlast;
 via_wire_crc u_crc (
     .clk(clk),
     .rst(rst),
-    .init(hdr_beat && w_hb == 2'd0),
+    .init(hdr_beat && w_hb == 3'd0),
     .valid(hdr_beat || pay_beat),
     .data(s_axis_tdata),
     .nbytes(hdr_beat ? 4'd8 : s_n),
@@ -146,6 +158,8 @@ wire [7:0]  f_flags    = h0[63:56];
 wire [31:0] f_msg_len  = h1[63:32];
 wire [31:0] f_offset   = h2[31:0];
 wire [15:0] f_seg_len  = h2[47:32];
+// frames of these kinds carry the RDMA extension after HDR (docs/wire.md)
+wire        f_ext      = (f_kind == KIND_RDMA_WRITE) || (f_kind == KIND_RDMA_READ_REQ);
 
 // the trailer's verdict
 wire [31:0] t_crc    = s_axis_tdata[31:0];
@@ -153,19 +167,20 @@ wire [31:0] t_status = s_axis_tdata[63:32];
 wire        v_crc    = (t_crc == crc) && (t_status == 32'd0);
 wire        v_len    = ({16'd0, f_seg_len} == w_bytes) && ({16'd0, f_seg_len} <= MTU_W);
 wire        v_node   = (f_dst_node == node_id);
-wire        v_kind   = (f_kind == KIND_SEND) || (f_kind == KIND_CONNECT);
+wire        v_kind   = (f_kind == KIND_SEND) || (f_kind == KIND_CONNECT) || (f_kind == KIND_RDMA_WRITE);
 wire        v_cm     = (f_kind != KIND_CONNECT) || ({16'd0, f_seg_len} == CM_BYTES && f_flags[1:0] == 2'b11);
 wire        trl_beat = (w_st == W_P) && s_fire && s_axis_tlast;
 wire        good     = v_crc && v_len && v_node && v_kind && v_cm;
 
-// segment queue: {kind connect, first, last, immf, src_node, src_vi,
-// dst_vi, msg_len, offset, seg_len, imm, start}
-localparam QW = 1 + 1 + 1 + 1 + 8 + 16 + 16 + 32 + 32 + 16 + 32 + (BA + 1);
+// segment queue: {kind connect, kind RDMA write, first, last, immf,
+// src_node, src_vi, dst_vi, msg_len, offset, seg_len, imm, remote VA,
+// remote handle (these two meaningful for RDMA writes only), start}
+localparam QW = 1 + 1 + 1 + 1 + 1 + 8 + 16 + 16 + 32 + 32 + 16 + 32 + 64 + 32 + (BA + 1);
 reg  [QW-1:0] q_mem [0:SEGQ-1];
 reg  [QA-1:0] q_wr, q_rd;
 wire          q_push = trl_beat && good;
-wire [QW-1:0] q_in = {f_kind == KIND_CONNECT, f_flags[0], f_flags[1], f_flags[2], f_src_node, f_src_vi,
-                      f_dst_vi, f_msg_len, f_offset, f_seg_len, h3, wp};
+wire [QW-1:0] q_in = {f_kind == KIND_CONNECT, f_kind == KIND_RDMA_WRITE, f_flags[0], f_flags[1], f_flags[2],
+                      f_src_node, f_src_vi, f_dst_vi, f_msg_len, f_offset, f_seg_len, h3, h4, h5, wp};
 
 always @(posedge clk) begin
     if (q_push) q_mem[q_wr] <= q_in;
@@ -187,8 +202,8 @@ via_ram #(.WIDTH(64), .WORDS(BUF_BEATS)) u_buf (
 
 always @(posedge clk) begin
     if (rst) begin
-        w_st <= W_H; w_hb <= 2'd0;
-        h0 <= 64'd0; h1 <= 64'd0; h2 <= 64'd0; h3 <= 32'd0;
+        w_st <= W_H; w_hb <= 3'd0;
+        h0 <= 64'd0; h1 <= 64'd0; h2 <= 64'd0; h3 <= 32'd0; h4 <= 64'd0; h5 <= 32'd0;
         wp <= {(BA + 1){1'b0}}; wp_t <= {(BA + 1){1'b0}};
         w_bytes <= 32'd0;
         q_wr <= {QA{1'b0}};
@@ -198,18 +213,25 @@ always @(posedge clk) begin
         case (w_st)
         W_H: if (s_fire) begin
             if (s_axis_tlast) begin
-                cnt_malformed <= cnt_malformed + 32'd1;  // shorter than a header and a trailer
-                w_hb <= 2'd0;
+                // shorter than its headers and a trailer (4 HDR beats, 6
+                // with the RDMA extension)
+                cnt_malformed <= cnt_malformed + 32'd1;
+                w_hb <= 3'd0;
             end else begin
                 case (w_hb)
-                2'd0: h0 <= s_axis_tdata;
-                2'd1: h1 <= s_axis_tdata;
-                2'd2: h2 <= s_axis_tdata;
-                default: h3 <= s_axis_tdata[31:0];
+                3'd0: h0 <= s_axis_tdata;
+                3'd1: h1 <= s_axis_tdata;
+                3'd2: h2 <= s_axis_tdata;
+                3'd3: h3 <= s_axis_tdata[31:0];
+                3'd4: h4 <= s_axis_tdata;
+                default: h5 <= s_axis_tdata[31:0];
                 endcase
-                w_hb <= w_hb + 2'd1;
-                if (w_hb == 2'd3) begin
+                w_hb <= w_hb + 3'd1;
+                // the headers end after HDR, or after the RDMA extension
+                // (f_kind: h0, taken at beat 0)
+                if (w_hb == 3'd5 || (w_hb == 3'd3 && !f_ext)) begin
                     w_st <= W_P;
+                    w_hb <= 3'd0;
                     w_bytes <= 32'd0;
                     wp_t <= wp;
                 end
@@ -218,7 +240,7 @@ always @(posedge clk) begin
         W_P: if (s_fire) begin
             if (s_axis_tlast) begin
                 w_st <= W_H;
-                w_hb <= 2'd0;
+                w_hb <= 3'd0;
                 if (good) begin
                     wp <= wp_t;
                     cnt_frames <= cnt_frames + 32'd1;
@@ -242,7 +264,7 @@ always @(posedge clk) begin
         end
         default: if (s_fire && s_axis_tlast) begin  // W_DISCARD
             w_st <= W_H;
-            w_hb <= 2'd0;
+            w_hb <= 3'd0;
         end
         endcase
         if (q_push) q_wr <= q_wr + 1'b1;
@@ -252,12 +274,14 @@ end
 // ------------------------------------------------------------ read side
 
 wire [QW-1:0] q_out = q_mem[q_rd];
-wire        d_cm, d_first, d_last, d_immf;
+wire        d_cm, d_rdma, d_first, d_last, d_immf;
 wire [7:0]  d_src_node;
 wire [15:0] d_src_vi, d_dst_vi, d_seg_len;
-wire [31:0] d_msg_len, d_offset, d_imm;
+wire [31:0] d_msg_len, d_offset, d_imm, d_handle;
+wire [63:0] d_va;
 wire [BA:0] d_start;
-assign {d_cm, d_first, d_last, d_immf, d_src_node, d_src_vi, d_dst_vi, d_msg_len, d_offset, d_seg_len, d_imm, d_start} = q_out;
+assign {d_cm, d_rdma, d_first, d_last, d_immf, d_src_node, d_src_vi, d_dst_vi, d_msg_len, d_offset, d_seg_len,
+        d_imm, d_va, d_handle, d_start} = q_out;
 wire        q_any = (q_cnt != {(QA + 1){1'b0}});
 // payload beats of the frame (SEG_LEN <= MTU < 8 * BUF_BEATS: it fits BA+1 bits)
 wire [13:0] d_beats14 = {1'b0, d_seg_len[15:3]} + {13'd0, d_seg_len[2:0] != 3'd0};
@@ -289,16 +313,21 @@ reg        open;
 reg [31:0] exp_off, cur_len;
 reg [15:0] cur_src_vi, cur_dst_vi;
 reg [7:0]  cur_src_node;
+reg        cur_rdma;     // the open message is an RDMA write
+reg [31:0] cur_handle;   // its REMOTE_HANDLE
+reg [63:0] exp_va;       // the REMOTE_VA its next segment must carry
 
-localparam [2:0] R_IDLE = 3'd0,  // take the next frame
-                 R_ABORT = 3'd1, // end the open message with STATUS_ABORT
-                 R_H0 = 3'd2,    // internal header, first beat
-                 R_H1 = 3'd3,    // second beat
-                 R_PAY = 3'd4,   // payload beats from the buffer
-                 R_TRL = 3'd5,   // trailer, status 0
-                 R_CM = 3'd6,    // gather a CONNECT payload
-                 R_SKIP = 3'd7;  // drop the frame's payload
-reg [2:0]  r_st;
+localparam [3:0] R_IDLE = 4'd0,  // take the next frame
+                 R_ABORT = 4'd1, // end the open message with STATUS_ABORT
+                 R_H0 = 4'd2,    // internal header, first beat
+                 R_H1 = 4'd3,    // second beat
+                 R_PAY = 4'd4,   // payload beats from the buffer
+                 R_TRL = 4'd5,   // trailer, status 0
+                 R_CM = 4'd6,    // gather a CONNECT payload
+                 R_SKIP = 4'd7,  // drop the frame's payload
+                 R_E0 = 4'd8,    // RDMA write: internal extension, REMOTE_VA
+                 R_E1 = 4'd9;    // its second beat, REMOTE_HANDLE
+reg [3:0]  r_st;
 reg        r_then_h;     // after R_ABORT: start this frame (FIRST) or skip it
 reg [BA:0] r_left;       // payload beats still to read
 reg [BA:0] r_addr;
@@ -308,11 +337,14 @@ reg [7:0]  r_keep_last;
 reg        r_msg_done;   // after the payload: the trailer (LAST) or back to idle
 reg        pop_req;      // the head frame is done: pop it (next cycle)
 
-// what the head frame does to the open message
-wire        d_send_ok_first = !d_cm && d_first && (d_offset == 32'd0) && ({16'd0, d_seg_len} <= d_msg_len) &&
-                              (d_last ? ({16'd0, d_seg_len} == d_msg_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+// what the head frame (SEND or RDMA_WRITE; CONNECT: d_cm) does to the open
+// message
+wire        d_ok_first = !d_cm && d_first && (d_offset == 32'd0) && ({16'd0, d_seg_len} <= d_msg_len) &&
+                         (d_last ? ({16'd0, d_seg_len} == d_msg_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+// (exp_va = the FIRST segment's REMOTE_VA + exp_off, and d_offset == exp_off)
+wire        d_rdma_ok = (d_rdma == cur_rdma) && (!d_rdma || (d_handle == cur_handle && d_va == exp_va));
 wire        d_cont_ok = !d_cm && !d_first && open && d_src_node == cur_src_node && d_src_vi == cur_src_vi &&
-                        d_dst_vi == cur_dst_vi && d_msg_len == cur_len && d_offset == exp_off &&
+                        d_dst_vi == cur_dst_vi && d_msg_len == cur_len && d_offset == exp_off && d_rdma_ok &&
                         (d_offset + {16'd0, d_seg_len} <= cur_len) &&
                         (d_last ? (d_offset + {16'd0, d_seg_len} == cur_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
 wire [7:0]  d_keep_last = (d_seg_len[2:0] == 3'd0) ? 8'hFF : (8'hFF >> (4'd8 - {1'b0, d_seg_len[2:0]}));
@@ -323,7 +355,7 @@ assign b_rd_en = rd_pay || rd_cm;
 assign b_rd_addr = r_addr[BA-1:0];
 
 wire [63:0] ihdr0 = {d_msg_len, d_src_vi, d_dst_vi};
-wire [63:0] ihdr1 = {8'd0, d_src_node, 8'd0 /* OP send */, 7'd0, d_immf, d_imm};
+wire [63:0] ihdr1 = {8'd0, d_src_node, 7'd0, d_rdma /* OP: send 0, RDMA write 1 */, 7'd0, d_immf, d_imm};
 wire        can_push = o_room && !r_inflight;  // a header or trailer beat now
 
 always @(posedge clk) begin
@@ -334,6 +366,7 @@ always @(posedge clk) begin
         pop_req <= 1'b0;
         open <= 1'b0; exp_off <= 32'd0; cur_len <= 32'd0;
         cur_src_vi <= 16'd0; cur_dst_vi <= 16'd0; cur_src_node <= 8'd0;
+        cur_rdma <= 1'b0; cur_handle <= 32'd0; exp_va <= 64'd0;
         o_push <= 1'b0; o_reg <= 73'd0;
         q_rd <= {QA{1'b0}}; q_cnt <= {(QA + 1){1'b0}};
         rp <= {(BA + 1){1'b0}};
@@ -372,9 +405,9 @@ always @(posedge clk) begin
                 end
             end else if (d_first) begin
                 if (open) begin
-                    r_then_h <= d_send_ok_first;
+                    r_then_h <= d_ok_first;
                     r_st <= R_ABORT;
-                end else if (d_send_ok_first) begin
+                end else if (d_ok_first) begin
                     r_st <= R_H0;
                 end else begin
                     cnt_reasm <= cnt_reasm + 32'd1;
@@ -384,6 +417,7 @@ always @(posedge clk) begin
                 r_addr <= d_start; r_left <= d_beats;
                 r_keep_last <= d_keep_last;
                 exp_off <= d_offset + {16'd0, d_seg_len};
+                exp_va <= exp_va + {48'd0, d_seg_len};
                 r_msg_done <= d_last;
                 r_st <= R_PAY;
             end else begin
@@ -410,10 +444,22 @@ always @(posedge clk) begin
             o_reg <= {1'b0, 8'hFF, ihdr1};
             open <= 1'b1;
             cur_src_node <= d_src_node; cur_src_vi <= d_src_vi; cur_dst_vi <= d_dst_vi; cur_len <= d_msg_len;
+            cur_rdma <= d_rdma; cur_handle <= d_handle;
             exp_off <= {16'd0, d_seg_len};
+            exp_va <= d_va + {48'd0, d_seg_len};
             r_addr <= d_start; r_left <= d_beats;
             r_keep_last <= d_keep_last;
             r_msg_done <= d_last;
+            r_st <= d_rdma ? R_E0 : R_PAY;
+        end
+        R_E0: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b0, 8'hFF, d_va};
+            r_st <= R_E1;
+        end
+        R_E1: if (can_push) begin
+            o_push <= 1'b1;
+            o_reg <= {1'b0, 8'hFF, 32'd0, d_handle};
             r_st <= R_PAY;
         end
         R_PAY: if (r_left == {(BA + 1){1'b0}} && !r_inflight && !b_rd_en) begin
@@ -436,18 +482,19 @@ always @(posedge clk) begin
             pop_req <= 1'b1;
             r_st <= R_IDLE;
         end
-        default: begin  // R_SKIP
+        R_SKIP: begin
             rp <= d_start + d_beats;
             pop_req <= 1'b1;
             r_st <= R_IDLE;
         end
+        default: r_st <= R_IDLE;
         endcase
 
         q_cnt <= q_cnt + {{QA{1'b0}}, q_push} - {{QA{1'b0}}, pop_req};
     end
 end
 
-assign busy = (w_st != W_H) || (w_hb != 2'd0) || q_any || (r_st != R_IDLE) || m_axis_tvalid || cm_valid;
+assign busy = (w_st != W_H) || (w_hb != 3'd0) || q_any || (r_st != R_IDLE) || m_axis_tvalid || cm_valid;
 
 // SEQ (h1[31:0]) and the reserved bytes are not used yet
 wire unused_ok = &{1'b0, crc_unused, o_ready_unused, h1[31:0], h2[63:48], f_flags[7:3], d_beats14};

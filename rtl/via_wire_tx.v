@@ -1,23 +1,40 @@
 // via_wire_tx: the packetizer. Turns the send engine's internal frames
-// (rtl/via_frame.vh: a 16-byte header, the message, a status trailer) into
-// wire frames (docs/wire.md): the message is cut into segments of at most
-// MTU bytes, each sent as one frame with its own base header (KIND SEND,
-// FIRST on the first, LAST on the last, OFFSET, SEG_LEN, MSG_LEN, the
-// immediate data), its payload and a trailer with the CRC-32 of header and
-// payload. Cut-through: nothing is buffered, the header of a segment is
-// known before its payload; one beat per cycle in and out (64-bit).
+// (rtl/via_frame.vh: a 16-byte header, for an RDMA write a 16-byte RDMA
+// extension, the message, a status trailer) into wire frames
+// (docs/wire.md): the message is cut into segments of at most MTU bytes,
+// each sent as one frame with its own base header (KIND SEND or
+// RDMA_WRITE, FIRST on the first, LAST on the last, OFFSET, SEG_LEN,
+// MSG_LEN, the immediate data), for an RDMA write the RDMA extension, its
+// payload and a trailer with the CRC-32 of the header(s) and payload.
+// Cut-through: nothing is buffered, the header of a segment is known before
+// its payload; one beat per cycle in and out (64-bit).
 //
+// The internal header's byte 13 (OP) picks the frame kind:
+//   - OP send (0): KIND SEND frames, 4 header beats (HDR) then the payload.
+//   - OP RDMA write (1): the two extension beats that follow the header
+//     (remote VA; {0, remote handle}) are taken too, and every segment is a
+//     KIND RDMA_WRITE frame whose 4 HDR beats are followed by the 2 beats of
+//     the RDMA extension: REMOTE_VA = the message's remote VA + the
+//     segment's OFFSET (each segment names the target address of its own
+//     first byte, modulo 2^64), REMOTE_HANDLE = the handle, RESERVED 0. The
+//     CRC covers both headers and the payload. Such a frame is 2 beats
+//     longer than a send's of the same payload, and the message takes 2
+//     more input beats (the extension) before its first frame starts.
+//   - any other OP: the internal frame is dropped whole (taken up to its
+//     trailer, nothing sent, not counted in cnt_msgs).
 // The internal header's byte 14 (PEER_NODE) is the destination node;
 // SRC_NODE is node_id. SEQ is 0 (sequence numbers come with the reliable
 // levels). The internal trailer's status goes into the last segment's
 // trailer STATUS; a message whose payload ends early (the trailer comes
 // before LENGTH bytes) ends its current segment there with that status
-// (or 32'hFFFFFFFF if it was 0), so that the receiver drops it.
+// (or 32'hFFFFFFFF if it was 0), so that the receiver drops it. An
+// internal frame that ends inside its header or RDMA extension sends
+// nothing.
 //
 //   s_axis_*  internal frames from the send engine (tlast on the trailer)
 //   m_axis_*  wire frames (tlast on each frame's trailer; tkeep all ones
 //             except on a segment's last payload beat)
-//   busy      a frame is being converted
+//   busy      a frame is being converted (or dropped)
 //   cnt_frames / cnt_msgs  wire frames / messages sent (wrap)
 
 `timescale 1ns / 1ps
@@ -56,18 +73,24 @@ generate
 endgenerate
 
 localparam [31:0] MTU_W = MTU;
-localparam [7:0]  KIND_SEND = 8'd0;
+localparam [7:0]  KIND_SEND = 8'd0, KIND_RDMA_WRITE = 8'd2;
 
 // states
-localparam [2:0] S_H0 = 3'd0,   // take the internal header's first beat
-                 S_H1 = 3'd1,   // its second beat
-                 S_WH = 3'd2,   // send the segment's 4 header beats
-                 S_PAY = 3'd3,  // pass the segment's payload
-                 S_END = 3'd4,  // take the internal trailer (last segment)
-                 S_TRL = 3'd5;  // send the segment's trailer
+localparam [3:0] S_H0 = 4'd0,   // take the internal header's first beat
+                 S_H1 = 4'd1,   // its second beat
+                 S_WH = 4'd2,   // send the segment's header beats (4, RDMA 6)
+                 S_PAY = 4'd3,  // pass the segment's payload
+                 S_END = 4'd4,  // take the internal trailer (last segment)
+                 S_TRL = 4'd5,  // send the segment's trailer
+                 S_E0 = 4'd6,   // take the RDMA extension's first beat (VA)
+                 S_E1 = 4'd7,   // its second beat (handle)
+                 S_DROP = 4'd8; // unknown OP: take the frame up to its trailer
 
-reg [2:0]  st;
-reg [1:0]  hb;          // header beat being sent
+reg [3:0]  st;
+reg [2:0]  hb;          // header beat being sent (0..3 HDR, 4..5 RDMA)
+reg        rdma;        // the message is an RDMA write
+reg [63:0] seg_va;      // RDMA: the remote VA of the segment's first byte
+reg [31:0] handle;      // RDMA: the remote memory handle
 reg [15:0] dst_vi, src_vi;
 reg [31:0] msg_len, imm;
 reg        immf;
@@ -80,14 +103,18 @@ reg [31:0] trl_status;  // STATUS of the trailer to send
 
 wire        lastseg = (off + seg_len == msg_len);
 wire [7:0]  flags = {5'd0, immf, lastseg, first};
+wire [7:0]  kind = rdma ? KIND_RDMA_WRITE : KIND_SEND;
+wire        hb_end = (hb == (rdma ? 3'd5 : 3'd3));  // the segment's last header beat
 
 reg [63:0] hdr_beat;
 always @(*) begin
     case (hb)
-    2'd0: hdr_beat = {flags, KIND_SEND, src_vi, dst_vi, node_id, dst_node};
-    2'd1: hdr_beat = {msg_len, 32'd0};                 // SEQ 0
-    2'd2: hdr_beat = {16'd0, seg_len[15:0], off};
-    default: hdr_beat = {32'd0, imm};
+    3'd0: hdr_beat = {flags, kind, src_vi, dst_vi, node_id, dst_node};
+    3'd1: hdr_beat = {msg_len, 32'd0};                 // SEQ 0
+    3'd2: hdr_beat = {16'd0, seg_len[15:0], off};
+    3'd3: hdr_beat = {32'd0, imm};
+    3'd4: hdr_beat = seg_va;                           // RDMA: REMOTE_VA
+    default: hdr_beat = {32'd0, handle};               // RESERVED 0, REMOTE_HANDLE
     endcase
 end
 
@@ -99,10 +126,12 @@ wire        m_fire = m_axis_tvalid && m_axis_tready;
 // payload beat bytes: the internal payload is packed from lane 0
 `include "via_keep.vh"
 wire [3:0]  pay_n = via_keep_bytes(s_axis_tkeep);
+wire [7:0]  op = s_axis_tdata[47:40];  // OP, in the header's second beat (byte 13)
 wire        pay_beat = (st == S_PAY) && !s_axis_tlast;
 wire        pay_cut = (st == S_PAY) && s_axis_tvalid && s_axis_tlast;  // trailer before the end
 
-assign s_axis_tready = (st == S_H0) || (st == S_H1) || (st == S_END) ||
+assign s_axis_tready = (st == S_H0) || (st == S_H1) || (st == S_E0) || (st == S_E1) ||
+                       (st == S_DROP) || (st == S_END) ||
                        (st == S_PAY && (s_axis_tlast || m_axis_tready));
 assign m_axis_tvalid = (st == S_WH) || (st == S_TRL) || (st == S_PAY && s_axis_tvalid && !s_axis_tlast);
 assign m_axis_tdata  = (st == S_WH) ? hdr_beat : (st == S_TRL) ? {trl_status, crc} : s_axis_tdata;
@@ -114,7 +143,7 @@ wire unused_ok = &{1'b0, crc_unused};
 via_wire_crc u_crc (
     .clk(clk),
     .rst(rst),
-    .init(st == S_WH && hb == 2'd0 && m_fire),
+    .init(st == S_WH && hb == 3'd0 && m_fire),
     .valid((st == S_WH || pay_beat) && m_fire),
     .data(m_axis_tdata),
     .nbytes(st == S_WH ? 4'd8 : pay_n),
@@ -128,7 +157,8 @@ wire [31:0] seg_done_next = seg_done + {28'd0, pay_n};
 always @(posedge clk) begin
     if (rst) begin
         st <= S_H0;
-        hb <= 2'd0;
+        hb <= 3'd0;
+        rdma <= 1'b0; seg_va <= 64'd0; handle <= 32'd0;
         dst_vi <= 16'd0; src_vi <= 16'd0;
         msg_len <= 32'd0; imm <= 32'd0; immf <= 1'b0; dst_node <= 8'd0;
         off <= 32'd0; seg_len <= 32'd0; seg_done <= 32'd0; first <= 1'b0;
@@ -147,21 +177,39 @@ always @(posedge clk) begin
             // the header's second beat: bytes 8..15 (IMM, FLAGS, OP, PEER_NODE)
             imm <= s_axis_tdata[31:0];
             immf <= s_axis_tdata[32 + `VIA_FRAME_FLAG_IMM_BIT];
+            rdma <= (op == `VIA_FRAME_OP_RDMA_WRITE);
             dst_node <= s_axis_tdata[55:48];
             off <= 32'd0;
             first <= 1'b1;
             seg_len <= (msg_len > MTU_W) ? MTU_W : msg_len;
             seg_done <= 32'd0;
-            hb <= 2'd0;
+            hb <= 3'd0;
             if (s_axis_tlast) begin
                 st <= S_H0;  // malformed: ends in the header
-            end else begin
+            end else if (op == `VIA_FRAME_OP_SEND) begin
                 st <= S_WH;
+            end else if (op == `VIA_FRAME_OP_RDMA_WRITE) begin
+                st <= S_E0;
+            end else begin
+                st <= S_DROP;
             end
         end
+        S_E0: if (s_fire) begin
+            // the RDMA extension's first beat: the remote VA (of byte 0)
+            seg_va <= s_axis_tdata;
+            st <= s_axis_tlast ? S_H0 : S_E1;  // malformed: ends in it
+        end
+        S_E1: if (s_fire) begin
+            // its second beat: the remote handle (bytes 12..15 are zero)
+            handle <= s_axis_tdata[31:0];
+            st <= s_axis_tlast ? S_H0 : S_WH;
+        end
+        S_DROP: if (s_fire && s_axis_tlast) begin
+            st <= S_H0;
+        end
         S_WH: if (m_fire) begin
-            hb <= hb + 2'd1;
-            if (hb == 2'd3) begin
+            hb <= hb + 3'd1;
+            if (hb_end) begin
                 st <= (seg_len == 32'd0) ? S_END : S_PAY;
             end
         end
@@ -198,10 +246,11 @@ always @(posedge clk) begin
                 st <= S_H0;
             end else begin
                 off <= off + seg_len;
+                seg_va <= seg_va + {32'd0, seg_len};
                 seg_len <= (msg_len - (off + seg_len) > MTU_W) ? MTU_W : msg_len - (off + seg_len);
                 seg_done <= 32'd0;
                 first <= 1'b0;
-                hb <= 2'd0;
+                hb <= 3'd0;
                 st <= S_WH;
             end
         end
