@@ -231,6 +231,10 @@ type message struct {
 	data         []byte
 	imm          bool
 	immData      uint32
+	// an RDMA write: the target address of its first byte and the handle
+	rdma         bool
+	remoteVA     uint64
+	remoteHandle uint32
 }
 
 // allToAll has every node send one message to every other node (sizes from
@@ -365,17 +369,30 @@ func checkCapture(t *testing.T, path string, msgs []message) []*wire.Frame {
 		k := [2]int{int(f.Hdr.SrcNode), int(f.Hdr.DstNode)}
 		byPair[k] = append(byPair[k], f)
 	}
+	// the messages of a pair in order, each taking its frames
 	total := 0
+	used := map[[2]int]int{}
 	for _, m := range msgs {
-		fs := byPair[[2]int{m.src, m.dst}]
+		k := [2]int{m.src, m.dst}
 		nf := max(1, (len(m.data)+hw.WireMtu-1)/hw.WireMtu)
+		fs := byPair[k][min(used[k], len(byPair[k])):min(used[k]+nf, len(byPair[k]))]
+		used[k] += nf
 		total += nf
 		require.Len(t, fs, nf, "frames of the message from node %d to %d (%d bytes)", m.src, m.dst, len(m.data))
 		var got []byte
 		for k, f := range fs {
 			h := f.Hdr
 			ctx := fmt.Sprintf("message %d->%d frame %d", m.src, m.dst, k)
-			assert.Equal(t, uint8(hw.WireKindSend), h.Kind, ctx)
+			if m.rdma {
+				assert.Equal(t, uint8(hw.WireKindRdmaWrite), h.Kind, ctx)
+				if assert.NotNil(t, f.Rdma, ctx+": the RDMA extension") {
+					assert.Equal(t, m.remoteVA+uint64(k*hw.WireMtu), f.Rdma.RemoteVa, ctx+": REMOTE_VA (the segment's own)")
+					assert.Equal(t, m.remoteHandle, f.Rdma.RemoteHandle, ctx+": REMOTE_HANDLE")
+				}
+			} else {
+				assert.Equal(t, uint8(hw.WireKindSend), h.Kind, ctx)
+				assert.Nil(t, f.Rdma, ctx)
+			}
 			assert.Equal(t, uint16(m.srcVi), h.SrcVi, ctx)
 			assert.Equal(t, uint16(m.dstVi), h.DstVi, ctx)
 			assert.Equal(t, uint32(len(m.data)), h.MsgLen, ctx)
@@ -404,7 +421,8 @@ func checkCapture(t *testing.T, path string, msgs []message) []*wire.Frame {
 	require.NoError(t, err, "tshark is not installed: run `make deps`")
 	lua := filepath.Join(simtest.Root(t), "sim-scripts", "wireshark", "vianic.lua")
 	fields := []string{"vianic.hdr.dst_node", "vianic.hdr.src_node", "vianic.hdr.dst_vi", "vianic.hdr.src_vi", "vianic.hdr.kind",
-		"vianic.hdr.flags", "vianic.hdr.msg_len", "vianic.hdr.offset", "vianic.hdr.seg_len", "vianic.hdr.immediate", "vianic.trl.crc_good"}
+		"vianic.hdr.flags", "vianic.hdr.msg_len", "vianic.hdr.offset", "vianic.hdr.seg_len", "vianic.hdr.immediate",
+		"vianic.rdma.remote_va", "vianic.rdma.remote_handle", "vianic.trl.crc_good"}
 	args := []string{"-r", path, "-X", "lua_script:" + lua, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"}
 	for _, f := range fields {
 		args = append(args, "-e", f)
@@ -423,6 +441,11 @@ func checkCapture(t *testing.T, path string, msgs []message) []*wire.Frame {
 			uint64(h.MsgLen), uint64(h.Offset), uint64(h.SegLen), uint64(h.Immediate)}
 		col := strings.Split(line, "|")
 		require.Len(t, col, len(fields), "frame %d: %q", i, line)
+		if r := frames[i].Rdma; r != nil {
+			want = append(want, r.RemoteVa, uint64(r.RemoteHandle))
+		} else {
+			assert.Equal(t, []string{"", ""}, col[len(want):len(want)+2], "frame %d: no RDMA extension", i)
+		}
 		for k, w := range want {
 			v, err := strconv.ParseUint(col[k], 0, 64)
 			require.NoError(t, err, "frame %d %s = %q", i, fields[k], col[k])
