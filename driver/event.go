@@ -83,11 +83,21 @@ func (c *Completions) enable(ctx context.Context) error {
 	if n.closed.Load() {
 		return ErrClosed
 	}
-	if n.irqEn&c.bit != 0 {
+	if n.irqEn&c.mask() == c.mask() {
 		return nil
 	}
-	n.irqEn |= c.bit
+	n.irqEn |= c.mask()
 	return n.b.Write32(ctx, hw.RegIrqEnable, n.irqEn)
+}
+
+// mask is what the path's bus wait waits for: its bit, and on the
+// completion path the asynchronous errors (drained by the leader, so that
+// a process blocked in a wait learns of them: async.go).
+func (c *Completions) mask() uint32 {
+	if c.bit == irqVIDone {
+		return c.bit | irqAsync
+	}
+	return c.bit
 }
 
 // broadcast wakes every waiter. Call with c.mu held.
@@ -183,9 +193,12 @@ func (c *Completions) lead(ctx context.Context, now uint64) error {
 	defer cancel()
 	c.leader, c.leaderEnd, c.preempt = true, end, cancel
 	c.mu.Unlock()
-	irq, err := c.n.b.WaitIRQ(wctx, c.bit, timeout)
+	irq, err := c.n.b.WaitIRQ(wctx, c.mask(), timeout)
 	var clearErr error
-	if err == nil && irq.Vector&c.bit != 0 {
+	if err == nil && irq.Vector&c.mask()&^c.bit != 0 {
+		clearErr = c.n.drainAsync(ctx)
+	}
+	if err == nil && irq.Vector&c.bit != 0 && clearErr == nil {
 		// Clear, and know the clear reached the NIC (a read returns after
 		// the writes before it) before the generation grows.
 		if clearErr = c.n.b.Write32(ctx, hw.RegIrqStatus, c.bit); clearErr == nil {
@@ -214,11 +227,53 @@ func (c *Completions) lead(ctx context.Context, now uint64) error {
 // Idle lets cycles simulated cycles pass (Bus.Run) and returns the cycle
 // reached: what a polling loop does between two looks at host memory in
 // lockstep mode, where time passes only while the process waits.
+//
+// Once a session has an asynchronous-error handler, the cycles pass in a
+// bus wait for IRQ_STATUS.ASYNC_ERR instead (the same cycles), and errors
+// that come meanwhile are read and dispatched (async.go).
 func (n *NIC) Idle(ctx context.Context, cycles uint64) (uint64, error) {
 	if n.closed.Load() {
 		return 0, ErrClosed
 	}
-	return n.b.Run(ctx, cycles)
+	if !n.hasHandlers() {
+		return n.b.Run(ctx, cycles)
+	}
+	if err := n.enableIRQ(ctx, irqAsync); err != nil {
+		return 0, err
+	}
+	end := n.b.Cycle() + cycles
+	for {
+		now := n.b.Cycle()
+		if now >= end {
+			return now, nil
+		}
+		irq, err := n.b.WaitIRQ(ctx, irqAsync, end-now)
+		switch {
+		case isTimeout(err):
+			return n.b.Cycle(), nil
+		case err != nil:
+			return 0, err
+		}
+		if irq.Vector&irqAsync != 0 {
+			if err := n.drainAsync(ctx); err != nil {
+				return 0, err
+			}
+		}
+	}
+}
+
+// enableIRQ makes sure IRQ_ENABLE has the bits of mask.
+func (n *NIC) enableIRQ(ctx context.Context, mask uint32) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed.Load() {
+		return ErrClosed
+	}
+	if n.irqEn&mask == mask {
+		return nil
+	}
+	n.irqEn |= mask
+	return n.b.Write32(ctx, hw.RegIrqEnable, n.irqEn)
 }
 
 // Cycle returns the last device cycle the driver's bus saw.

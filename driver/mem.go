@@ -651,6 +651,7 @@ func (s *Session) Close(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 		s.closed = true
+		s.forgetSession()
 		s.n.memMu.Lock()
 		delete(s.n.mem.sessions, s)
 		s.n.memMu.Unlock()

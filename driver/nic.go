@@ -161,6 +161,9 @@ type NIC struct {
 	compl     *Completions
 	fwevOnce  sync.Once
 	fwev      *Completions // FW_EVENT (FWEvents)
+	// asynchronous errors (async.go), made on first use
+	asyncOnce sync.Once
+	async     *asyncState
 	cmMu      sync.Mutex
 	cmPending []hw.AdminCmEvent // CM events polled and not yet taken by their waiter
 
@@ -447,6 +450,8 @@ func (n *NIC) checkFault(ctx context.Context) (*FirmwareFault, error) {
 	if cb := n.opts.OnFault; cb != nil {
 		cb(f)
 	}
+	// every session's asynchronous error (async.go)
+	n.dispatch(AsyncError{Code: hw.VipErrorCatastrophic, Resource: hw.VipResourceNic, Cycle: f.Cycle, Err: f})
 	return f, nil
 }
 

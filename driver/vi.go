@@ -113,6 +113,7 @@ func (s *Session) CreateVI(ctx context.Context, attrs VIAttrs) (VI, error) {
 	a.Unmarshal(resp)
 	vi := VI(a.Vi)
 	s.vis[vi] = struct{}{}
+	s.ownVI(vi)
 	// The VI's doorbell page goes to the session's token (session_grant.go);
 	// without it the process could not ring, so a failed grant undoes the VI.
 	if err := s.grantVI(ctx, vi); err != nil {
@@ -183,11 +184,13 @@ func (s *Session) destroyVIOnce(ctx context.Context, vi VI) error {
 			// The NIC no longer knows the VI (it was reset): forget it
 			// here too, and report it.
 			delete(s.vis, vi)
+			s.disownVI(vi)
 			s.revokeVI(ctx, vi)
 		}
 		return err
 	}
 	delete(s.vis, vi)
+	s.disownVI(vi)
 	s.revokeVI(ctx, vi)
 	return nil
 }

@@ -561,6 +561,7 @@ wire                    net_e_busy;
 
 wire                    vi_busy;
 wire                    vi_done_pulse;
+wire                    vi_aerr_pulse;
 wire [1:0]              vi_inflight_epoch;
 wire [1:0]              diag_inflight_epoch;
 
@@ -673,7 +674,8 @@ wire         fw_host_event;
 wire cpu_rst = blk_rst || !cpu_run;
 
 // hardware interrupt causes: the diagnostic engine's completion, the VI
-// engine's descriptor completions, the firmware's HOST_EVENT (the control
+// engine's descriptor completions and asynchronous errors, the firmware's
+// HOST_EVENT (the control
 // processor's other causes are raised inside via_regfile)
 reg [NUM_IRQ-1:0] irq_set;
 
@@ -685,6 +687,9 @@ always @* begin
     end
     if (NUM_IRQ > `VIA_IRQ_STATUS_FW_EVENT_LSB) begin
         irq_set[`VIA_IRQ_STATUS_FW_EVENT_LSB % NUM_IRQ] = fw_host_event;
+    end
+    if (NUM_IRQ > `VIA_IRQ_STATUS_ASYNC_ERR_LSB) begin
+        irq_set[`VIA_IRQ_STATUS_ASYNC_ERR_LSB % NUM_IRQ] = vi_aerr_pulse;
     end
 end
 
@@ -1412,7 +1417,8 @@ via_vi_engine #(
     .s_axis_tlast(erx_tlast),
     .abort(soft_dma_abort),
     .busy(vi_busy),
-    .done_pulse(vi_done_pulse)
+    .done_pulse(vi_done_pulse),
+    .aerr_pulse(vi_aerr_pulse)
 );
 
 // ------------------------------------------------------------ network port

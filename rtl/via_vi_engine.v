@@ -37,6 +37,7 @@
 `default_nettype none
 
 `include "via_param_check.vh"
+`include "via_vip.vh"
 
 module via_vi_engine #(
     parameter DATA_WIDTH = 64,
@@ -166,7 +167,8 @@ module via_vi_engine #(
     input  wire                    abort,
     /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
-    output wire                    done_pulse
+    output wire                    done_pulse,
+    output wire                    aerr_pulse     // an asynchronous error was queued (IRQ_STATUS.ASYNC_ERR)
 );
 
 generate
@@ -221,6 +223,8 @@ wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 wire [31:0] rx_cnt_rdma, rx_cnt_rdma_prot;
+wire                rx_aerr_valid;
+wire [VI_WIDTH-1:0] rx_aerr_vi;
 
 wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
 wire [1:0] tx_epoch, rx_epoch;
@@ -604,8 +608,42 @@ via_vi_rx #(
     .cnt_drop_aborted(rx_cnt_aborted),
     .cnt_wb_lost(rx_cnt_wb_lost),
     .cnt_rdma(rx_cnt_rdma),
-    .cnt_rdma_prot(rx_cnt_rdma_prot)
+    .cnt_rdma_prot(rx_cnt_rdma_prot),
+    .aerr_valid(rx_aerr_valid),
+    .aerr_vi(rx_aerr_vi)
 );
+
+// ------------------------------------------------------------ asynchronous errors
+// the receive engine's refused plain RDMA writes (VIP_ERROR_RDMAW_PROT for
+// the target VI), queued for the driver: VI_AERR pops them, IRQ_STATUS.
+// ASYNC_ERR says one was queued; a full queue drops and counts
+// (VI_AERR_LOST)
+localparam [31:0] AERR_RDMAW_PROT32 = `VIA_VIP_ERROR_RDMAW_PROT;
+wire                aerr_s_ready;
+wire [23:0]         aerr_head;
+wire                aerr_head_valid;
+wire                aerr_re;
+reg  [31:0]         aerr_lost;
+wire [15:0]         rx_aerr_vi16 = {{(16-VI_WIDTH){1'b0}}, rx_aerr_vi};
+/* verilator lint_off UNUSEDSIGNAL */
+wire [4:0]          aerr_level;   // for waveforms
+/* verilator lint_on UNUSEDSIGNAL */
+via_fifo #(.WIDTH(24), .DEPTH(16)) aerr_fifo (
+    .clk(clk),
+    .rst(rst),
+    .s_data({AERR_RDMAW_PROT32[7:0], rx_aerr_vi16}),
+    .s_valid(rx_aerr_valid),
+    .s_ready(aerr_s_ready),
+    .m_data(aerr_head),
+    .m_valid(aerr_head_valid),
+    .m_ready(aerr_re),
+    .level(aerr_level)
+);
+always @(posedge clk) begin
+    if (rst) aerr_lost <= 32'd0;
+    else if (rx_aerr_valid && !aerr_s_ready) aerr_lost <= aerr_lost + 32'd1;
+end
+assign aerr_pulse = rx_aerr_valid;
 
 // ------------------------------------------------------------ registers, status
 
@@ -638,7 +676,12 @@ via_bar0_vi_regs regs_inst (
     .vi_rx_aborted_i(rx_cnt_aborted),
     .vi_wb_lost_i(tx_cnt_wb_lost + rx_cnt_wb_lost),
     .vi_rx_rdma_i(rx_cnt_rdma),
-    .vi_rx_rdma_prot_i(rx_cnt_rdma_prot)
+    .vi_rx_rdma_prot_i(rx_cnt_rdma_prot),
+    .vi_aerr_vi_i(aerr_head_valid ? aerr_head[15:0] : 16'd0),
+    .vi_aerr_code_i(aerr_head_valid ? aerr_head[23:16] : 8'd0),
+    .vi_aerr_valid_i(aerr_head_valid),
+    .vi_aerr_re(aerr_re),
+    .vi_aerr_lost_i(aerr_lost)
 );
 
 assign inflight_epoch = tx_epoch | rx_epoch;

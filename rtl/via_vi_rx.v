@@ -247,6 +247,11 @@ module via_vi_rx #(
     output reg  [31:0]             cnt_wb_lost,
     output reg  [31:0]             cnt_rdma,       // RDMA writes placed
     output reg  [31:0]             cnt_rdma_prot,  // RDMA writes refused (protection)
+    // a plain RDMA write was refused (pulse): the asynchronous error
+    // RDMAW_PROT of the target VI aerr_vi (one with immediate data reports
+    // it in its receive's Status instead)
+    output reg                     aerr_valid,
+    output reg  [VI_WIDTH-1:0]     aerr_vi,
 
     // a context commit of rel_vi waits (level): give back its held receives
     input  wire                    rel_valid,
@@ -878,9 +883,11 @@ always @(posedge clk) begin
         cnt_desc <= 32'd0; cnt_err <= 32'd0; cnt_drop_no_recv <= 32'd0; cnt_drop_bad_vi <= 32'd0;
         cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
         cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
+        aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
         done_pulse <= 1'b0;
+        aerr_valid <= 1'b0;
 
         // ---------------- stream side
         if (s_fire) begin
@@ -1218,6 +1225,8 @@ always @(posedge clk) begin
                     // a plain RDMA write: no receive; refused: dropped
                     if (!rdma_we) begin
                         cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
+                        aerr_valid <= 1'b1;
+                        aerr_vi <= dst;
                         state <= S_DROP;
                     end else begin
                         st_err <= 32'd0;
@@ -1307,7 +1316,11 @@ always @(posedge clk) begin
             S_SCATTER: begin
                 if (sc_end && h_rdma) begin
                     if (sc_abort) cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
-                    else if (wr_stop) cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
+                    else if (wr_stop) begin
+                        cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
+                        aerr_valid <= !h_has_imm;
+                        aerr_vi <= dst;
+                    end
                     else cnt_rdma <= cnt_rdma + 32'd1;
                 end
                 if (sc_end && h_rdma && sc_abort && !h_has_imm) begin

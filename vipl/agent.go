@@ -137,9 +137,40 @@ type KernelAgent interface {
 	// be registered; Free returns the allocation that starts at va.
 	Alloc(ctx context.Context, n int) (Mapping, error)
 	Free(ctx context.Context, va uint64) error
+	// SetErrorHandler makes fn the receiver of the process's asynchronous
+	// errors (nil: none): errors about its VIs and about the NIC. fn must
+	// not block; the agent calls it when it learns of an error, which is
+	// while the process waits on the NIC (a Wait, or the poll interval of
+	// a Done call) or makes an agent call.
+	SetErrorHandler(fn func(AsyncError))
 	// Close releases everything the process holds (as its exit would) and
 	// ends its use of the agent.
 	Close(ctx context.Context) error
+}
+
+// AsyncError is an asynchronous error as the kernel agent reports it
+// (plain data).
+type AsyncError struct {
+	Code     ErrorCode
+	Resource ResourceCode
+	Vi       ViID   // the VI of a ResourceVi error
+	Cycle    uint64 // the NIC cycle at which the agent learned of it
+	Message  string // what the agent knows more (a firmware fault's description)
+}
+
+// SetErrorHandler implements KernelAgent.
+func (a *LocalAgent) SetErrorHandler(fn func(AsyncError)) {
+	if fn == nil {
+		a.s.SetErrorHandler(nil)
+		return
+	}
+	a.s.SetErrorHandler(func(e driver.AsyncError) {
+		ae := AsyncError{Code: ErrorCode(e.Code), Resource: ResourceCode(e.Resource), Vi: ViID(e.VI), Cycle: e.Cycle}
+		if e.Err != nil {
+			ae.Message = e.Err.Error()
+		}
+		fn(ae)
+	})
 }
 
 // LocalAgent is the kernel agent in the calling process: a driver session

@@ -41,6 +41,8 @@ func newFakeAgent() *fakeAgent {
 
 func (f *fakeAgent) QueryNic(context.Context) (NicAttributes, error) { return f.attrs, nil }
 
+func (f *fakeAgent) SetErrorHandler(func(AsyncError)) {}
+
 func (f *fakeAgent) CreatePtag(context.Context) (Ptag, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

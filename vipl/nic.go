@@ -57,6 +57,8 @@ type Nic struct {
 	bufs    map[uint64]*Buffer     // by VA
 	regions map[MemHandle]memRange // registered through this Nic
 	ns      *nameService           // NSInit's table, nil when not started
+	vis     map[ViID]*Vi           // the VIs created through this Nic
+	errs    *errorQueue            // ErrorCallback's (errors.go), nil until set
 }
 
 type memRange struct {
@@ -113,7 +115,7 @@ func NewNic(ctx context.Context, agent KernelAgent) (*Nic, error) {
 	if err != nil {
 		return nil, wrapErr("OpenNic", err)
 	}
-	return &Nic{agent: agent, attrs: attrs, bufs: map[uint64]*Buffer{}, regions: map[MemHandle]memRange{}}, nil
+	return &Nic{agent: agent, attrs: attrs, bufs: map[uint64]*Buffer{}, regions: map[MemHandle]memRange{}, vis: map[ViID]*Vi{}}, nil
 }
 
 // SetPollInterval sets the NIC's Options.PollInterval (for a Nic of
@@ -191,6 +193,9 @@ func (n *Nic) Close(ctx context.Context) error {
 		return nil
 	}
 	n.closed = true
+	if n.errs != nil {
+		n.errs.stop()
+	}
 	for _, b := range n.bufs {
 		b.Bytes = nil
 	}

@@ -86,7 +86,11 @@ func (n *Nic) CreateVi(ctx context.Context, attrs ViAttributes) (*Vi, error) {
 	if err != nil {
 		return nil, wrapErr(op, err)
 	}
-	return &Vi{nic: n, id: id, state: ViIdle}, nil
+	v := &Vi{nic: n, id: id, state: ViIdle}
+	n.mu.Lock()
+	n.vis[id] = v
+	n.mu.Unlock()
+	return v, nil
 }
 
 // Destroy destroys the VI (VipDestroyVi). Only an IDLE VI can be destroyed
@@ -101,6 +105,11 @@ func (v *Vi) Destroy(ctx context.Context) error {
 		return wrapErr(op, err)
 	}
 	v.destroyed.Store(true)
+	v.nic.mu.Lock()
+	if v.nic.vis[v.id] == v {
+		delete(v.nic.vis, v.id)
+	}
+	v.nic.mu.Unlock()
 	return nil
 }
 

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0x4d83cafe426f75f1)
+#define VIA_BAR0_HASH VIA_ULL(0xed1bb70c76dc3d32)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -184,8 +184,10 @@
 #define VIA_IRQ_STATUS_VI_DONE_MASK VIA_U(0x00000010)
 #define VIA_IRQ_STATUS_FW_EVENT_SHIFT VIA_U(5)
 #define VIA_IRQ_STATUS_FW_EVENT_MASK VIA_U(0x00000020)
-#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(6)
-#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffffc0)
+#define VIA_IRQ_STATUS_ASYNC_ERR_SHIFT VIA_U(6)
+#define VIA_IRQ_STATUS_ASYNC_ERR_MASK VIA_U(0x00000040)
+#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(7)
+#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffff80)
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
 #define VIA_REG_IRQ_ENABLE VIA_U(0x0c4)
@@ -429,6 +431,18 @@
 /* VI_RX_RDMA_PROT (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written. */
 #define VIA_REG_VI_RX_RDMA_PROT VIA_U(0x280)
 
+/* VI_AERR (ro): Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous errors); reads 0 when there is none. */
+#define VIA_REG_VI_AERR VIA_U(0x284)
+#define VIA_VI_AERR_VI_SHIFT VIA_U(0)
+#define VIA_VI_AERR_VI_MASK VIA_U(0x0000ffff)
+#define VIA_VI_AERR_CODE_SHIFT VIA_U(16)
+#define VIA_VI_AERR_CODE_MASK VIA_U(0x00ff0000)
+#define VIA_VI_AERR_VALID_SHIFT VIA_U(31)
+#define VIA_VI_AERR_VALID_MASK VIA_U(0x80000000)
+
+/* VI_AERR_LOST (ro): Asynchronous errors dropped because the queue (16 entries) was full. */
+#define VIA_REG_VI_AERR_LOST VIA_U(0x288)
+
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)
 #define VIA_CPU_CTRL_RUN_SHIFT VIA_U(0)
@@ -560,6 +574,8 @@ static inline uint32_t via_irq_status_vi_done_get(uint32_t v) { return (uint32_t
 static inline uint32_t via_irq_status_vi_done_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_VI_DONE_MASK) | ((x << VIA_IRQ_STATUS_VI_DONE_SHIFT) & VIA_IRQ_STATUS_VI_DONE_MASK)); }
 static inline uint32_t via_irq_status_fw_event_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_FW_EVENT_MASK) >> VIA_IRQ_STATUS_FW_EVENT_SHIFT); }
 static inline uint32_t via_irq_status_fw_event_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_EVENT_MASK) | ((x << VIA_IRQ_STATUS_FW_EVENT_SHIFT) & VIA_IRQ_STATUS_FW_EVENT_MASK)); }
+static inline uint32_t via_irq_status_async_err_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_ASYNC_ERR_MASK) >> VIA_IRQ_STATUS_ASYNC_ERR_SHIFT); }
+static inline uint32_t via_irq_status_async_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ASYNC_ERR_MASK) | ((x << VIA_IRQ_STATUS_ASYNC_ERR_SHIFT) & VIA_IRQ_STATUS_ASYNC_ERR_MASK)); }
 static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
 static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }
@@ -612,6 +628,12 @@ static inline uint32_t via_tpt_probe_status_hit_get(uint32_t v) { return (uint32
 static inline uint32_t via_tpt_probe_status_hit_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_HIT_MASK) | ((x << VIA_TPT_PROBE_STATUS_HIT_SHIFT) & VIA_TPT_PROBE_STATUS_HIT_MASK)); }
 static inline uint32_t via_tpt_probe_status_err_get(uint32_t v) { return (uint32_t)((v & VIA_TPT_PROBE_STATUS_ERR_MASK) >> VIA_TPT_PROBE_STATUS_ERR_SHIFT); }
 static inline uint32_t via_tpt_probe_status_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_TPT_PROBE_STATUS_ERR_MASK) | ((x << VIA_TPT_PROBE_STATUS_ERR_SHIFT) & VIA_TPT_PROBE_STATUS_ERR_MASK)); }
+static inline uint32_t via_vi_aerr_vi_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_VI_MASK) >> VIA_VI_AERR_VI_SHIFT); }
+static inline uint32_t via_vi_aerr_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_VI_MASK) | ((x << VIA_VI_AERR_VI_SHIFT) & VIA_VI_AERR_VI_MASK)); }
+static inline uint32_t via_vi_aerr_code_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_CODE_MASK) >> VIA_VI_AERR_CODE_SHIFT); }
+static inline uint32_t via_vi_aerr_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_CODE_MASK) | ((x << VIA_VI_AERR_CODE_SHIFT) & VIA_VI_AERR_CODE_MASK)); }
+static inline uint32_t via_vi_aerr_valid_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_VALID_MASK) >> VIA_VI_AERR_VALID_SHIFT); }
+static inline uint32_t via_vi_aerr_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_VALID_MASK) | ((x << VIA_VI_AERR_VALID_SHIFT) & VIA_VI_AERR_VALID_MASK)); }
 static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
 static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
 static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }

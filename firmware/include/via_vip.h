@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_VIP_HASH VIA_ULL(0x7583625b2566e8b6)
+#define VIA_VIP_HASH VIA_ULL(0x3524bba98dc91239)
 
 #define VIA_VIP_RETURN_SUCCESS VIA_U(0x0) /* The call succeeded. */
 #define VIA_VIP_RETURN_NOT_DONE VIA_U(0x1) /* Nothing has completed yet (a Done call's queue head is not complete). */
@@ -40,6 +40,21 @@
 #define VIA_VIP_VI_STATE_CONNECTED VIA_U(0x1) /* Connected to a remote VI: data moves. */
 #define VIA_VIP_VI_STATE_CONNECT_PENDING VIA_U(0x2) /* A connection request is outstanding. */
 #define VIA_VIP_VI_STATE_ERROR VIA_U(0x3) /* An error broke the connection; queued descriptors complete flushed. */
+#define VIA_VIP_ERROR_POST_DESC VIA_U(0x0) /* A descriptor posted with an error the post could not see. */
+#define VIA_VIP_ERROR_CONN_LOST VIA_U(0x1) /* The connection was lost. */
+#define VIA_VIP_ERROR_RECVQ_EMPTY VIA_U(0x2) /* A message arrived with no receive posted (the reliable levels). */
+#define VIA_VIP_ERROR_VI_OVERRUN VIA_U(0x3) /* The VI's queues overran. */
+#define VIA_VIP_ERROR_RDMAW_PROT VIA_U(0x4) /* An RDMA write into this VI's memory was refused (the VI or the region does not enable it, or the handle, ptag or bounds are wrong). */
+#define VIA_VIP_ERROR_RDMAW_DATA VIA_U(0x5) /* An RDMA write's data was corrupt. */
+#define VIA_VIP_ERROR_RDMAW_ABORT VIA_U(0x6) /* An RDMA write was aborted. */
+#define VIA_VIP_ERROR_RDMAR_PROT VIA_U(0x7) /* An RDMA read of this VI's memory was refused. */
+#define VIA_VIP_ERROR_COMP_PROT VIA_U(0x8) /* A completion could not be written (protection). */
+#define VIA_VIP_ERROR_RDMA_TRANSPORT VIA_U(0x9) /* An RDMA transport error. */
+#define VIA_VIP_ERROR_CATASTROPHIC VIA_U(0xa) /* The NIC failed (its firmware faulted): every VI is affected. */
+#define VIA_VIP_RESOURCE_NIC VIA_U(0x0) /* The NIC as a whole. */
+#define VIA_VIP_RESOURCE_VI VIA_U(0x1) /* A VI (the error descriptor's VI). */
+#define VIA_VIP_RESOURCE_CQ VIA_U(0x2) /* A completion queue. */
+#define VIA_VIP_RESOURCE_DESCRIPTOR VIA_U(0x3) /* A descriptor. */
 
 #ifndef __ASSEMBLER__
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0x4d83cafe426f75f1
+const Bar0Hash uint64 = 0xed1bb70c76dc3d32
 
 // Constants of the layout.
 const (
@@ -318,6 +318,10 @@ const (
 	RegViRxRdma uint32 = 0x27c
 	// RegViRxRdmaProt (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.
 	RegViRxRdmaProt uint32 = 0x280
+	// RegViAerr (ro): Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous errors); reads 0 when there is none.
+	RegViAerr uint32 = 0x284
+	// RegViAerrLost (ro): Asynchronous errors dropped because the queue (16 entries) was full.
+	RegViAerrLost uint32 = 0x288
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -379,7 +383,8 @@ const (
 	IrqStatusFwLogMask        = 0x8        // IRQ_STATUS[3:3]
 	IrqStatusViDoneMask       = 0x10       // IRQ_STATUS[4:4]
 	IrqStatusFwEventMask      = 0x20       // IRQ_STATUS[5:5]
-	IrqStatusOtherMask        = 0xffffffc0 // IRQ_STATUS[31:6]
+	IrqStatusAsyncErrMask     = 0x40       // IRQ_STATUS[6:6]
+	IrqStatusOtherMask        = 0xffffff80 // IRQ_STATUS[31:7]
 	DiagCtrlStartMask         = 0x1        // DIAG_CTRL[0:0]
 	DiagCtrlAbortMask         = 0x2        // DIAG_CTRL[1:1]
 	DiagCfgMaxBurstMask       = 0x1ff      // DIAG_CFG[8:0]
@@ -405,6 +410,9 @@ const (
 	TptProbeStatusDoneMask    = 0x2        // TPT_PROBE_STATUS[1:1]
 	TptProbeStatusHitMask     = 0x4        // TPT_PROBE_STATUS[2:2]
 	TptProbeStatusErrMask     = 0x70       // TPT_PROBE_STATUS[6:4]
+	ViAerrViMask              = 0xffff     // VI_AERR[15:0]
+	ViAerrCodeMask            = 0xff0000   // VI_AERR[23:16]
+	ViAerrValidMask           = 0x80000000 // VI_AERR[31:31]
 	CpuCtrlRunMask            = 0x1        // CPU_CTRL[0:0]
 	CpuStatusRunningMask      = 0x1        // CPU_STATUS[0:0]
 	CpuStatusHaltedMask       = 0x2        // CPU_STATUS[1:1]
@@ -480,8 +488,10 @@ var (
 	IrqStatusViDone = Field{Reg: RegIrqStatus, Name: "VI_DONE", LSB: 4, Width: 1, Access: AccessW1C}
 	// IrqStatusFwEvent is IRQ_STATUS[5:5] (w1c): The firmware has news for the driver that no admin command asked for (connection management: an incoming request, a connection made or ended); raised by the firmware's HOST_EVENT store.
 	IrqStatusFwEvent = Field{Reg: RegIrqStatus, Name: "FW_EVENT", LSB: 5, Width: 1, Access: AccessW1C}
-	// IrqStatusOther is IRQ_STATUS[31:6] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
-	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 6, Width: 26, Access: AccessW1C}
+	// IrqStatusAsyncErr is IRQ_STATUS[6:6] (w1c): An asynchronous error was queued for the driver (read VI_AERR until it is empty).
+	IrqStatusAsyncErr = Field{Reg: RegIrqStatus, Name: "ASYNC_ERR", LSB: 6, Width: 1, Access: AccessW1C}
+	// IrqStatusOther is IRQ_STATUS[31:7] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
+	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 7, Width: 25, Access: AccessW1C}
 	// DiagCtrlStart is DIAG_CTRL[0:0] (wo): Write 1 to start a copy; ignored while BUSY.
 	DiagCtrlStart = Field{Reg: RegDiagCtrl, Name: "START", LSB: 0, Width: 1, Access: AccessWO}
 	// DiagCtrlAbort is DIAG_CTRL[1:1] (wo): Write 1 to stop issuing bursts; the engine finishes those in flight and reports ABORTED.
@@ -532,6 +542,12 @@ var (
 	TptProbeStatusHit = Field{Reg: RegTptProbeStatus, Name: "HIT", LSB: 2, Width: 1, Access: AccessRO}
 	// TptProbeStatusErr is TPT_PROBE_STATUS[6:4] (ro): The TPT's answer (TPT_ERR_*).
 	TptProbeStatusErr = Field{Reg: RegTptProbeStatus, Name: "ERR", LSB: 4, Width: 3, Access: AccessRO}
+	// ViAerrVi is VI_AERR[15:0] (ro): The VI it is about.
+	ViAerrVi = Field{Reg: RegViAerr, Name: "VI", LSB: 0, Width: 16, Access: AccessRO}
+	// ViAerrCode is VI_AERR[23:16] (ro): What happened: a VIP_ERROR code (vip.layout ERROR).
+	ViAerrCode = Field{Reg: RegViAerr, Name: "CODE", LSB: 16, Width: 8, Access: AccessRO}
+	// ViAerrValid is VI_AERR[31:31] (ro): 1: an error was popped; 0: the queue was empty.
+	ViAerrValid = Field{Reg: RegViAerr, Name: "VALID", LSB: 31, Width: 1, Access: AccessRO}
 	// CpuCtrlRun is CPU_CTRL[0:0] (rw): 1 runs the core from address 0; 0 holds it in reset (its memories keep their contents).
 	CpuCtrlRun = Field{Reg: RegCpuCtrl, Name: "RUN", LSB: 0, Width: 1, Access: AccessRW}
 	// CpuStatusRunning is CPU_STATUS[0:0] (ro): RUN is 1 and the core has not halted.
@@ -630,6 +646,7 @@ var Bar0 = Map{
 			IrqStatusFwLog,
 			IrqStatusViDone,
 			IrqStatusFwEvent,
+			IrqStatusAsyncErr,
 			IrqStatusOther,
 		}},
 		{Name: "IRQ_ENABLE", Offset: RegIrqEnable, Access: AccessRW, Doc: "Interrupt enables, one bit per IRQ_STATUS bit.", Fields: []Field{}},
@@ -727,6 +744,12 @@ var Bar0 = Map{
 		{Name: "VI_DB_CHAINED", Offset: RegViDbChained, Access: AccessRO, Doc: "Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.", Fields: []Field{}},
 		{Name: "VI_RX_RDMA", Offset: RegViRxRdma, Access: AccessRO, Doc: "RDMA writes placed into this NIC's memory (with immediate data or without).", Fields: []Field{}},
 		{Name: "VI_RX_RDMA_PROT", Offset: RegViRxRdmaProt, Access: AccessRO, Doc: "RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.", Fields: []Field{}},
+		{Name: "VI_AERR", Offset: RegViAerr, Access: AccessRO, Doc: "Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous errors); reads 0 when there is none.", Fields: []Field{
+			ViAerrVi,
+			ViAerrCode,
+			ViAerrValid,
+		}},
+		{Name: "VI_AERR_LOST", Offset: RegViAerrLost, Access: AccessRO, Doc: "Asynchronous errors dropped because the queue (16 entries) was full.", Fields: []Field{}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,
 		}},

@@ -7,7 +7,7 @@ import (
 )
 
 // VipHash is the hash of the vip layout.
-const VipHash uint64 = 0x7583625b2566e8b6
+const VipHash uint64 = 0x3524bba98dc91239
 
 // Constants of the layout.
 const (
@@ -59,6 +59,36 @@ const (
 	VipViStateConnectPending = 0x2
 	// VipViStateError: An error broke the connection; queued descriptors complete flushed.
 	VipViStateError = 0x3
+	// VipErrorPostDesc: A descriptor posted with an error the post could not see.
+	VipErrorPostDesc = 0x0
+	// VipErrorConnLost: The connection was lost.
+	VipErrorConnLost = 0x1
+	// VipErrorRecvqEmpty: A message arrived with no receive posted (the reliable levels).
+	VipErrorRecvqEmpty = 0x2
+	// VipErrorViOverrun: The VI's queues overran.
+	VipErrorViOverrun = 0x3
+	// VipErrorRdmawProt: An RDMA write into this VI's memory was refused (the VI or the region does not enable it, or the handle, ptag or bounds are wrong).
+	VipErrorRdmawProt = 0x4
+	// VipErrorRdmawData: An RDMA write's data was corrupt.
+	VipErrorRdmawData = 0x5
+	// VipErrorRdmawAbort: An RDMA write was aborted.
+	VipErrorRdmawAbort = 0x6
+	// VipErrorRdmarProt: An RDMA read of this VI's memory was refused.
+	VipErrorRdmarProt = 0x7
+	// VipErrorCompProt: A completion could not be written (protection).
+	VipErrorCompProt = 0x8
+	// VipErrorRdmaTransport: An RDMA transport error.
+	VipErrorRdmaTransport = 0x9
+	// VipErrorCatastrophic: The NIC failed (its firmware faulted): every VI is affected.
+	VipErrorCatastrophic = 0xa
+	// VipResourceNic: The NIC as a whole.
+	VipResourceNic = 0x0
+	// VipResourceVi: A VI (the error descriptor's VI).
+	VipResourceVi = 0x1
+	// VipResourceCq: A completion queue.
+	VipResourceCq = 0x2
+	// VipResourceDescriptor: A descriptor.
+	VipResourceDescriptor = 0x3
 )
 
 // VipReturn is a value of enum RETURN: VIP_RETURN: what every VIPL function returns, in the specification's value order.
@@ -131,4 +161,51 @@ func (v VipViState) String() string {
 		return s
 	}
 	return "VI_STATE(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// VipError is a value of enum ERROR: VIP_ERROR_CODE: what an asynchronous error reports (VipErrorCallback's error descriptor), in the specification's value order.
+// The constants VipError* are untyped so that they fit integer fields; VipError(v).String() names a value.
+type VipError uint32
+
+// VipErrorNames maps every value of ERROR to its name in the layout.
+var VipErrorNames = map[VipError]string{
+	VipErrorPostDesc:      "POST_DESC",
+	VipErrorConnLost:      "CONN_LOST",
+	VipErrorRecvqEmpty:    "RECVQ_EMPTY",
+	VipErrorViOverrun:     "VI_OVERRUN",
+	VipErrorRdmawProt:     "RDMAW_PROT",
+	VipErrorRdmawData:     "RDMAW_DATA",
+	VipErrorRdmawAbort:    "RDMAW_ABORT",
+	VipErrorRdmarProt:     "RDMAR_PROT",
+	VipErrorCompProt:      "COMP_PROT",
+	VipErrorRdmaTransport: "RDMA_TRANSPORT",
+	VipErrorCatastrophic:  "CATASTROPHIC",
+}
+
+// String returns the value's name in the layout ("POST_DESC"), or ERROR(N) for a value the layout does not name.
+func (v VipError) String() string {
+	if s, ok := VipErrorNames[v]; ok {
+		return s
+	}
+	return "ERROR(" + strconv.FormatUint(uint64(v), 10) + ")"
+}
+
+// VipResource is a value of enum RESOURCE: VIP_RESOURCE_CODE: what an asynchronous error is about.
+// The constants VipResource* are untyped so that they fit integer fields; VipResource(v).String() names a value.
+type VipResource uint32
+
+// VipResourceNames maps every value of RESOURCE to its name in the layout.
+var VipResourceNames = map[VipResource]string{
+	VipResourceNic:        "NIC",
+	VipResourceVi:         "VI",
+	VipResourceCq:         "CQ",
+	VipResourceDescriptor: "DESCRIPTOR",
+}
+
+// String returns the value's name in the layout ("NIC"), or RESOURCE(N) for a value the layout does not name.
+func (v VipResource) String() string {
+	if s, ok := VipResourceNames[v]; ok {
+		return s
+	}
+	return "RESOURCE(" + strconv.FormatUint(uint64(v), 10) + ")"
 }

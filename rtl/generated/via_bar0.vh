@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'h4d83cafe426f75f1
+`define VIA_BAR0_HASH 64'hed1bb70c76dc3d32
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -196,10 +196,14 @@
 `define VIA_IRQ_STATUS_FW_EVENT_MSB 5
 `define VIA_IRQ_STATUS_FW_EVENT_WIDTH 1
 `define VIA_IRQ_STATUS_FW_EVENT_RANGE 5:5
-`define VIA_IRQ_STATUS_OTHER_LSB 6
+`define VIA_IRQ_STATUS_ASYNC_ERR_LSB 6
+`define VIA_IRQ_STATUS_ASYNC_ERR_MSB 6
+`define VIA_IRQ_STATUS_ASYNC_ERR_WIDTH 1
+`define VIA_IRQ_STATUS_ASYNC_ERR_RANGE 6:6
+`define VIA_IRQ_STATUS_OTHER_LSB 7
 `define VIA_IRQ_STATUS_OTHER_MSB 31
-`define VIA_IRQ_STATUS_OTHER_WIDTH 26
-`define VIA_IRQ_STATUS_OTHER_RANGE 31:6
+`define VIA_IRQ_STATUS_OTHER_WIDTH 25
+`define VIA_IRQ_STATUS_OTHER_RANGE 31:7
 `define VIA_REG_IRQ_ENABLE 16'h00c4 // rw Interrupt enables, one bit per IRQ_STATUS bit.
 `define VIA_REG_IRQ_FORCE 16'h00c8 // w1s Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero.
 `define VIA_REG_IRQ_PENDING 16'h00cc // ro IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs.
@@ -364,6 +368,20 @@
 `define VIA_REG_VI_DB_CHAINED 16'h0278 // ro Posts whose address the queue block could not keep (its doorbell address pool was full, or the queue was already following Next): the descriptor is found through its predecessor's Next, one read latency later.
 `define VIA_REG_VI_RX_RDMA 16'h027c // ro RDMA writes placed into this NIC's memory (with immediate data or without).
 `define VIA_REG_VI_RX_RDMA_PROT 16'h0280 // ro RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's handle, ptag, bounds or RDMA write enable): nothing more of the message is written.
+`define VIA_REG_VI_AERR 16'h0284 // ro Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous errors); reads 0 when there is none.
+`define VIA_VI_AERR_VI_LSB 0
+`define VIA_VI_AERR_VI_MSB 15
+`define VIA_VI_AERR_VI_WIDTH 16
+`define VIA_VI_AERR_VI_RANGE 15:0
+`define VIA_VI_AERR_CODE_LSB 16
+`define VIA_VI_AERR_CODE_MSB 23
+`define VIA_VI_AERR_CODE_WIDTH 8
+`define VIA_VI_AERR_CODE_RANGE 23:16
+`define VIA_VI_AERR_VALID_LSB 31
+`define VIA_VI_AERR_VALID_MSB 31
+`define VIA_VI_AERR_VALID_WIDTH 1
+`define VIA_VI_AERR_VALID_RANGE 31:31
+`define VIA_REG_VI_AERR_LOST 16'h0288 // ro Asynchronous errors dropped because the queue (16 entries) was full.
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

@@ -42,7 +42,8 @@ module via_bar0_irq_regs (
     input  wire        irq_status_fw_log_i,
     input  wire        irq_status_vi_done_i,
     input  wire        irq_status_fw_event_i,
-    input  wire [25:0] irq_status_other_i,
+    input  wire        irq_status_async_err_i,
+    input  wire [24:0] irq_status_other_i,
 
     // IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit.
     output wire        irq_enable_we,
@@ -94,7 +95,8 @@ always @* begin
             rd_word[3] = irq_status_fw_log_i;
             rd_word[4] = irq_status_vi_done_i;
             rd_word[5] = irq_status_fw_event_i;
-            rd_word[31:6] = irq_status_other_i;
+            rd_word[6] = irq_status_async_err_i;
+            rd_word[31:7] = irq_status_other_i;
         end
         `VIA_REG_IRQ_ENABLE: begin
             rd_match = 1'b1;

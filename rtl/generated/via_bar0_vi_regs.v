@@ -21,6 +21,8 @@
 //   0x0278 VI_DB_CHAINED      ro
 //   0x027c VI_RX_RDMA         ro
 //   0x0280 VI_RX_RDMA_PROT    ro
+//   0x0284 VI_AERR            ro hwre
+//   0x0288 VI_AERR_LOST       ro
 //
 // Ports and conventions: docs/rtl.md ("Register blocks").
 
@@ -96,7 +98,16 @@ module via_bar0_vi_regs (
     input  wire [31:0] vi_rx_rdma_i,
 
     // VI_RX_RDMA_PROT (ro): RDMA writes refused by this NIC's checks (the target VI does not enable RDMA write; the region's ...
-    input  wire [31:0] vi_rx_rdma_prot_i
+    input  wire [31:0] vi_rx_rdma_prot_i,
+
+    // VI_AERR (ro): Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous ...
+    input  wire [15:0] vi_aerr_vi_i,
+    input  wire [7:0]  vi_aerr_code_i,
+    input  wire        vi_aerr_valid_i,
+    output wire        vi_aerr_re,
+
+    // VI_AERR_LOST (ro): Asynchronous errors dropped because the queue (16 entries) was full.
+    input  wire [31:0] vi_aerr_lost_i
 );
 
 wire [15:0] wr_off = {wr_addr[15:2], 2'b00};
@@ -118,8 +129,11 @@ assign wr_hit = wr_off == `VIA_REG_VI_DOORBELLS
              || wr_off == `VIA_REG_VI_WB_LOST
              || wr_off == `VIA_REG_VI_DB_CHAINED
              || wr_off == `VIA_REG_VI_RX_RDMA
-             || wr_off == `VIA_REG_VI_RX_RDMA_PROT;
+             || wr_off == `VIA_REG_VI_RX_RDMA_PROT
+             || wr_off == `VIA_REG_VI_AERR
+             || wr_off == `VIA_REG_VI_AERR_LOST;
 
+assign vi_aerr_re = rd_fire && rd_en && rd_off == `VIA_REG_VI_AERR;
 
 reg [31:0] rd_word;
 reg        rd_match;
@@ -195,6 +209,16 @@ always @* begin
         `VIA_REG_VI_RX_RDMA_PROT: begin
             rd_match = 1'b1;
             rd_word[31:0] = vi_rx_rdma_prot_i;
+        end
+        `VIA_REG_VI_AERR: begin
+            rd_match = 1'b1;
+            rd_word[15:0] = vi_aerr_vi_i;
+            rd_word[23:16] = vi_aerr_code_i;
+            rd_word[31] = vi_aerr_valid_i;
+        end
+        `VIA_REG_VI_AERR_LOST: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_aerr_lost_i;
         end
         default: begin
             // not a register of this block

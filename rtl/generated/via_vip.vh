@@ -5,7 +5,7 @@
 `define VIA_VIP_VH
 
 // hash of the layout
-`define VIA_VIP_HASH 64'h7583625b2566e8b6
+`define VIA_VIP_HASH 64'h3524bba98dc91239
 
 // constants
 `define VIA_VIP_RETURN_SUCCESS 32'h00000000 // The call succeeded.
@@ -32,5 +32,20 @@
 `define VIA_VIP_VI_STATE_CONNECTED 32'h00000001 // Connected to a remote VI: data moves.
 `define VIA_VIP_VI_STATE_CONNECT_PENDING 32'h00000002 // A connection request is outstanding.
 `define VIA_VIP_VI_STATE_ERROR 32'h00000003 // An error broke the connection; queued descriptors complete flushed.
+`define VIA_VIP_ERROR_POST_DESC 32'h00000000 // A descriptor posted with an error the post could not see.
+`define VIA_VIP_ERROR_CONN_LOST 32'h00000001 // The connection was lost.
+`define VIA_VIP_ERROR_RECVQ_EMPTY 32'h00000002 // A message arrived with no receive posted (the reliable levels).
+`define VIA_VIP_ERROR_VI_OVERRUN 32'h00000003 // The VI's queues overran.
+`define VIA_VIP_ERROR_RDMAW_PROT 32'h00000004 // An RDMA write into this VI's memory was refused (the VI or the region does not enable it, or the handle, ptag or bounds are wrong).
+`define VIA_VIP_ERROR_RDMAW_DATA 32'h00000005 // An RDMA write's data was corrupt.
+`define VIA_VIP_ERROR_RDMAW_ABORT 32'h00000006 // An RDMA write was aborted.
+`define VIA_VIP_ERROR_RDMAR_PROT 32'h00000007 // An RDMA read of this VI's memory was refused.
+`define VIA_VIP_ERROR_COMP_PROT 32'h00000008 // A completion could not be written (protection).
+`define VIA_VIP_ERROR_RDMA_TRANSPORT 32'h00000009 // An RDMA transport error.
+`define VIA_VIP_ERROR_CATASTROPHIC 32'h0000000a // The NIC failed (its firmware faulted): every VI is affected.
+`define VIA_VIP_RESOURCE_NIC 32'h00000000 // The NIC as a whole.
+`define VIA_VIP_RESOURCE_VI 32'h00000001 // A VI (the error descriptor's VI).
+`define VIA_VIP_RESOURCE_CQ 32'h00000002 // A completion queue.
+`define VIA_VIP_RESOURCE_DESCRIPTOR 32'h00000003 // A descriptor.
 
 `endif // VIA_VIP_VH

@@ -11,7 +11,7 @@
 //   via_bar0_reg_known(i)       bits whose value after reset the layout fixes
 //   via_bar0_reg_block(i)       index of the owning block, in layout order
 
-localparam VIA_BAR0_REGS = 99;
+localparam VIA_BAR0_REGS = 101;
 
 function [15:0] via_bar0_reg_offset;
     input integer i;
@@ -102,20 +102,22 @@ function [15:0] via_bar0_reg_offset;
             82: via_bar0_reg_offset = 16'h0278; // VI_DB_CHAINED
             83: via_bar0_reg_offset = 16'h027c; // VI_RX_RDMA
             84: via_bar0_reg_offset = 16'h0280; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_offset = 16'h0200; // CPU_CTRL
-            86: via_bar0_reg_offset = 16'h0204; // CPU_STATUS
-            87: via_bar0_reg_offset = 16'h0208; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_offset = 16'h020c; // CPU_TRAP_PC
-            89: via_bar0_reg_offset = 16'h0210; // CPU_TRAP_VAL
-            90: via_bar0_reg_offset = 16'h0214; // CPU_PC
-            91: via_bar0_reg_offset = 16'h0218; // CPU_RETIRED
-            92: via_bar0_reg_offset = 16'h0220; // CPU_MEM_ADDR
-            93: via_bar0_reg_offset = 16'h0224; // CPU_MEM_DATA
-            94: via_bar0_reg_offset = 16'h0228; // FW_READY
-            95: via_bar0_reg_offset = 16'h022c; // FW_LOG
-            96: via_bar0_reg_offset = 16'h0230; // FW_LOG_LEVEL
-            97: via_bar0_reg_offset = 16'h0300; // ADMIN_DOORBELL
-            98: via_bar0_reg_offset = 16'h0304; // ADMIN_STATUS
+            85: via_bar0_reg_offset = 16'h0284; // VI_AERR
+            86: via_bar0_reg_offset = 16'h0288; // VI_AERR_LOST
+            87: via_bar0_reg_offset = 16'h0200; // CPU_CTRL
+            88: via_bar0_reg_offset = 16'h0204; // CPU_STATUS
+            89: via_bar0_reg_offset = 16'h0208; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_offset = 16'h020c; // CPU_TRAP_PC
+            91: via_bar0_reg_offset = 16'h0210; // CPU_TRAP_VAL
+            92: via_bar0_reg_offset = 16'h0214; // CPU_PC
+            93: via_bar0_reg_offset = 16'h0218; // CPU_RETIRED
+            94: via_bar0_reg_offset = 16'h0220; // CPU_MEM_ADDR
+            95: via_bar0_reg_offset = 16'h0224; // CPU_MEM_DATA
+            96: via_bar0_reg_offset = 16'h0228; // FW_READY
+            97: via_bar0_reg_offset = 16'h022c; // FW_LOG
+            98: via_bar0_reg_offset = 16'h0230; // FW_LOG_LEVEL
+            99: via_bar0_reg_offset = 16'h0300; // ADMIN_DOORBELL
+            100: via_bar0_reg_offset = 16'h0304; // ADMIN_STATUS
             default: via_bar0_reg_offset = 0;
         endcase
     end
@@ -210,20 +212,22 @@ function [2:0] via_bar0_reg_access;
             82: via_bar0_reg_access = 3'd0; // VI_DB_CHAINED
             83: via_bar0_reg_access = 3'd0; // VI_RX_RDMA
             84: via_bar0_reg_access = 3'd0; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_access = 3'd1; // CPU_CTRL
-            86: via_bar0_reg_access = 3'd0; // CPU_STATUS
-            87: via_bar0_reg_access = 3'd0; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_access = 3'd0; // CPU_TRAP_PC
-            89: via_bar0_reg_access = 3'd0; // CPU_TRAP_VAL
-            90: via_bar0_reg_access = 3'd0; // CPU_PC
-            91: via_bar0_reg_access = 3'd0; // CPU_RETIRED
-            92: via_bar0_reg_access = 3'd1; // CPU_MEM_ADDR
-            93: via_bar0_reg_access = 3'd1; // CPU_MEM_DATA
-            94: via_bar0_reg_access = 3'd0; // FW_READY
-            95: via_bar0_reg_access = 3'd0; // FW_LOG
-            96: via_bar0_reg_access = 3'd0; // FW_LOG_LEVEL
-            97: via_bar0_reg_access = 3'd2; // ADMIN_DOORBELL
-            98: via_bar0_reg_access = 3'd0; // ADMIN_STATUS
+            85: via_bar0_reg_access = 3'd0; // VI_AERR
+            86: via_bar0_reg_access = 3'd0; // VI_AERR_LOST
+            87: via_bar0_reg_access = 3'd1; // CPU_CTRL
+            88: via_bar0_reg_access = 3'd0; // CPU_STATUS
+            89: via_bar0_reg_access = 3'd0; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_access = 3'd0; // CPU_TRAP_PC
+            91: via_bar0_reg_access = 3'd0; // CPU_TRAP_VAL
+            92: via_bar0_reg_access = 3'd0; // CPU_PC
+            93: via_bar0_reg_access = 3'd0; // CPU_RETIRED
+            94: via_bar0_reg_access = 3'd1; // CPU_MEM_ADDR
+            95: via_bar0_reg_access = 3'd1; // CPU_MEM_DATA
+            96: via_bar0_reg_access = 3'd0; // FW_READY
+            97: via_bar0_reg_access = 3'd0; // FW_LOG
+            98: via_bar0_reg_access = 3'd0; // FW_LOG_LEVEL
+            99: via_bar0_reg_access = 3'd2; // ADMIN_DOORBELL
+            100: via_bar0_reg_access = 3'd0; // ADMIN_STATUS
             default: via_bar0_reg_access = 0;
         endcase
     end
@@ -318,20 +322,22 @@ function [2:0] via_bar0_reg_hw;
             82: via_bar0_reg_hw = 3'd0; // VI_DB_CHAINED
             83: via_bar0_reg_hw = 3'd0; // VI_RX_RDMA
             84: via_bar0_reg_hw = 3'd0; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_hw = 3'd0; // CPU_CTRL
-            86: via_bar0_reg_hw = 3'd0; // CPU_STATUS
-            87: via_bar0_reg_hw = 3'd0; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_hw = 3'd0; // CPU_TRAP_PC
-            89: via_bar0_reg_hw = 3'd0; // CPU_TRAP_VAL
-            90: via_bar0_reg_hw = 3'd0; // CPU_PC
-            91: via_bar0_reg_hw = 3'd0; // CPU_RETIRED
-            92: via_bar0_reg_hw = 3'd1; // CPU_MEM_ADDR
-            93: via_bar0_reg_hw = 3'd1; // CPU_MEM_DATA
-            94: via_bar0_reg_hw = 3'd0; // FW_READY
-            95: via_bar0_reg_hw = 3'd2; // FW_LOG
-            96: via_bar0_reg_hw = 3'd2; // FW_LOG_LEVEL
-            97: via_bar0_reg_hw = 3'd0; // ADMIN_DOORBELL
-            98: via_bar0_reg_hw = 3'd0; // ADMIN_STATUS
+            85: via_bar0_reg_hw = 3'd2; // VI_AERR
+            86: via_bar0_reg_hw = 3'd0; // VI_AERR_LOST
+            87: via_bar0_reg_hw = 3'd0; // CPU_CTRL
+            88: via_bar0_reg_hw = 3'd0; // CPU_STATUS
+            89: via_bar0_reg_hw = 3'd0; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_hw = 3'd0; // CPU_TRAP_PC
+            91: via_bar0_reg_hw = 3'd0; // CPU_TRAP_VAL
+            92: via_bar0_reg_hw = 3'd0; // CPU_PC
+            93: via_bar0_reg_hw = 3'd0; // CPU_RETIRED
+            94: via_bar0_reg_hw = 3'd1; // CPU_MEM_ADDR
+            95: via_bar0_reg_hw = 3'd1; // CPU_MEM_DATA
+            96: via_bar0_reg_hw = 3'd0; // FW_READY
+            97: via_bar0_reg_hw = 3'd2; // FW_LOG
+            98: via_bar0_reg_hw = 3'd2; // FW_LOG_LEVEL
+            99: via_bar0_reg_hw = 3'd0; // ADMIN_DOORBELL
+            100: via_bar0_reg_hw = 3'd0; // ADMIN_STATUS
             default: via_bar0_reg_hw = 0;
         endcase
     end
@@ -426,20 +432,22 @@ function [31:0] via_bar0_reg_stored;
             82: via_bar0_reg_stored = 32'h00000000; // VI_DB_CHAINED
             83: via_bar0_reg_stored = 32'h00000000; // VI_RX_RDMA
             84: via_bar0_reg_stored = 32'h00000000; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_stored = 32'h00000001; // CPU_CTRL
-            86: via_bar0_reg_stored = 32'h00000000; // CPU_STATUS
-            87: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_PC
-            89: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_VAL
-            90: via_bar0_reg_stored = 32'h00000000; // CPU_PC
-            91: via_bar0_reg_stored = 32'h00000000; // CPU_RETIRED
-            92: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_ADDR
-            93: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_DATA
-            94: via_bar0_reg_stored = 32'h00000000; // FW_READY
-            95: via_bar0_reg_stored = 32'h00000000; // FW_LOG
-            96: via_bar0_reg_stored = 32'h00000000; // FW_LOG_LEVEL
-            97: via_bar0_reg_stored = 32'h00000000; // ADMIN_DOORBELL
-            98: via_bar0_reg_stored = 32'h00000000; // ADMIN_STATUS
+            85: via_bar0_reg_stored = 32'h00000000; // VI_AERR
+            86: via_bar0_reg_stored = 32'h00000000; // VI_AERR_LOST
+            87: via_bar0_reg_stored = 32'h00000001; // CPU_CTRL
+            88: via_bar0_reg_stored = 32'h00000000; // CPU_STATUS
+            89: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_PC
+            91: via_bar0_reg_stored = 32'h00000000; // CPU_TRAP_VAL
+            92: via_bar0_reg_stored = 32'h00000000; // CPU_PC
+            93: via_bar0_reg_stored = 32'h00000000; // CPU_RETIRED
+            94: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_ADDR
+            95: via_bar0_reg_stored = 32'h00000000; // CPU_MEM_DATA
+            96: via_bar0_reg_stored = 32'h00000000; // FW_READY
+            97: via_bar0_reg_stored = 32'h00000000; // FW_LOG
+            98: via_bar0_reg_stored = 32'h00000000; // FW_LOG_LEVEL
+            99: via_bar0_reg_stored = 32'h00000000; // ADMIN_DOORBELL
+            100: via_bar0_reg_stored = 32'h00000000; // ADMIN_STATUS
             default: via_bar0_reg_stored = 0;
         endcase
     end
@@ -534,20 +542,22 @@ function [31:0] via_bar0_reg_reset;
             82: via_bar0_reg_reset = 32'h00000000; // VI_DB_CHAINED
             83: via_bar0_reg_reset = 32'h00000000; // VI_RX_RDMA
             84: via_bar0_reg_reset = 32'h00000000; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_reset = 32'h00000000; // CPU_CTRL
-            86: via_bar0_reg_reset = 32'h00000000; // CPU_STATUS
-            87: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_PC
-            89: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_VAL
-            90: via_bar0_reg_reset = 32'h00000000; // CPU_PC
-            91: via_bar0_reg_reset = 32'h00000000; // CPU_RETIRED
-            92: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_ADDR
-            93: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_DATA
-            94: via_bar0_reg_reset = 32'h00000000; // FW_READY
-            95: via_bar0_reg_reset = 32'h00000000; // FW_LOG
-            96: via_bar0_reg_reset = 32'h00000000; // FW_LOG_LEVEL
-            97: via_bar0_reg_reset = 32'h00000000; // ADMIN_DOORBELL
-            98: via_bar0_reg_reset = 32'h00000000; // ADMIN_STATUS
+            85: via_bar0_reg_reset = 32'h00000000; // VI_AERR
+            86: via_bar0_reg_reset = 32'h00000000; // VI_AERR_LOST
+            87: via_bar0_reg_reset = 32'h00000000; // CPU_CTRL
+            88: via_bar0_reg_reset = 32'h00000000; // CPU_STATUS
+            89: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_PC
+            91: via_bar0_reg_reset = 32'h00000000; // CPU_TRAP_VAL
+            92: via_bar0_reg_reset = 32'h00000000; // CPU_PC
+            93: via_bar0_reg_reset = 32'h00000000; // CPU_RETIRED
+            94: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_ADDR
+            95: via_bar0_reg_reset = 32'h00000000; // CPU_MEM_DATA
+            96: via_bar0_reg_reset = 32'h00000000; // FW_READY
+            97: via_bar0_reg_reset = 32'h00000000; // FW_LOG
+            98: via_bar0_reg_reset = 32'h00000000; // FW_LOG_LEVEL
+            99: via_bar0_reg_reset = 32'h00000000; // ADMIN_DOORBELL
+            100: via_bar0_reg_reset = 32'h00000000; // ADMIN_STATUS
             default: via_bar0_reg_reset = 0;
         endcase
     end
@@ -642,20 +652,22 @@ function [31:0] via_bar0_reg_known;
             82: via_bar0_reg_known = 32'h00000000; // VI_DB_CHAINED
             83: via_bar0_reg_known = 32'h00000000; // VI_RX_RDMA
             84: via_bar0_reg_known = 32'h00000000; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_known = 32'hffffffff; // CPU_CTRL
-            86: via_bar0_reg_known = 32'hfffffff8; // CPU_STATUS
-            87: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_PC
-            89: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_VAL
-            90: via_bar0_reg_known = 32'h00000000; // CPU_PC
-            91: via_bar0_reg_known = 32'h00000000; // CPU_RETIRED
-            92: via_bar0_reg_known = 32'h7fff0000; // CPU_MEM_ADDR
-            93: via_bar0_reg_known = 32'h00000000; // CPU_MEM_DATA
-            94: via_bar0_reg_known = 32'h00000000; // FW_READY
-            95: via_bar0_reg_known = 32'h00000000; // FW_LOG
-            96: via_bar0_reg_known = 32'h00000000; // FW_LOG_LEVEL
-            97: via_bar0_reg_known = 32'hffffffff; // ADMIN_DOORBELL
-            98: via_bar0_reg_known = 32'hfffffff8; // ADMIN_STATUS
+            85: via_bar0_reg_known = 32'h7f000000; // VI_AERR
+            86: via_bar0_reg_known = 32'h00000000; // VI_AERR_LOST
+            87: via_bar0_reg_known = 32'hffffffff; // CPU_CTRL
+            88: via_bar0_reg_known = 32'hfffffff8; // CPU_STATUS
+            89: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_PC
+            91: via_bar0_reg_known = 32'h00000000; // CPU_TRAP_VAL
+            92: via_bar0_reg_known = 32'h00000000; // CPU_PC
+            93: via_bar0_reg_known = 32'h00000000; // CPU_RETIRED
+            94: via_bar0_reg_known = 32'h7fff0000; // CPU_MEM_ADDR
+            95: via_bar0_reg_known = 32'h00000000; // CPU_MEM_DATA
+            96: via_bar0_reg_known = 32'h00000000; // FW_READY
+            97: via_bar0_reg_known = 32'h00000000; // FW_LOG
+            98: via_bar0_reg_known = 32'h00000000; // FW_LOG_LEVEL
+            99: via_bar0_reg_known = 32'hffffffff; // ADMIN_DOORBELL
+            100: via_bar0_reg_known = 32'hfffffff8; // ADMIN_STATUS
             default: via_bar0_reg_known = 0;
         endcase
     end
@@ -750,20 +762,22 @@ function [7:0] via_bar0_reg_block;
             82: via_bar0_reg_block = 8'd5; // VI_DB_CHAINED
             83: via_bar0_reg_block = 8'd5; // VI_RX_RDMA
             84: via_bar0_reg_block = 8'd5; // VI_RX_RDMA_PROT
-            85: via_bar0_reg_block = 8'd6; // CPU_CTRL
-            86: via_bar0_reg_block = 8'd6; // CPU_STATUS
-            87: via_bar0_reg_block = 8'd6; // CPU_TRAP_CAUSE
-            88: via_bar0_reg_block = 8'd6; // CPU_TRAP_PC
-            89: via_bar0_reg_block = 8'd6; // CPU_TRAP_VAL
-            90: via_bar0_reg_block = 8'd6; // CPU_PC
-            91: via_bar0_reg_block = 8'd6; // CPU_RETIRED
-            92: via_bar0_reg_block = 8'd7; // CPU_MEM_ADDR
-            93: via_bar0_reg_block = 8'd7; // CPU_MEM_DATA
-            94: via_bar0_reg_block = 8'd6; // FW_READY
-            95: via_bar0_reg_block = 8'd8; // FW_LOG
-            96: via_bar0_reg_block = 8'd8; // FW_LOG_LEVEL
-            97: via_bar0_reg_block = 8'd9; // ADMIN_DOORBELL
-            98: via_bar0_reg_block = 8'd9; // ADMIN_STATUS
+            85: via_bar0_reg_block = 8'd5; // VI_AERR
+            86: via_bar0_reg_block = 8'd5; // VI_AERR_LOST
+            87: via_bar0_reg_block = 8'd6; // CPU_CTRL
+            88: via_bar0_reg_block = 8'd6; // CPU_STATUS
+            89: via_bar0_reg_block = 8'd6; // CPU_TRAP_CAUSE
+            90: via_bar0_reg_block = 8'd6; // CPU_TRAP_PC
+            91: via_bar0_reg_block = 8'd6; // CPU_TRAP_VAL
+            92: via_bar0_reg_block = 8'd6; // CPU_PC
+            93: via_bar0_reg_block = 8'd6; // CPU_RETIRED
+            94: via_bar0_reg_block = 8'd7; // CPU_MEM_ADDR
+            95: via_bar0_reg_block = 8'd7; // CPU_MEM_DATA
+            96: via_bar0_reg_block = 8'd6; // FW_READY
+            97: via_bar0_reg_block = 8'd8; // FW_LOG
+            98: via_bar0_reg_block = 8'd8; // FW_LOG_LEVEL
+            99: via_bar0_reg_block = 8'd9; // ADMIN_DOORBELL
+            100: via_bar0_reg_block = 8'd9; // ADMIN_STATUS
             default: via_bar0_reg_block = 0;
         endcase
     end
@@ -858,20 +872,22 @@ function [8*24-1:0] via_bar0_reg_name;
             82: via_bar0_reg_name = "VI_DB_CHAINED";
             83: via_bar0_reg_name = "VI_RX_RDMA";
             84: via_bar0_reg_name = "VI_RX_RDMA_PROT";
-            85: via_bar0_reg_name = "CPU_CTRL";
-            86: via_bar0_reg_name = "CPU_STATUS";
-            87: via_bar0_reg_name = "CPU_TRAP_CAUSE";
-            88: via_bar0_reg_name = "CPU_TRAP_PC";
-            89: via_bar0_reg_name = "CPU_TRAP_VAL";
-            90: via_bar0_reg_name = "CPU_PC";
-            91: via_bar0_reg_name = "CPU_RETIRED";
-            92: via_bar0_reg_name = "CPU_MEM_ADDR";
-            93: via_bar0_reg_name = "CPU_MEM_DATA";
-            94: via_bar0_reg_name = "FW_READY";
-            95: via_bar0_reg_name = "FW_LOG";
-            96: via_bar0_reg_name = "FW_LOG_LEVEL";
-            97: via_bar0_reg_name = "ADMIN_DOORBELL";
-            98: via_bar0_reg_name = "ADMIN_STATUS";
+            85: via_bar0_reg_name = "VI_AERR";
+            86: via_bar0_reg_name = "VI_AERR_LOST";
+            87: via_bar0_reg_name = "CPU_CTRL";
+            88: via_bar0_reg_name = "CPU_STATUS";
+            89: via_bar0_reg_name = "CPU_TRAP_CAUSE";
+            90: via_bar0_reg_name = "CPU_TRAP_PC";
+            91: via_bar0_reg_name = "CPU_TRAP_VAL";
+            92: via_bar0_reg_name = "CPU_PC";
+            93: via_bar0_reg_name = "CPU_RETIRED";
+            94: via_bar0_reg_name = "CPU_MEM_ADDR";
+            95: via_bar0_reg_name = "CPU_MEM_DATA";
+            96: via_bar0_reg_name = "FW_READY";
+            97: via_bar0_reg_name = "FW_LOG";
+            98: via_bar0_reg_name = "FW_LOG_LEVEL";
+            99: via_bar0_reg_name = "ADMIN_DOORBELL";
+            100: via_bar0_reg_name = "ADMIN_STATUS";
             default: via_bar0_reg_name = "?";
         endcase
     end
