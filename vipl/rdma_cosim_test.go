@@ -2,8 +2,10 @@ package vipl_test
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -314,4 +316,62 @@ func TestCosimRemoteRdmaWrite(t *testing.T) {
 	closeAll(rn)
 	require.NoError(t, s.Stop())
 	checkCapture(t, pcapPath, msgs)
+}
+
+// The target's asynchronous error (VipErrorCallback): a refused plain RDMA
+// write reaches the target process's handler as RDMAW_PROT on its VI,
+// learned of while the process waits (RecvWait) or polls (RecvDone's poll
+// interval); one with immediate data reports it in the receive instead.
+func TestCosimRdmaWriteAsyncError(t *testing.T) {
+	e := newRdmaEnv(t)
+	ctx := ctxT(t)
+	got := make(chan vipl.ErrorDescriptor, 16)
+	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) { got <- d }))
+	next := func(what string) vipl.ErrorDescriptor {
+		t.Helper()
+		select {
+		case d := <-got:
+			return d
+		case <-time.After(10 * time.Second):
+			require.FailNow(t, what+": no asynchronous error")
+		}
+		return vipl.ErrorDescriptor{}
+	}
+
+	// learned of in a wait: the fence's RecvWait
+	segs, _ := e.src(1, 64)
+	e.write(t, e.a, e.b, segs, e.h, rdmaN, false, 0) // the region has no RDMA write
+	e.fence(t, e.a, e.b)
+	d := next("in a wait")
+	assert.Equal(t, vipl.ErrorRdmawProt, d.ErrorCode)
+	assert.Equal(t, vipl.ResourceVi, d.ResourceCode)
+	assert.Equal(t, e.b.ID(), d.ViID, "the target VI")
+	assert.Same(t, e.b, d.Vi)
+	assert.Same(t, e.n, d.Nic)
+	assert.Nil(t, d.Desc)
+	assert.Equal(t, "RDMAW_PROT on VI "+fmt.Sprint(e.b.ID()), d.String()[:len("RDMAW_PROT on VI ")+len(fmt.Sprint(e.b.ID()))])
+
+	// learned of while polling: RecvDone on b with a poll interval
+	// (a fixed number of polls, 2,000 cycles: the run's cycles do not
+	// depend on when the handler's goroutine runs)
+	e.n.SetPollInterval(50)
+	e.write(t, e.a, e.b, segs, e.hQ, rdmaQ, false, 0) // ptag mismatch
+	for range 40 {
+		requireCode(t, vipl.NotDone, second(e.b.RecvDone(ctx)))
+	}
+	d = next("while polling")
+	assert.Equal(t, vipl.ErrorRdmawProt, d.ErrorCode)
+	assert.Equal(t, e.b.ID(), d.ViID)
+
+	// with immediate data: the receive says it, no asynchronous error
+	recv := e.desc(t, 1, &vipl.Descriptor{})
+	require.NoError(t, e.b.PostRecv(ctx, recv))
+	e.write(t, e.a, e.b, segs, e.h, rdmaN, true, 5)
+	_, err := e.b.RecvWait(ctx, 1)
+	require.NoError(t, err)
+	assertStatus(t, want(vipl.StatusRdmaProtectionError, vipl.CompletedRemoteRdmaWrite), recv, "with immediate data")
+	e.fence(t, e.a, e.b)
+	assert.Empty(t, got, "no asynchronous error for a write with immediate data")
+	assert.Zero(t, e.counter(t, hw.RegViAerr), "the NIC's queue is empty")
+	e.pairWorks(t)
 }
