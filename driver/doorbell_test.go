@@ -199,7 +199,7 @@ func TestCompletionsWaitClears(t *testing.T) {
 	assert.Equal(t, g+1, g2)
 	assert.Equal(t, uint64(100+1), b.Cycle(), "woken at the completion (plus the read behind the clear)")
 	assert.Equal(t, []string{
-		fmt.Sprintf("w32 0x%x 0x%x", hw.RegIrqEnable, irqMask|irqVIDone),
+		fmt.Sprintf("w32 0x%x 0x%x", hw.RegIrqEnable, irqMask|irqVIDone|irqAsync),
 		fmt.Sprintf("w32 0x%x 0x%x", hw.RegIrqStatus, irqVIDone),
 	}, b.takeWrites(), "VI_DONE enabled once, then cleared")
 	assert.Equal(t, 1, b.reads, "the clear is read back before the generation grows")
@@ -221,7 +221,7 @@ func TestCompletionsWaitClears(t *testing.T) {
 	b.events = []uint64{b.Cycle() + 10}
 	_, err = c.Wait(ctx, g2, 0)
 	require.NoError(t, err)
-	assert.Contains(t, b.takeWrites(), fmt.Sprintf("w32 0x%x 0x%x", hw.RegIrqEnable, irqMask|irqVIDone))
+	assert.Contains(t, b.takeWrites(), fmt.Sprintf("w32 0x%x 0x%x", hw.RegIrqEnable, irqMask|irqVIDone|irqAsync))
 
 	ctx2, cancel := context.WithCancel(ctx)
 	cancel()

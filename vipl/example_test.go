@@ -279,6 +279,91 @@ func Example_sendRecv() {
 	// VIP_TIMEOUT
 }
 
+// An RDMA write with immediate data into another VI's memory (here on the
+// same NIC, through the loopback), and the target's asynchronous error
+// handler, which hears of a write the NIC refused.
+func Example_rdmaWrite() {
+	ctx := context.Background()
+	sim := startSimulator(ctx)
+	defer sim.Stop()
+	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer nic.Close(ctx)
+	refused := make(chan vipl.ErrorDescriptor, 1)
+	nic.ErrorCallback(func(e vipl.ErrorDescriptor) { refused <- e })
+
+	// Page 0: descriptors; page 1: the source; pages 2 and 3: the target,
+	// registered a second time with RDMA write enabled.
+	ptag, _ := nic.CreatePtag(ctx)
+	buf, err := nic.Alloc(ctx, 4*4096)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h, _ := nic.RegisterMem(ctx, buf.VA, len(buf.Bytes), vipl.MemAttributes{Ptag: ptag})
+	target, err := nic.RegisterMem(ctx, buf.VA+2*4096, 2*4096, vipl.MemAttributes{Ptag: ptag, EnableRdmaWrite: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: ptag, EnableRdmaWrite: true}
+	writer, _ := nic.CreateVi(ctx, attrs)
+	owner, _ := nic.CreateVi(ctx, attrs)
+	if err := writer.ConnectLoopback(ctx, owner); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// The target posts a receive without segments for the immediate data.
+	recv, _ := nic.NewDesc(buf.VA, h, &vipl.Descriptor{})
+	owner.PostRecv(ctx, recv)
+
+	// 19 bytes into the target, across its page boundary.
+	n := copy(buf.Bytes[4096:], "written by RDMA!\r\n\x00")
+	write, _ := nic.NewDesc(buf.VA+64, h, &vipl.Descriptor{
+		Op:        vipl.OpRdmaWrite,
+		Remote:    vipl.AddressSegment{Addr: buf.VA + 3*4096 - 8, Handle: target},
+		Immediate: true, ImmediateData: 7,
+		Segments: []vipl.DataSegment{{Addr: buf.VA + 4096, Handle: h, Length: uint32(n)}},
+	})
+	writer.PostSend(ctx, write)
+	d, err := writer.SendWait(ctx, 10)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("write:", d.Status())
+	r, err := owner.RecvWait(ctx, 10)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("target:", r.Status(), r.Length(), r.ImmediateData())
+	fmt.Printf("%q\n", buf.Bytes[3*4096-8:3*4096-8+n-1])
+
+	// A plain write through the handle without RDMA write is refused at
+	// the target: nothing written, and the owner's handler hears of it
+	// (here while it waits for the next message).
+	bad, _ := nic.NewDesc(buf.VA+128, h, &vipl.Descriptor{
+		Op:       vipl.OpRdmaWrite,
+		Remote:   vipl.AddressSegment{Addr: buf.VA + 2*4096, Handle: h},
+		Segments: []vipl.DataSegment{{Addr: buf.VA + 4096, Handle: h, Length: 8}},
+	})
+	writer.PostSend(ctx, bad)
+	writer.SendWait(ctx, 10)
+	owner.RecvWait(ctx, 1) // nothing comes: VIP_TIMEOUT after 1 ms
+	e := <-refused
+	fmt.Println("error callback:", e.ErrorCode, e.ResourceCode, e.Vi == owner)
+	// Output:
+	// write: DONE|op=RDMA_WRITE
+	// target: DONE|op=REMOTE_RDMA_WRITE|IMMEDIATE 19 7
+	// "written by RDMA!\r\n"
+	// error callback: RDMAW_PROT VI true
+}
+
 // Resolve host names with the name service: a hosts file names the nodes
 // (without one, the nodes are node0..nodeN-1).
 func ExampleNic_NSGetHostByName() {
