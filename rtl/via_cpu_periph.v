@@ -76,7 +76,9 @@
 // CM_TX_SRC_VI and CM_TX_DATA0..7 are rw registers; a store to CM_TX_SEND
 // (byte 0) while CM_TX_STATUS.BUSY is 0 copies them to cm_tx_* and raises
 // cm_tx_valid in the next cycle until cm_tx_ready (BUSY meanwhile). A store
-// to HOST_EVENT is a one-cycle host_event pulse (IRQ_STATUS.FW_EVENT).
+// to HOST_EVENT is a one-cycle host_event pulse (IRQ_STATUS.FW_EVENT); a
+// store to AERR_PUSH a one-cycle aerr_push with its value (the VI engine
+// queues it for the driver: BAR0 VI_AERR).
 //
 // Reset: rst is the core's reset (the NIC's block reset or CPU_CTRL.RUN=0):
 // events, timer, READY, SCRATCH and the TIME_HI latch start over with the
@@ -192,6 +194,9 @@ module via_cpu_periph #(
     output wire [15:0]  cm_tx_src_vi,
     output wire [255:0] cm_tx_data,
     output wire         host_event,
+    // an AERR_PUSH store: one cycle, with its value (VI 15:0, CODE 23:16)
+    output wire         aerr_push,
+    output wire [23:0]  aerr_push_data,
 
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
@@ -320,7 +325,9 @@ reg [255:0] cmt_data_reg;
 reg         cm_pop_reg;             // cm_rx_ready, the cycle after a CM_RX_POP store
 reg         cm_seen_reg;            // EV_CM was pushed for the message at the head
 reg         host_ev_reg;
-reg         cm_wr_dst, cm_wr_src, cm_send, cm_pop, host_ev;
+reg         aerr_ev_reg;
+reg  [23:0] aerr_data_reg;
+reg         cm_wr_dst, cm_wr_src, cm_send, cm_pop, host_ev, aerr_ev;
 reg [7:0]   cm_wr_data;             // CM_TX_DATAk stored (one bit per word)
 
 reg        log_push_r;
@@ -398,6 +405,7 @@ always @* begin
     cm_send         = 1'b0;
     cm_pop          = 1'b0;
     host_ev         = 1'b0;
+    aerr_ev         = 1'b0;
     ev_pop          = 1'b0;
     cnt_read        = 1'b0;
     cmd_en_r        = 1'b0;
@@ -497,6 +505,7 @@ always @* begin
                                 rdata_next[`VIA_FW_VI_CTX_STATUS_RECV_QUEUED_RANGE] = ctx_queued[1];
                             end
                             `VIA_FW_REG_HOST_EVENT:   rdata_next = 32'd0;
+                            `VIA_FW_REG_AERR_PUSH:    rdata_next = 32'd0;
                             `VIA_FW_REG_CM_RX_STATUS: rdata_next[`VIA_FW_CM_RX_STATUS_VALID_RANGE] = cm_rx_valid;
                             `VIA_FW_REG_CM_RX_SRC: begin
                                 rdata_next[`VIA_FW_CM_RX_SRC_NODE_RANGE] = cm_rx_node;
@@ -573,6 +582,7 @@ always @* begin
                                 end
                             end
                             `VIA_FW_REG_HOST_EVENT:     host_ev = 1'b1;
+                            `VIA_FW_REG_AERR_PUSH:      aerr_ev = per_wstrb[0];
                             `VIA_FW_REG_CM_RX_POP:      cm_pop = 1'b1;
                             `VIA_FW_REG_CM_TX_DST:      cm_wr_dst = 1'b1;
                             `VIA_FW_REG_CM_TX_SRC_VI:   cm_wr_src = 1'b1;
@@ -740,6 +750,8 @@ always @(posedge clk) begin
         cm_pop_reg    <= 1'b0;
         cm_seen_reg   <= 1'b0;
         host_ev_reg   <= 1'b0;
+        aerr_ev_reg   <= 1'b0;
+        aerr_data_reg <= 24'd0;
     end else begin
         if (cm_wr_dst) begin
             cmtx_dst_reg <= merge(cmtx_dst_reg, per_wdata, wmask) & 32'hFFFF_00FF;
@@ -770,6 +782,8 @@ always @(posedge clk) begin
             cm_seen_reg <= 1'b1;
         end
         host_ev_reg <= host_ev;
+        aerr_ev_reg <= aerr_ev;
+        if (aerr_ev) aerr_data_reg <= per_wdata[23:0];
     end
 end
 
@@ -780,6 +794,8 @@ assign cm_tx_dst_vi = cmt_dvi_reg;
 assign cm_tx_src_vi = cmt_svi_reg;
 assign cm_tx_data   = cmt_data_reg;
 assign host_event   = host_ev_reg;
+assign aerr_push      = aerr_ev_reg;
+assign aerr_push_data = aerr_data_reg;
 
 assign per_ready      = ready_reg;
 assign per_rdata      = rdata_reg;
@@ -827,7 +843,7 @@ assign ctx_q_vi         = vc_vi_reg;
 assign ev_pending     = !ev_empty;
 assign timer_armed    = arm_reg;
 assign busy           = per_valid || ready_reg || state_reg != S_IDLE || tpt_go_reg || tpt_wait_reg || ctx_valid_reg ||
-                        cmt_valid_reg || cm_pop_reg || cm_ev_want || host_ev_reg;
+                        cmt_valid_reg || cm_pop_reg || cm_ev_want || host_ev_reg || aerr_ev_reg;
 
 endmodule
 

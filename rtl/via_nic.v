@@ -669,6 +669,8 @@ wire [7:0]   cm_tx_node;
 wire [15:0]  cm_tx_dst_vi, cm_tx_src_vi;
 wire [255:0] cm_tx_data;
 wire         fw_host_event;
+wire         fw_aerr_push;      // the firmware's AERR_PUSH (CONN_LOST)
+wire [23:0]  fw_aerr_data;
 
 // the core and its peripherals run only with RUN=1 outside any reset
 wire cpu_rst = blk_rst || !cpu_run;
@@ -924,6 +926,8 @@ via_cpu_periph #(
     .cm_tx_src_vi(cm_tx_src_vi),
     .cm_tx_data(cm_tx_data),
     .host_event(fw_host_event),
+    .aerr_push(fw_aerr_push),
+    .aerr_push_data(fw_aerr_data),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)
@@ -1418,7 +1422,9 @@ via_vi_engine #(
     .abort(soft_dma_abort),
     .busy(vi_busy),
     .done_pulse(vi_done_pulse),
-    .aerr_pulse(vi_aerr_pulse)
+    .aerr_pulse(vi_aerr_pulse),
+    .fw_aerr_push(fw_aerr_push),
+    .fw_aerr_data(fw_aerr_data)
 );
 
 // ------------------------------------------------------------ network port

@@ -168,7 +168,10 @@ module via_vi_engine #(
     /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
     output wire                    done_pulse,
-    output wire                    aerr_pulse     // an asynchronous error was queued (IRQ_STATUS.ASYNC_ERR)
+    output wire                    aerr_pulse,    // an asynchronous error was queued (IRQ_STATUS.ASYNC_ERR)
+    // the firmware's AERR_PUSH: one cycle, {CODE, VI}
+    input  wire                    fw_aerr_push,
+    input  wire [23:0]             fw_aerr_data
 );
 
 generate
@@ -615,9 +618,11 @@ via_vi_rx #(
 
 // ------------------------------------------------------------ asynchronous errors
 // the receive engine's refused plain RDMA writes (VIP_ERROR_RDMAW_PROT for
-// the target VI), queued for the driver: VI_AERR pops them, IRQ_STATUS.
-// ASYNC_ERR says one was queued; a full queue drops and counts
-// (VI_AERR_LOST)
+// the target VI) and the firmware's pushes (AERR_PUSH: CONN_LOST), queued
+// for the driver: VI_AERR pops them, IRQ_STATUS.ASYNC_ERR says one was
+// queued; a full queue drops and counts (VI_AERR_LOST). The receive
+// engine goes first; a firmware push waits in fw_held until the queue
+// takes it (a second one meanwhile is dropped and counted)
 localparam [31:0] AERR_RDMAW_PROT32 = `VIA_VIP_ERROR_RDMAW_PROT;
 wire                aerr_s_ready;
 wire [23:0]         aerr_head;
@@ -631,19 +636,34 @@ wire [4:0]          aerr_level;   // for waveforms
 via_fifo #(.WIDTH(24), .DEPTH(16)) aerr_fifo (
     .clk(clk),
     .rst(rst),
-    .s_data({AERR_RDMAW_PROT32[7:0], rx_aerr_vi16}),
-    .s_valid(rx_aerr_valid),
+    .s_data(rx_aerr_valid ? {AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} : fw_held_data),
+    .s_valid(rx_aerr_valid || fw_held),
     .s_ready(aerr_s_ready),
     .m_data(aerr_head),
     .m_valid(aerr_head_valid),
     .m_ready(aerr_re),
     .level(aerr_level)
 );
+reg         fw_held;
+reg  [23:0] fw_held_data;
+wire        fw_taken = fw_held && !rx_aerr_valid && aerr_s_ready;
+wire        fw_drop  = fw_aerr_push && fw_held && !fw_taken;
 always @(posedge clk) begin
-    if (rst) aerr_lost <= 32'd0;
-    else if (rx_aerr_valid && !aerr_s_ready) aerr_lost <= aerr_lost + 32'd1;
+    if (rst) begin
+        aerr_lost <= 32'd0;
+        fw_held <= 1'b0;
+        fw_held_data <= 24'd0;
+    end else begin
+        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop};
+        if (fw_aerr_push && (!fw_held || fw_taken)) begin
+            fw_held <= 1'b1;
+            fw_held_data <= fw_aerr_data;
+        end else if (fw_taken) begin
+            fw_held <= 1'b0;
+        end
+    end
 end
-assign aerr_pulse = rx_aerr_valid;
+assign aerr_pulse = rx_aerr_valid || fw_taken;
 
 // ------------------------------------------------------------ registers, status
 

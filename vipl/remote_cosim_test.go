@@ -743,6 +743,8 @@ func TestCosimRemoteDisconnectFlush(t *testing.T) {
 	}
 	src := pattern(77, size)
 	copy(rn[0].buf.Bytes[srcOff:], src)
+	lost := make(chan vipl.ErrorDescriptor, 4)
+	require.NoError(t, rn[1].n.ErrorCallback(func(e vipl.ErrorDescriptor) { lost <- e }))
 	// node 1's receives first, each into its own slot
 	together(t, nicsOf(rn), func(i int) {
 		if i == 1 {
@@ -779,6 +781,17 @@ func TestCosimRemoteDisconnectFlush(t *testing.T) {
 		// no posting in ERROR (the NIC would flush it at once)
 		err = r.vi[0].PostRecv(ctx, desc(r, nRecv, r.seg(rxOff, size)))
 		assert.ErrorIs(t, err, vipl.ErrInvalidState, "node 1: a receive posted in ERROR")
+		// the owner's asynchronous error CONN_LOST, learned of in a wait
+		_, err = r.vi[0].RecvWait(ctx, 1)
+		requireCode(t, vipl.Timeout, err, "node 1: nothing more to receive")
+		select {
+		case e := <-lost:
+			assert.Equal(t, vipl.ErrorConnLost, e.ErrorCode, "node 1: %v", e)
+			assert.Equal(t, vipl.ResourceVi, e.ResourceCode)
+			assert.Same(t, r.vi[0], e.Vi)
+		case <-time.After(10 * time.Second):
+			t.Error("node 1: no CONN_LOST")
+		}
 		require.NoError(t, r.vi[0].Disconnect(ctx))
 	})
 	t.Logf("node 0 sends: %v", sendSt)

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0xaff0244d3ac9ab6e)
+#define VIA_FW_HASH VIA_ULL(0x675ca9e914087058)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -92,6 +92,13 @@
 
 /* SCRATCH (rw): Scratch register. */
 #define VIA_FW_REG_SCRATCH VIA_U(0x048)
+
+/* AERR_PUSH (wo): Queues an asynchronous error for the driver (BAR0 VI_AERR, IRQ_STATUS.ASYNC_ERR; docs/vi.md, Asynchronous errors). Dropped and counted in VI_AERR_LOST when the queue is full or the previous push is still waiting for it. */
+#define VIA_FW_REG_AERR_PUSH VIA_U(0x050)
+#define VIA_FW_AERR_PUSH_VI_SHIFT VIA_U(0)
+#define VIA_FW_AERR_PUSH_VI_MASK VIA_U(0x0000ffff)
+#define VIA_FW_AERR_PUSH_CODE_SHIFT VIA_U(16)
+#define VIA_FW_AERR_PUSH_CODE_MASK VIA_U(0x00ff0000)
 
 /* HOST_EVENT (wo): A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management). */
 #define VIA_FW_REG_HOST_EVENT VIA_U(0x04c)
@@ -286,6 +293,10 @@ static inline uint32_t via_fw_event_count_dropped_get(uint32_t v) { return (uint
 static inline uint32_t via_fw_event_count_dropped_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_EVENT_COUNT_DROPPED_MASK) | ((x << VIA_FW_EVENT_COUNT_DROPPED_SHIFT) & VIA_FW_EVENT_COUNT_DROPPED_MASK)); }
 static inline uint32_t via_fw_timer_ctrl_arm_get(uint32_t v) { return (uint32_t)((v & VIA_FW_TIMER_CTRL_ARM_MASK) >> VIA_FW_TIMER_CTRL_ARM_SHIFT); }
 static inline uint32_t via_fw_timer_ctrl_arm_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_TIMER_CTRL_ARM_MASK) | ((x << VIA_FW_TIMER_CTRL_ARM_SHIFT) & VIA_FW_TIMER_CTRL_ARM_MASK)); }
+static inline uint32_t via_fw_aerr_push_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_AERR_PUSH_VI_MASK) >> VIA_FW_AERR_PUSH_VI_SHIFT); }
+static inline uint32_t via_fw_aerr_push_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_AERR_PUSH_VI_MASK) | ((x << VIA_FW_AERR_PUSH_VI_SHIFT) & VIA_FW_AERR_PUSH_VI_MASK)); }
+static inline uint32_t via_fw_aerr_push_code_get(uint32_t v) { return (uint32_t)((v & VIA_FW_AERR_PUSH_CODE_MASK) >> VIA_FW_AERR_PUSH_CODE_SHIFT); }
+static inline uint32_t via_fw_aerr_push_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_AERR_PUSH_CODE_MASK) | ((x << VIA_FW_AERR_PUSH_CODE_SHIFT) & VIA_FW_AERR_PUSH_CODE_MASK)); }
 static inline uint32_t via_fw_cm_rx_status_valid_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_RX_STATUS_VALID_MASK) >> VIA_FW_CM_RX_STATUS_VALID_SHIFT); }
 static inline uint32_t via_fw_cm_rx_status_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_CM_RX_STATUS_VALID_MASK) | ((x << VIA_FW_CM_RX_STATUS_VALID_SHIFT) & VIA_FW_CM_RX_STATUS_VALID_MASK)); }
 static inline uint32_t via_fw_cm_rx_src_node_get(uint32_t v) { return (uint32_t)((v & VIA_FW_CM_RX_SRC_NODE_MASK) >> VIA_FW_CM_RX_SRC_NODE_SHIFT); }

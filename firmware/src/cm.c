@@ -434,7 +434,8 @@ void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer)
 
 /* The peer disconnected: our VI, if it is still CONNECTED to it, goes to
  * ERROR (its queued descriptors complete with FLUSHED; the owner's
- * Disconnect takes it to IDLE) and the driver hears of it; DISCONNECT_ACK
+ * Disconnect takes it to IDLE) and the driver hears of it: a CM event, and
+ * the asynchronous error CONN_LOST for the VI's owner; DISCONNECT_ACK
  * answers either way. */
 static void rx_disconnect(const cm_msg_t *m)
 {
@@ -449,6 +450,7 @@ static void rx_disconnect(const cm_msg_t *m)
         e.node = node;
         e.remote_vi = m->src_vi;
         event(&e);
+        cm_hw_async_error(VIA_VIP_ERROR_CONN_LOST, vi);
     } else {
         dropped++;
     }

@@ -48,6 +48,9 @@ typedef struct {
  * busy); tell the host something is queued. */
 void cm_hw_send(const cm_msg_t *m);
 void cm_hw_host_event(void);
+/* Queues an asynchronous error (a VIA_VIP_ERROR_* code) about vi for the
+ * driver (AERR_PUSH). */
+void cm_hw_async_error(uint32_t code, uint32_t vi);
 
 /* Boot: forget everything; node is this NIC's. */
 void cm_init(uint32_t node);

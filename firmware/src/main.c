@@ -141,6 +141,11 @@ void cm_hw_send(const cm_msg_t *m)
 
 void cm_hw_host_event(void) { hw_write(VIA_FW_REG_HOST_EVENT, 1); }
 
+void cm_hw_async_error(uint32_t code, uint32_t vi)
+{
+    hw_write(VIA_FW_REG_AERR_PUSH, via_fw_aerr_push_code_set(via_fw_aerr_push_vi_set(0, vi), code));
+}
+
 void cm_rx_drain(void)
 {
     while (via_fw_cm_rx_status_valid_get(hw_read(VIA_FW_REG_CM_RX_STATUS))) {

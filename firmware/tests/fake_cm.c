@@ -16,3 +16,10 @@ void cm_hw_send(const cm_msg_t *m)
 }
 
 void cm_hw_host_event(void) { fake_cm.host_events++; }
+
+void cm_hw_async_error(uint32_t code, uint32_t vi)
+{
+    fake_cm.async_errors++;
+    fake_cm.last_async_code = code;
+    fake_cm.last_async_vi = vi;
+}

@@ -13,6 +13,8 @@ struct fake_cm {
     cm_msg_t sent[FAKE_CM_KEEP];
     uint32_t nsent;       /* every message sent (sent[] keeps the last ones) */
     uint32_t host_events; /* HOST_EVENT stores */
+    uint32_t async_errors; /* AERR_PUSH stores, the last one's code and VI */
+    uint32_t last_async_code, last_async_vi;
 };
 
 extern struct fake_cm fake_cm;

@@ -1243,11 +1243,13 @@ static void test_cm_client(void)
     CHECK_EQ_U(e.max_transfer, 4096);
 
     /* a DISCONNECT from another VI of node 4 is not for it: still
-     * CONNECTED (DISCONNECT_ACK answers either way) */
+     * CONNECTED (DISCONNECT_ACK answers either way), no error */
     m = cm_msg(4, 10, b, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
     dropped = cm_dropped();
+    uint32_t aerrs = fake_cm.async_errors;
     cm_rx(&m);
     CHECK_EQ_U(cm_dropped(), dropped + 1);
+    CHECK_EQ_U(fake_cm.async_errors, aerrs);
     CHECK_EQ_U(vi_state(b), CONNECTED);
     CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
     /* the peer disconnects: ERROR (the data path flushes), an event */
@@ -1260,6 +1262,10 @@ static void test_cm_client(void)
     CHECK_EQ_U(e.id, b);
     CHECK_EQ_U(e.node, 4);
     CHECK_EQ_U(e.remote_vi, 9);
+    /* and the owner's asynchronous error CONN_LOST */
+    CHECK_EQ_U(fake_cm.async_errors, aerrs + 1);
+    CHECK_EQ_U(fake_cm.last_async_code, VIA_VIP_ERROR_CONN_LOST);
+    CHECK_EQ_U(fake_cm.last_async_vi, b);
     /* the owner's DISCONNECT takes it to IDLE, sending nothing (the peer
      * is gone) */
     via_admin_vi_args_t dv0 = {.vi = b};

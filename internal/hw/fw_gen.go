@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0xaff0244d3ac9ab6e
+const FwHash uint64 = 0x675ca9e914087058
 
 // Constants of the layout.
 const (
@@ -152,6 +152,8 @@ const (
 	FwRegReady uint32 = 0x044
 	// FwRegScratch (rw): Scratch register.
 	FwRegScratch uint32 = 0x048
+	// FwRegAerrPush (wo): Queues an asynchronous error for the driver (BAR0 VI_AERR, IRQ_STATUS.ASYNC_ERR; docs/vi.md, Asynchronous errors). Dropped and counted in VI_AERR_LOST when the queue is full or the previous push is still waiting for it.
+	FwRegAerrPush uint32 = 0x050
 	// FwRegHostEvent (wo): A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).
 	FwRegHostEvent uint32 = 0x04c
 	// FwRegCmRxStatus (ro): Received connection-management message.
@@ -244,6 +246,8 @@ const (
 	FwEventCountCountMask       = 0xffff     // EVENT_COUNT[15:0]
 	FwEventCountDroppedMask     = 0xffff0000 // EVENT_COUNT[31:16]
 	FwTimerCtrlArmMask          = 0x1        // TIMER_CTRL[0:0]
+	FwAerrPushViMask            = 0xffff     // AERR_PUSH[15:0]
+	FwAerrPushCodeMask          = 0xff0000   // AERR_PUSH[23:16]
 	FwCmRxStatusValidMask       = 0x1        // CM_RX_STATUS[0:0]
 	FwCmRxSrcNodeMask           = 0xff       // CM_RX_SRC[7:0]
 	FwCmRxSrcViMask             = 0xffff0000 // CM_RX_SRC[31:16]
@@ -287,6 +291,10 @@ var (
 	FwEventCountDropped = Field{Reg: FwRegEventCount, Name: "DROPPED", LSB: 16, Width: 16, Access: AccessRO}
 	// FwTimerCtrlArm is TIMER_CTRL[0:0] (rw): 1 arms the timer: once TIME >= TIMER_CMP it pushes EV_TIMER and clears ARM.
 	FwTimerCtrlArm = Field{Reg: FwRegTimerCtrl, Name: "ARM", LSB: 0, Width: 1, Access: AccessRW}
+	// FwAerrPushVi is AERR_PUSH[15:0] (wo): The VI it is about.
+	FwAerrPushVi = Field{Reg: FwRegAerrPush, Name: "VI", LSB: 0, Width: 16, Access: AccessWO}
+	// FwAerrPushCode is AERR_PUSH[23:16] (wo): A VIP_ERROR code (vip.layout ERROR).
+	FwAerrPushCode = Field{Reg: FwRegAerrPush, Name: "CODE", LSB: 16, Width: 8, Access: AccessWO}
 	// FwCmRxStatusValid is CM_RX_STATUS[0:0] (ro): A message waits in CM_RX_SRC .. CM_RX_DATA7.
 	FwCmRxStatusValid = Field{Reg: FwRegCmRxStatus, Name: "VALID", LSB: 0, Width: 1, Access: AccessRO}
 	// FwCmRxSrcNode is CM_RX_SRC[7:0] (ro): The sender's node (the frame's SRC_NODE).
@@ -371,6 +379,10 @@ var Fw = Map{
 		{Name: "ADMIN_COMPLETE", Offset: FwRegAdminComplete, Access: AccessWO, Doc: "Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.", Fields: []Field{}},
 		{Name: "READY", Offset: FwRegReady, Access: AccessRW, Doc: "The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).", Fields: []Field{}},
 		{Name: "SCRATCH", Offset: FwRegScratch, Access: AccessRW, Doc: "Scratch register.", Fields: []Field{}},
+		{Name: "AERR_PUSH", Offset: FwRegAerrPush, Access: AccessWO, Doc: "Queues an asynchronous error for the driver (BAR0 VI_AERR, IRQ_STATUS.ASYNC_ERR; docs/vi.md, Asynchronous errors). Dropped and counted in VI_AERR_LOST when the queue is full or the previous push is still waiting for it.", Fields: []Field{
+			FwAerrPushVi,
+			FwAerrPushCode,
+		}},
 		{Name: "HOST_EVENT", Offset: FwRegHostEvent, Access: AccessWO, Doc: "A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).", Fields: []Field{}},
 		{Name: "CM_RX_STATUS", Offset: FwRegCmRxStatus, Access: AccessRO, Doc: "Received connection-management message.", Fields: []Field{
 			FwCmRxStatusValid,

@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'haff0244d3ac9ab6e
+`define VIA_FW_HASH 64'h675ca9e914087058
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -73,6 +73,15 @@
 `define VIA_FW_REG_ADMIN_COMPLETE 16'h0040 // wo Writing any value completes the admin command: ADMIN_STATUS becomes DONE and ADMIN_DONE is raised to the host. Ignored when ADMIN_STATUS.BUSY is 0.
 `define VIA_FW_REG_READY 16'h0044 // rw The value the host reads in FW_READY (MAGIC 31:16, VERSION 15:0).
 `define VIA_FW_REG_SCRATCH 16'h0048 // rw Scratch register.
+`define VIA_FW_REG_AERR_PUSH 16'h0050 // wo Queues an asynchronous error for the driver (BAR0 VI_AERR, IRQ_STATUS.ASYNC_ERR; docs/vi.md, Asynchronous errors). Dropped and counted in VI_AERR_LOST when the queue is full or the previous push is still waiting for it.
+`define VIA_FW_AERR_PUSH_VI_LSB 0
+`define VIA_FW_AERR_PUSH_VI_MSB 15
+`define VIA_FW_AERR_PUSH_VI_WIDTH 16
+`define VIA_FW_AERR_PUSH_VI_RANGE 15:0
+`define VIA_FW_AERR_PUSH_CODE_LSB 16
+`define VIA_FW_AERR_PUSH_CODE_MSB 23
+`define VIA_FW_AERR_PUSH_CODE_WIDTH 8
+`define VIA_FW_AERR_PUSH_CODE_RANGE 23:16
 `define VIA_FW_REG_HOST_EVENT 16'h004c // wo A store of any value raises IRQ_STATUS.FW_EVENT to the host (news for the driver: connection management).
 `define VIA_FW_REG_CM_RX_STATUS 16'h0180 // ro Received connection-management message.
 `define VIA_FW_CM_RX_STATUS_VALID_LSB 0
