@@ -737,7 +737,10 @@ reg  [RW:0]           aq_ptag;
 always @* begin
     wq_push = 1'b0; wq_pdata = wr_beat_data; wq_pstrb = wr_beat_strb; wq_plast = wr_last_in_burst;
     aq_push = 1'b0; aq_paddr = (bu_cnt == 8'd0) ? {wr_pa[ADDR_WIDTH-1:LB], {LB{1'b0}}} : bu_addr;
-    aq_plen = bu_cnt; aq_ptag = {1'b0, rec_wr};
+    // (a plain RDMA write's bursts count against the next record, rec_wr,
+    // which keeps its completion behind them, but carry the write-back
+    // bit so that a failed response does not mark that record)
+    aq_plen = bu_cnt; aq_ptag = {h_rdma && !h_has_imm, rec_wr};
     if (wr_can_beat) begin
         wq_push = 1'b1;
         aq_push = wr_last_in_burst;
