@@ -11,7 +11,8 @@
 // predecessor's Next linked first), a context model (registered read), a
 // behavioural TPT model on both lookup ports (regions of scattered 4 KiB
 // pages, random latency and lk_ready, answers in order; errors: bad handle
-// 1, ptag 3, access 4 (a region without local write), bounds 5) and
+// 1, ptag 3, access 4 (a region without local write, or without RDMA
+// write for a REMOTE_WRITE lookup), bounds 5, a page-list FETCH error 6) and
 // axi_ram_model for the fetch unit's reads and the engine's writes. A frame
 // source feeds the stream with random valid gaps. The memory starts filled
 // with a guard pattern; the bench keeps its own image of what memory must
@@ -23,7 +24,14 @@
 // Cases: see the initial block (good receives of 1..16 segments, zero
 // length, length and fetch errors, bus errors on the fetch and on a data B,
 // lookup failures, write-back lost, no receive, bad VIs, aborted frames,
-// two queued, random; twice, the second time with back-pressure; then two
+// two queued, random, RDMA write targets (plain and with immediate data:
+// placement at any offset and size, SegCount-0 receives and receives whose
+// segments go unused, interleaved with sends, every protection class: VI
+// without RDMA write, region without it, bad handle, ptag, bounds, a lookup
+// failing mid-range; frames cut in the extension, aborted writes, bad VIs,
+// a bad receive, a data B SLVERR with and without immediate data, which
+// must not reach the next frame's receive); twice, the second time with
+// back-pressure; then two
 // VIs interleaved (rewinds of the receives taken ahead, dropped fetch
 // results), rel_valid (the hot VI's receives given back, no take of it, a
 // frame for it waits), 32 KiB throughput, abort mid-frame); counters and
@@ -33,8 +41,9 @@
 // and (message-rate environment: host reads 125 cycles, write B 37 cycles)
 // the completion period of 64 frames of 8 bytes to one VI with 64 receives
 // posted, and the front end's cycles per state.
-// Plusargs: +seed=N, +vcd=PATH, +short (phase 2 only: make test's run in
-// Icarus; the run in the other simulator has both phases).
+// Plusargs: +seed=N, +vcd=PATH, +short (phase 2 only, the RDMA write cases
+// in the 64-bit environment only: make test's run in Icarus; the run in the
+// other simulator has both phases).
 
 `timescale 1ns / 1ps
 
@@ -148,6 +157,7 @@ wire [1:0]     inflight_epoch;
 reg            abort = 0;
 wire           busy, done_pulse;
 wire [31:0]    cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost;
+wire [31:0]    cnt_rdma, cnt_rdma_prot;
 
 // rel (context commit waiting)
 reg           rel_valid = 0;
@@ -186,6 +196,7 @@ via_vi_rx #(.DATA_WIDTH(DW), .ADDR_WIDTH(AW), .ID_WIDTH(IDW), .NUM_VI(NUM_VI), .
     .inflight_epoch(inflight_epoch), .abort(abort), .busy(busy), .done_pulse(done_pulse),
     .cnt_desc(cnt_desc), .cnt_err(cnt_err), .cnt_drop_no_recv(cnt_drop_no_recv),
     .cnt_drop_bad_vi(cnt_drop_bad_vi), .cnt_drop_aborted(cnt_drop_aborted), .cnt_wb_lost(cnt_wb_lost),
+    .cnt_rdma(cnt_rdma), .cnt_rdma_prot(cnt_rdma_prot),
     .rel_valid(rel_valid), .rel_vi(rel_vi)
 );
 
@@ -210,13 +221,14 @@ reg [1:0]  c_st [0:NUM_VI-1];
 reg [15:0] c_ptag [0:NUM_VI-1];
 reg [31:0] c_max [0:NUM_VI-1];
 reg [15:0] c_peer [0:NUM_VI-1];
+reg        c_rw [0:NUM_VI-1];     // RDMA write enabled
 always @(posedge clk) begin
     ctx_rd_enable <= c_en[ctx_rd_vi];
     ctx_rd_state <= c_st[ctx_rd_vi];
     ctx_rd_ptag <= c_ptag[ctx_rd_vi];
     ctx_rd_max_transfer <= c_max[ctx_rd_vi];
     ctx_rd_peer <= {8'd0, c_peer[ctx_rd_vi]};  // every peer on node 0
-    ctx_rd_rdma_write <= 0;
+    ctx_rd_rdma_write <= c_rw[ctx_rd_vi];
     ctx_rd_rdma_read <= 0;
 end
 
@@ -236,7 +248,7 @@ reg [31:0] m_h [0:NUM_VI*QN-1];
 integer    m_posted [0:NUM_VI-1];
 integer    m_head [0:NUM_VI-1];
 integer    m_inf [0:NUM_VI-1];
-integer    m_stale = 0, m_takes = 0, m_found = 0, m_rewinds = 0, m_rel_takes = 0;
+integer    m_stale = 0, m_takes = 0, m_found = 0, m_rewinds = 0, m_rel_takes = 0, m_cons = 0;
 integer    q_prob = 100;
 reg        m_rsp_pend = 0;
 integer    m_rsp_due = 0;
@@ -295,6 +307,7 @@ always @(posedge clk) begin
             end else begin
                 m_head[mv] = m_head[mv] + 1;
                 m_inf[mv] = m_inf[mv] - 1;
+                m_cons = m_cons + 1;
             end
         end
         rxq_ready_r <= !m_rsp_pend && !rsp_valid_r && !(rxq_valid && rxq_ready_r) && urand(100) < q_prob;
@@ -304,12 +317,18 @@ end
 
 // ---------------------------------------------------------------- TPT model
 // region r (handle r, 1..NREG-1): VA base (page aligned), length, ptag,
-// local write allowed, PA page of each of its pages
+// local write allowed (LOCAL_WRITE lookups), RDMA write enabled
+// (REMOTE_WRITE lookups; as via_tpt: ACCESS without it), PA page of each
+// of its pages; and one page (pe_r, pe_pg) whose page-list entry cannot be
+// read (via_tpt's FETCH, 6): a lookup that starts in it fails
 reg [63:0] r_base [0:NREG-1];
 reg [31:0] r_len [0:NREG-1];
 reg [15:0] r_ptag [0:NREG-1];
 reg        r_valid [0:NREG-1];
 reg        r_wr [0:NREG-1];
+reg        r_rw [0:NREG-1];
+integer    pe_r = 0, pe_pg = -1;
+integer    lk_rw = 0;     // REMOTE_WRITE lookups seen
 reg [7:0]  r_pg [0:NREG*MAXPG-1];
 integer    lk_prob = 100;
 integer    lk_lat = 6;
@@ -345,9 +364,15 @@ always @(posedge clk) begin
             if (hr <= 0 || hr >= NREG || !r_valid[hr]) e = 1;
             else if (lk_ptag[p] != r_ptag[hr]) e = 3;
             else if (lk_kind[p] == 2'd1 && !r_wr[hr]) e = 4;
+            else if (lk_kind[p] == 2'd3 && !r_rw[hr]) e = 4;
             else if (lk_va[p] < r_base[hr] || lk_va[p] + lk_len[p] > r_base[hr] + r_len[hr]) e = 5;
+            else if (hr == pe_r && ((lk_va[p] - r_base[hr]) >> 12) == pe_pg) e = 6;
             else e = 0;
-            if (p == 1 && lk_kind[p] != 2'd1) $fatal(1, "tb: data lookup kind %0d", lk_kind[p]);
+            // the write-back: LOCAL_WRITE; the scatter: REMOTE_WRITE for an
+            // RDMA write's target range, else LOCAL_WRITE
+            if (p == 1 && lk_kind[p] != ((!dut.d_lk_is_wb && dut.h_rdma) ? 2'd3 : 2'd1))
+                $fatal(1, "tb: data lookup kind %0d (write-back %0d, RDMA %0d)", lk_kind[p], dut.d_lk_is_wb, dut.h_rdma);
+            if (p == 1 && lk_kind[p] == 2'd3) lk_rw = lk_rw + 1;
             tq_err[p][tq_wr[p] % 16] = e;
             tq_pa[p][tq_wr[p] % 16] = (e == 0) ? v2p(hr, lk_va[p]) : 0;
             pg_left = 4096 - lk_va[p][11:0];
@@ -435,20 +460,24 @@ reg [7:0] msg [0:65535];
 
 // send a frame: npay payload bytes of msg (may differ from len), trailer st
 reg [7:0] tx_node = 8'd0;  // the sender's node in the frames' byte 14
-task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
-                input has_imm, input integer npay, input [31:0] st);
-    integer i, j;
-    reg [DW-1:0] d;
-    reg [BYTES-1:0] k;
+task send_hdr(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
+              input has_imm, input [7:0] op);
     reg [127:0] h;
     begin
-        h = {8'd0, tx_node, 8'd0, 7'd0, has_imm, imm, len, src, dst};
+        h = {8'd0, tx_node, op, 7'd0, has_imm, imm, len, src, dst};
         if (HB == 2) begin
             push_beat(h[63:0], ALL, 0);
             push_beat(h[127:64], ALL, 0);
         end else begin
             push_beat(h, ALL, 0);
         end
+    end
+endtask
+task send_tail(input integer npay, input [31:0] st);
+    integer i, j;
+    reg [DW-1:0] d;
+    reg [BYTES-1:0] k;
+    begin
         for (i = 0; i < npay; i = i + BYTES) begin
             d = 0; k = 0;
             for (j = 0; j < BYTES; j = j + 1)
@@ -456,6 +485,39 @@ task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:
             push_beat(d, k, 0);
         end
         push_beat({32'hDEAD0000, st}, ALL, 1);
+    end
+endtask
+task send_frame(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
+                input has_imm, input integer npay, input [31:0] st);
+    begin
+        send_hdr(dst, src, len, imm, has_imm, 8'd0);
+        send_tail(npay, st);
+    end
+endtask
+// an RDMA write frame (op 1): the header, the extension (remote VA xva,
+// handle xh; bytes 12..15 zero) from the next beat boundary, payload,
+// trailer; with xcut 1..HB the frame ends (tlast) in the xcut-th extension
+// beat (no payload, no trailer)
+task send_rdma_x(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
+                 input has_imm, input integer npay, input [31:0] st, input [63:0] xva, input [31:0] xh,
+                 input integer xcut);
+    reg [127:0] x;
+    begin
+        send_hdr(dst, src, len, imm, has_imm, 8'd1);
+        x = {32'd0, xh, xva};
+        if (HB == 2) begin
+            push_beat(x[63:0], ALL, xcut == 1);
+            if (xcut != 1) push_beat(x[127:64], ALL, xcut == 2);
+        end else begin
+            push_beat(x, ALL, xcut == 1);
+        end
+        if (xcut == 0) send_tail(npay, st);
+    end
+endtask
+task send_rdma(input [15:0] dst, input [15:0] src, input [31:0] len, input [31:0] imm,
+               input has_imm, input integer npay, input [31:0] st, input [63:0] xva, input [31:0] xh);
+    begin
+        send_rdma_x(dst, src, len, imm, has_imm, npay, st, xva, xh, 0);
     end
 endtask
 
@@ -524,6 +586,10 @@ localparam RD = 1;           // descriptor region
 localparam RB = 2;           // buffer region (40 pages)
 localparam RX = 3;           // region of another ptag
 localparam RW = 4;           // descriptor region without local write
+localparam RT = 5;           // RDMA write target region (6 pages, RDMA write enabled)
+localparam RQ = 6;           // RDMA write enabled, no local write (1 page)
+// (RB: local write only, no RDMA write; RX: ptag 0x22, RDMA write enabled;
+// handle 7: not registered)
 integer slot = 0;
 task wr32(input integer r, input [63:0] va, input [31:0] v);
     integer i;
@@ -581,6 +647,7 @@ endtask
 
 // expected counters
 integer x_desc = 0, x_err = 0, x_norecv = 0, x_badvi = 0, x_abort = 0, x_wblost = 0, n_done = 0;
+integer x_rdma = 0, x_rprot = 0;
 always @(posedge clk) if (!rst && done_pulse) n_done = n_done + 1;
 
 task wait_idle;
@@ -601,10 +668,15 @@ task check(input [8*40-1:0] what);
     begin
         wait_idle;
         if (cnt_desc != x_desc || cnt_err != x_err || cnt_drop_no_recv != x_norecv ||
-            cnt_drop_bad_vi != x_badvi || cnt_drop_aborted != x_abort || cnt_wb_lost != x_wblost)
-            $fatal(1, "tb: %0s: counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d, expected %0d %0d %0d %0d %0d %0d",
+            cnt_drop_bad_vi != x_badvi || cnt_drop_aborted != x_abort || cnt_wb_lost != x_wblost ||
+            cnt_rdma != x_rdma || cnt_rdma_prot != x_rprot)
+            $fatal(1, "tb: %0s: counters desc %0d err %0d norecv %0d badvi %0d aborted %0d wblost %0d rdma %0d rdma_prot %0d, expected %0d %0d %0d %0d %0d %0d %0d %0d",
                    what, cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost,
-                   x_desc, x_err, x_norecv, x_badvi, x_abort, x_wblost);
+                   cnt_rdma, cnt_rdma_prot, x_desc, x_err, x_norecv, x_badvi, x_abort, x_wblost, x_rdma, x_rprot);
+        // every completion record consumes its receive (a lost write-back
+        // too); nothing else does (a plain RDMA write takes none)
+        if (m_cons != x_desc + x_wblost)
+            $fatal(1, "tb: %0s: %0d receives consumed, expected %0d", what, m_cons, x_desc + x_wblost);
         if (m_stale != 0) $fatal(1, "tb: %0s: %0d stale advances", what, m_stale);
         if (m_rel_takes != 0) $fatal(1, "tb: %0s: %0d takes of the VI under rel_valid", what, m_rel_takes);
         if (n_done != x_desc) $fatal(1, "tb: %0s: %0d done pulses, expected %0d", what, n_done, x_desc);
@@ -616,12 +688,20 @@ endtask
 
 // expected write-back of the descriptor at (r, va)
 localparam [31:0] S_DONE = 32'h1, S_PROT = 32'h4, S_LEN = 32'h8, S_FMT = 32'h2, S_TRANS = 32'h40,
-                  S_RECV = 32'h10000, S_IMM = 32'h80000;
+                  S_RECV = 32'h10000, S_IMM = 32'h80000, S_RPROT = 32'h80, S_RRW = 32'h30000;
 task expect_wb(input integer r, input [63:0] va, input [31:0] len, input has_imm, input [31:0] imm, input [31:0] err);
+    begin
+        expect_wb_op(r, va, len, has_imm, imm, err, S_RECV);
+    end
+endtask
+// op: the Status operation bits (S_RECV, or S_RRW: consumed by an RDMA
+// write with immediate data)
+task expect_wb_op(input integer r, input [63:0] va, input [31:0] len, input has_imm, input [31:0] imm,
+                  input [31:0] err, input [31:0] op);
     integer i;
     reg [31:0] st;
     begin
-        st = S_DONE | err | S_RECV | ((has_imm && err == 0) ? S_IMM : 0);
+        st = S_DONE | err | op | ((has_imm && err == 0) ? S_IMM : 0);
         for (i = 0; i < 4; i = i + 1) begin
             img_wr_va(r, va + 24 + i, len[8*i +: 8]);
             img_wr_va(r, va + 28 + i, st[8*i +: 8]);
@@ -734,6 +814,371 @@ function [63:0] m_sg_va(input [63:0] va);
     end
 endfunction
 
+// ---------------------------------------------------------------- RDMA write
+// a VA in region r with len bytes from it inside the region (any offset)
+function [63:0] r_va(input integer r, input integer len);
+    r_va = r_base[r] + urand(r_len[r] - len + 1);
+endfunction
+// the message's len bytes at (r, va)
+task expect_rdma(input integer r, input [63:0] va, input integer len);
+    integer i;
+    begin
+        for (i = 0; i < len; i = i + 1) img_wr_va(r, va + i, msg[i % 65536]);
+    end
+endtask
+// bytes of a write that failed or was cut short (after wait_idle): each
+// may hold the message's byte or what it held before, nothing else
+task maybe_rdma(input integer r, input [63:0] va, input integer n);
+    integer i, a;
+    begin
+        for (i = 0; i < n; i = i + 1) begin
+            a = v2p(r, va + i);
+            if (ram.mem[a] === msg[i % 65536]) begin
+                img[a] = msg[i % 65536];
+                tb_written[a >> 12] = 1'b1;
+            end
+        end
+    end
+endtask
+// a receive for an RDMA write with immediate data: SegCount 0, Length 0
+task post_rrecv(input integer vi, output [63:0] va);
+    begin
+        nseg = 0;
+        va = next_slot(0);
+        desc_write(RD, va, 16'h0000, 0, 0, 0);
+        post(vi, RD, va);
+    end
+endtask
+// a plain RDMA write of len bytes to (r, va) by vi's peer: placed, no
+// receive (the header's immediate field is junk and ignored)
+task rdma_plain(input integer vi, input integer r, input [63:0] va, input integer len);
+    begin
+        fill_msg(len);
+        send_rdma(vi, c_peer[vi], len, rnd(0), 0, len, 0, va, r);
+        expect_rdma(r, va, len);
+        x_rdma = x_rdma + 1;
+    end
+endtask
+// an RDMA write with immediate data: placed, vi's next receive (posted
+// here, SegCount 0) completes as REMOTE_RDMA_WRITE
+task rdma_imm(input integer vi, input integer r, input [63:0] va, input integer len);
+    reg [63:0] d;
+    reg [31:0] imm;
+    begin
+        post_rrecv(vi, d);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(vi, c_peer[vi], len, imm, 1, len, 0, va, r);
+        expect_rdma(r, va, len);
+        expect_wb_op(RD, d, len, 1, imm, 0, S_RRW);
+        x_rdma = x_rdma + 1;
+    end
+endtask
+// refused (protection, at the VI or at the first lookup): nothing written;
+// plain: no receive; with immediate data: the receive completes with
+// RDMA_PROTECTION_ERROR (Length 0, no ImmediateData)
+task rdma_plain_prot(input integer vi, input [31:0] h, input [63:0] va, input integer len);
+    begin
+        fill_msg(len);
+        send_rdma(vi, c_peer[vi], len, 32'h0, 0, len, 0, va, h);
+        x_rprot = x_rprot + 1;
+    end
+endtask
+task rdma_imm_prot(input integer vi, input [31:0] h, input [63:0] va, input integer len);
+    reg [63:0] d;
+    reg [31:0] imm;
+    begin
+        post_rrecv(vi, d);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(vi, c_peer[vi], len, imm, 1, len, 0, va, h);
+        expect_wb_op(RD, d, 0, 1, imm, S_RPROT, S_RRW);
+        x_rprot = x_rprot + 1;
+    end
+endtask
+
+// the RDMA write cases (in each phase)
+task rdma_cases;
+    integer i, j, len, vi, nrw;
+    reg [63:0] va, d, d2;
+    reg [31:0] imm;
+    begin
+        nrw = lk_rw;
+        // ---- plain writes: sizes (odd offsets, page crossings), zero length
+        for (i = 0; i < 20; i = i + 1) begin
+            case (i)
+                0: len = 1;      1: len = 2;      2: len = 7;      3: len = 8;
+                4: len = 9;      5: len = 15;     6: len = 16;     7: len = 17;
+                8: len = 33;     9: len = 64;     10: len = 100;   11: len = 511;
+                12: len = 4095;  13: len = 4096;  14: len = 4097;  15: len = 9000;
+                16: len = 20000; 17: len = 0;     default: len = urand(3000);
+            endcase
+            rdma_plain(urand(2) == 0 ? 0 : 1, RT, r_va(RT, len), len);
+            check("rdma plain");
+        end
+        rdma_plain(0, RT, r_base[RT] + 4096 - 3, 10);              // 3 + 7 bytes
+        rdma_plain(0, RT, r_base[RT] + 8192 - 1, 4098);            // 1 + 4096 + 1 bytes
+        rdma_plain(0, RT, r_base[RT], 128);                        // aligned
+        rdma_plain(0, RT, r_base[RT] + r_len[RT] - 13, 13);        // up to the region's end
+        rdma_plain(0, RT, r_base[RT] + r_len[RT], 0);              // zero length at the end
+        rdma_plain(1, RQ, r_va(RQ, 300), 300);                     // RDMA write without local write
+        check("rdma plain edges");
+        if (lk_rw == nrw) $fatal(1, "tb: no REMOTE_WRITE lookup");
+        // ---- with immediate data: SegCount-0 receives
+        rdma_imm(0, RT, r_va(RT, 300), 300);
+        rdma_imm(0, RT, r_va(RT, 0), 0);
+        check("rdma imm");
+        rdma_imm(0, RT, r_base[RT] + 4096 - 5, 12000);
+        check("rdma imm 2");
+        rdma_imm(1, RT, r_va(RT, 777), 777);
+        rdma_imm(0, RQ, r_va(RQ, 1), 1);
+        check("rdma imm 3");
+        // a receive with data segments and a Length below the message's:
+        // the segments are not used, no length check
+        make_segs(2, 10);
+        d = next_slot(0);
+        desc_write(RD, d, 16'h0000, 10, 2, 0);
+        post(0, RD, d);
+        len = 3000;
+        va = r_va(RT, len);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(0, 5, len, imm, 1, len, 0, va, RT);
+        expect_rdma(RT, va, len);
+        expect_wb_op(RD, d, len, 1, imm, 0, S_RRW);
+        x_rdma = x_rdma + 1;
+        check("rdma imm, receive with segments");
+        // receives whose segments could hold the message (more of them
+        // than the fetch unit has slots): still unused
+        for (i = 0; i < 12; i = i + 1) begin
+            len = urand(2000);
+            j = len + urand(2) * urand(100);     // the receive's Length
+            make_segs(1 + urand(3), j);
+            d = next_slot(0);
+            desc_write(RD, d, 16'h0000, j, nseg, 0);
+            post(0, RD, d);
+            va = r_base[RT] + (i % 8) * 3072 + urand(1000);
+            fill_msg(len);
+            imm = rnd(0);
+            send_rdma(0, 5, len, imm, 1, len, 0, va, RT);
+            expect_rdma(RT, va, len);
+            expect_wb_op(RD, d, len, 1, imm, 0, S_RRW);
+            x_rdma = x_rdma + 1;
+            if (i % 8 == 7) check("rdma imm, receive with room");
+        end
+        check("rdma imm, receive with room");
+        // ---- interleaved with sends, the same VI and the other one, back
+        // to back: a plain write consumes no receive
+        src_hold = 1;
+        good_vi(0, 2, 300, 5, 1);
+        rdma_plain(0, RT, r_base[RT] + 0 * 3072 + urand(900), 500);
+        rdma_imm(0, RT, r_base[RT] + 1 * 3072 + urand(900), 400);
+        rdma_plain(1, RT, r_base[RT] + 2 * 3072 + urand(900), 200);
+        good_vi(0, 1, 100, 0, 0);
+        rdma_imm(1, RT, r_base[RT] + 3 * 3072 + urand(900), 600);
+        good_vi(0, 3, 900, 20, 1);
+        rdma_plain(0, RT, r_base[RT] + 4 * 3072 + urand(900), 1500);
+        good_vi(1, 2, 500, 0, 1);
+        rdma_imm(0, RT, r_base[RT] + 5 * 3072 + urand(900), 64);
+        rdma_plain(1, RT, r_base[RT] + 6 * 3072 + urand(900), 2000);
+        good_vi(1, 1, 200, 0, 0);
+        src_hold = 0;
+        check("rdma interleaved");
+        for (i = 0; i < 24; i = i + 1) begin
+            vi = urand(2);
+            va = r_base[RT] + (i % 8) * 3072 + urand(1000);
+            case (urand(3))
+                0: good_vi(vi, 1 + urand(3), urand(vi ? 900 : 2000), urand(2) * urand(60), urand(2));
+                1: rdma_plain(vi, RT, va, urand(2000));
+                default: rdma_imm(vi, RT, va, urand(2000));
+            endcase
+            if (i % 8 == 7) check("rdma interleaved, random");
+        end
+        // ---- VI without RDMA write enabled: plain dropped, with immediate
+        // data the receive completes with RDMA_PROTECTION_ERROR; the next
+        // receive takes the next send
+        c_rw[1] = 0;
+        rdma_plain_prot(1, RT, r_va(RT, 300), 300);
+        rdma_imm_prot(1, RT, r_va(RT, 300), 300);
+        good_vi(1, 2, 400, 10, 1);
+        rdma_plain(0, RT, r_va(RT, 300), 300);
+        check("rdma: VI without RDMA write");
+        c_rw[1] = 1;
+        // ---- TPT: region without RDMA write enable (RB), bad handles,
+        // ptag (RX)
+        rdma_plain_prot(0, RB, r_va(RB, 500), 500);
+        rdma_imm_prot(0, RB, r_va(RB, 500), 500);
+        check("rdma: region without RDMA write");
+        rdma_plain_prot(0, 0, r_base[RT], 100);
+        rdma_plain_prot(0, 7, r_base[RT], 100);
+        rdma_plain_prot(0, 32'h0001_0000 + RT, r_base[RT], 100);
+        rdma_imm_prot(1, 7, r_base[RT], 100);
+        check("rdma: bad handle");
+        rdma_plain_prot(0, RX, r_va(RX, 200), 200);
+        rdma_imm_prot(0, RX, r_va(RX, 4000), 4000);
+        check("rdma: ptag");
+        // the VI's ptag, not the hot VI's: VI 1 (ptag 0x22) writes RX while
+        // VI 0 is hot; its write to RT fails
+        c_ptag[1] = 16'h22;
+        good(1, 100, 0, 0);
+        rdma_plain(1, RX, r_va(RX, 700), 700);
+        rdma_plain_prot(1, RT, r_va(RT, 700), 700);
+        good(1, 100, 0, 0);
+        check("rdma: the VI's ptag");
+        c_ptag[1] = 16'h11;
+        // ---- bounds: beyond the end, below the base, starting inside and
+        // running past the end (what lies before the failing chunk may be
+        // written, nothing else)
+        rdma_plain_prot(0, RT, r_base[RT] + r_len[RT] + 64, 100);
+        rdma_plain_prot(0, RT, r_base[RT] - 10, 100);
+        rdma_plain_prot(0, RT, r_base[RT] + r_len[RT], 1);
+        check("rdma: bounds");
+        va = r_base[RT] + r_len[RT] - 701;
+        rdma_plain_prot(0, RT, va, 2000);
+        wait_idle;
+        maybe_rdma(RT, va, 701);
+        check("rdma: bounds, past the end");
+        va = r_base[RQ] + 4096 - 99;
+        rdma_imm_prot(0, RQ, va, 300);
+        wait_idle;
+        maybe_rdma(RQ, va, 99);
+        check("rdma: bounds, past the end, imm");
+        // ---- a lookup inside the range fails (page 3 of RT: page-list
+        // FETCH error): the chunks before it may be written, nothing from it
+        pe_r = RT; pe_pg = 3;
+        va = r_base[RT] + 4096 + 777;
+        rdma_plain_prot(0, RT, va, 9000);
+        wait_idle;
+        maybe_rdma(RT, va, r_base[RT] + 3 * 4096 - va);
+        check("rdma: failed lookup mid-range");
+        va = r_base[RT] + 2 * 4096 + 5;
+        rdma_imm_prot(1, RT, va, 6000);
+        wait_idle;
+        maybe_rdma(RT, va, r_base[RT] + 3 * 4096 - va);
+        check("rdma: failed lookup mid-range, imm");
+        pe_r = 0; pe_pg = -1;
+        // ---- frames cut short in the extension (aborted, nothing taken);
+        // one with immediate data leaves the VI's receive to the next one
+        for (j = 1; j <= HB; j = j + 1) begin
+            send_rdma_x(0, 5, 100, 0, 0, 0, 0, r_base[RT], RT, j);
+            x_abort = x_abort + 1;
+        end
+        post_rrecv(0, d);
+        send_rdma_x(0, 5, 100, 32'h1234, 1, 0, 0, r_base[RT], RT, HB);
+        x_abort = x_abort + 1;
+        rdma_plain(0, RT, r_va(RT, 200), 200);
+        len = 64;
+        va = r_va(RT, len);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(0, 5, len, imm, 1, len, 0, va, RT);
+        expect_rdma(RT, va, len);
+        expect_wb_op(RD, d, len, 1, imm, 0, S_RRW);
+        x_rdma = x_rdma + 1;
+        check("rdma: cut in the extension");
+        // ---- aborted plain writes (trailer status, short, long, no
+        // payload): what was written may stay
+        len = 1500;
+        for (j = 0; j < 4; j = j + 1) begin
+            va = r_base[RT] + j * 6144 + urand(3000);
+            fill_msg(len);
+            case (j)
+                0: send_rdma(0, 5, len, 0, 0, len, 32'h40, va, RT);
+                1: send_rdma(0, 5, len, 0, 0, len - 17, 0, va, RT);
+                2: send_rdma(0, 5, len, 0, 0, len + 9, 0, va, RT);
+                default: send_rdma(0, 5, len, 0, 0, 0, 0, va, RT);
+            endcase
+            x_abort = x_abort + 1;
+            wait_idle;
+            maybe_rdma(RT, va, j == 1 ? len - 17 : j == 3 ? 0 : len);
+            check("rdma: aborted plain");
+        end
+        // aborted with immediate data: the receive is given back and taken
+        // by the next one
+        post_rrecv(0, d);
+        len = 800;
+        va = r_va(RT, len);
+        fill_msg(len);
+        send_rdma(0, 5, len, 32'h55, 1, len, 32'h40, va, RT);
+        x_abort = x_abort + 1;
+        wait_idle;
+        maybe_rdma(RT, va, len);
+        check("rdma: aborted imm");
+        len = 50;
+        va = r_va(RT, len);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(0, 5, len, imm, 1, len, 0, va, RT);
+        expect_rdma(RT, va, len);
+        expect_wb_op(RD, d, len, 1, imm, 0, S_RRW);
+        x_rdma = x_rdma + 1;
+        check("rdma: after aborted imm");
+        // ---- bad VIs (disabled, not connected, wrong src), no receive
+        fill_msg(40);
+        send_rdma(3, 3, 40, 0, 0, 40, 0, r_base[RT], RT);
+        send_rdma(2, 9, 40, 7, 1, 40, 0, r_base[RT], RT);
+        send_rdma(0, 6, 40, 0, 0, 40, 0, r_base[RT], RT);
+        x_badvi = x_badvi + 3;
+        send_rdma(0, 5, 40, 9, 1, 40, 0, r_base[RT], RT);
+        x_norecv = x_norecv + 1;
+        check("rdma: bad VI, no receive");
+        // ---- a bad receive descriptor (reserved control bit): its fetch
+        // status, nothing written
+        nseg = 0;
+        d = next_slot(0);
+        desc_write(RD, d, 16'h0010, 0, 0, 0);
+        post(0, RD, d);
+        fill_msg(200);
+        imm = rnd(0);
+        send_rdma(0, 5, 200, imm, 1, 200, 0, r_va(RT, 200), RT);
+        expect_wb_op(RD, d, 0, 1, imm, S_FMT, S_RRW);
+        check("rdma: fetch error");
+        // ---- a data B SLVERR: TRANSPORT_ERROR on the receive
+        post_rrecv(0, d);
+        len = 3000;
+        va = r_va(RT, len);
+        ram.set_wr_error(v2p(RT, va + 1500), v2p(RT, va + 1500) + 1);
+        fill_msg(len);
+        imm = rnd(0);
+        send_rdma(0, 5, len, imm, 1, len, 0, va, RT);
+        x_rdma = x_rdma + 1;
+        wait_idle;
+        maybe_rdma(RT, va, len);
+        expect_wb_op(RD, d, 0, 1, imm, S_TRANS, S_RRW);
+        check("rdma: B SLVERR, imm");
+        ram.clear_errors;
+        begin
+            // a plain write's data B SLVERR must not reach the next
+            // frame's receive: a send right behind it, its receive taken
+            // and fetched ahead (a send first, its receive's successor
+            // posted), completes without error (the plain write's bursts
+            // carry no write-back record)
+            good(1, 8, 0, 0);
+            make_segs(1, 8);
+            d2 = next_slot(0);
+            desc_write(RD, d2, 16'h0000, 8, 1, 0);
+            post(0, RD, d2);
+            check("rdma: before B SLVERR, plain");
+            if (m_inf[0] == 0) $fatal(1, "tb: the receive is not held ahead");
+            len = 3000;
+            va = r_va(RT, len);
+            ram.set_wr_error(v2p(RT, va + len - 1), v2p(RT, va + len));
+            fill_msg(len);
+            src_hold = 1;
+            send_rdma(0, 5, len, 0, 0, len, 0, va, RT);
+            x_rdma = x_rdma + 1;
+            send_frame(0, 5, 8, 0, 0, 8, 0);     // the message: msg[0..7]
+            src_hold = 0;
+            expect_data(8);
+            expect_wb(RD, d2, 8, 0, 0, 0);
+            wait_idle;
+            maybe_rdma(RT, va, len);
+            check("rdma: B SLVERR, plain, then a send");
+            ram.clear_errors;
+        end
+    end
+endtask
+
 // ---- message rate: 64 receives of one 8-byte segment posted on VI 0,
 // then 64 frames of 8 bytes back to back; completion period
 integer done_t [0:63];
@@ -792,12 +1237,13 @@ initial begin
     // VIs: 0 connected (peer 5), 1 connected (peer 7, MaxTransferSize 1000),
     // 2 enabled but IDLE, 3 disabled
     for (i = 0; i < NUM_VI; i = i + 1) begin last_r[i] = 0; last_va[i] = 0; m_posted[i] = 0; m_head[i] = 0; m_inf[i] = 0; end
-    c_en[0] = 1; c_st[0] = 1; c_ptag[0] = 16'h11; c_max[0] = 65536; c_peer[0] = 5;
-    c_en[1] = 1; c_st[1] = 1; c_ptag[1] = 16'h11; c_max[1] = 1000; c_peer[1] = 7;
-    c_en[2] = 1; c_st[2] = 0; c_ptag[2] = 16'h11; c_max[2] = 65536; c_peer[2] = 9;
-    c_en[3] = 0; c_st[3] = 1; c_ptag[3] = 16'h11; c_max[3] = 65536; c_peer[3] = 3;
+    // (RDMA write enabled on VIs 0 and 1; a case turns VI 1's off)
+    c_en[0] = 1; c_st[0] = 1; c_ptag[0] = 16'h11; c_max[0] = 65536; c_peer[0] = 5; c_rw[0] = 1;
+    c_en[1] = 1; c_st[1] = 1; c_ptag[1] = 16'h11; c_max[1] = 1000; c_peer[1] = 7; c_rw[1] = 1;
+    c_en[2] = 1; c_st[2] = 0; c_ptag[2] = 16'h11; c_max[2] = 65536; c_peer[2] = 9; c_rw[2] = 1;
+    c_en[3] = 0; c_st[3] = 1; c_ptag[3] = 16'h11; c_max[3] = 65536; c_peer[3] = 3; c_rw[3] = 1;
     // regions: pages 1..63 shuffled
-    for (i = 0; i < NREG; i = i + 1) begin r_valid[i] = 0; r_wr[i] = 1; r_base[i] = 0; r_len[i] = 0; r_ptag[i] = 16'h11; end
+    for (i = 0; i < NREG; i = i + 1) begin r_valid[i] = 0; r_wr[i] = 1; r_rw[i] = 0; r_base[i] = 0; r_len[i] = 0; r_ptag[i] = 16'h11; end
     for (i = 0; i < NREG * MAXPG; i = i + 1) r_pg[i] = 0;
     begin : shuffle
         reg [7:0] perm [0:NPG-1];
@@ -814,10 +1260,16 @@ initial begin
         for (a = 0; a < 4; a = a + 1) begin r_pg[RD*MAXPG + a] = perm[k]; k = k + 1; end
         r_valid[RB] = 1; r_base[RB] = 64'h0000_5555_0000_0000; r_len[RB] = MAXPG * 4096;
         for (a = 0; a < MAXPG; a = a + 1) begin r_pg[RB*MAXPG + a] = perm[k]; k = k + 1; end
-        r_valid[RX] = 1; r_base[RX] = 64'h0000_1234_5000_0000; r_len[RX] = 2 * 4096; r_ptag[RX] = 16'h22;
+        r_valid[RX] = 1; r_base[RX] = 64'h0000_1234_5000_0000; r_len[RX] = 2 * 4096; r_ptag[RX] = 16'h22; r_rw[RX] = 1;
         for (a = 0; a < 2; a = a + 1) begin r_pg[RX*MAXPG + a] = perm[k]; k = k + 1; end
         r_valid[RW] = 1; r_base[RW] = 64'h0000_2000_0000_0000; r_len[RW] = 2 * 4096; r_wr[RW] = 0;
         for (a = 0; a < 2; a = a + 1) begin r_pg[RW*MAXPG + a] = perm[k]; k = k + 1; end
+        // RT: 6 pages (RDMA write), RQ: 1 page (RDMA write, no local write)
+        r_valid[RT] = 1; r_base[RT] = 64'h0000_0ABC_0000_3000; r_len[RT] = 6 * 4096; r_rw[RT] = 1;
+        for (a = 0; a < 6; a = a + 1) begin r_pg[RT*MAXPG + a] = perm[k]; k = k + 1; end
+        r_valid[RQ] = 1; r_base[RQ] = 64'h0000_0DEF_1234_0000; r_len[RQ] = 4096; r_rw[RQ] = 1; r_wr[RQ] = 0;
+        r_pg[RQ*MAXPG] = perm[k]; k = k + 1;
+        if (k != NPG) $fatal(1, "tb: bench error, %0d pages mapped", k - 1);
     end
     mem_init;
     repeat (5) @(posedge clk);
@@ -1004,6 +1456,13 @@ initial begin
             if (urand(3) == 0) check("random");
         end
         check("random");
+        // (+short: in the 64-bit environment only, whose header and
+        // extension take two beats each)
+        if (!$test$plusargs("short") || HB == 2) begin
+            t0 = cyc;
+            rdma_cases;
+            $display("tb_via_vi_rx[%0d]: phase %0d: RDMA write cases in %0d cycles", DW, k, cyc - t0);
+        end
         $display("tb_via_vi_rx[%0d]: phase %0d done at cycle %0d, %0d lookups", DW, k, cyc, lk_count);
     end
 
