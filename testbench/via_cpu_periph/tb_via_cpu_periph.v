@@ -122,7 +122,10 @@ wire [7:0]   cmt_node;
 wire [15:0]  cmt_dvi, cmt_svi;
 wire [255:0] cmt_data;
 wire         host_event;
-integer      cmr_pops = 0, host_events = 0;
+wire         aerr_push;
+wire [23:0]  aerr_push_data;
+reg  [23:0]  aerr_last = 24'd0;
+integer      cmr_pops = 0, host_events = 0, aerr_pushes = 0;
 always @(posedge clk) begin
     if (cmr_ready) begin
         if (!cmr_valid) begin
@@ -132,6 +135,10 @@ always @(posedge clk) begin
     end
     if (host_event) begin
         host_events = host_events + 1;
+    end
+    if (aerr_push) begin
+        aerr_pushes = aerr_pushes + 1;
+        aerr_last = aerr_push_data;
     end
 end
 wire        admin_complete;
@@ -253,6 +260,8 @@ via_cpu_periph #(
     .cm_tx_src_vi(cmt_svi),
     .cm_tx_data(cmt_data),
     .host_event(host_event),
+    .aerr_push(aerr_push),
+    .aerr_push_data(aerr_push_data),
     .busy(busy)
 );
 
@@ -669,7 +678,7 @@ initial begin
     rd_check(R_SCRATCH, 32'h0);
     rd_fault(16'h000c);
     rd_fault(16'h0024);
-    rd_fault(16'h0050);
+    rd_fault(16'h0054);
     rd_fault(16'h0190);
     rd_fault(16'h01d0);
     rd_fault(16'h0ffc);
@@ -683,7 +692,7 @@ initial begin
     wr_fault(R_TLO);
     wr_fault(R_THI);
     wr_fault(R_SPACE);
-    wr_fault(16'h0050);
+    wr_fault(16'h0054);
     wr_fault(W_CMD + 16'h10);
     wr_fault(W_BAR + 16'h40);
     wr_fault(16'h4000);
@@ -1209,6 +1218,20 @@ initial begin
     repeat (2) @(posedge clk);
     if (host_events != i + 2) $fatal(1, "tb_via_cpu_periph: %0d host events for 2 stores", host_events - i);
     rd_check(`VIA_FW_REG_HOST_EVENT, 32'h0);
+    // AERR_PUSH: one pulse per store with byte 0 written, carrying bits
+    // 23:0 of the word; a store without byte 0 pushes nothing; reads 0
+    i = aerr_pushes;
+    wr(`VIA_FW_REG_AERR_PUSH, 32'hA5_01_0007, 4'hf);
+    repeat (2) @(posedge clk);
+    if (aerr_pushes != i + 1 || aerr_last !== 24'h01_0007)
+        $fatal(1, "tb_via_cpu_periph: AERR_PUSH: %0d pushes, data %h", aerr_pushes - i, aerr_last);
+    wr(`VIA_FW_REG_AERR_PUSH, 32'h00_0A_0003, 4'he);
+    repeat (2) @(posedge clk);
+    if (aerr_pushes != i + 1) $fatal(1, "tb_via_cpu_periph: AERR_PUSH without byte 0 pushed");
+    wr(`VIA_FW_REG_AERR_PUSH, 32'h00_0A_0003, 4'h1);
+    repeat (2) @(posedge clk);
+    if (aerr_pushes != i + 2) $fatal(1, "tb_via_cpu_periph: AERR_PUSH with byte 0 alone did not push");
+    rd_check(`VIA_FW_REG_AERR_PUSH, 32'h0);
     $display("tb_via_cpu_periph: connection-management registers ok at %0t", $time);
 
     $display("PASS");
