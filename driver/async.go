@@ -28,6 +28,7 @@ type AsyncError struct {
 	Code     hw.VipError    // what happened (VIP_ERROR_*)
 	Resource hw.VipResource // what it is about (VIP_RESOURCE_*)
 	VI       VI             // the VI (Resource VI)
+	CQ       CQ             // the completion queue (Resource CQ)
 	Cycle    uint64         // the device cycle at which the driver read it
 	Err      error          // CATASTROPHIC: the fault
 }
@@ -35,6 +36,9 @@ type AsyncError struct {
 func (e AsyncError) String() string {
 	if e.Resource == hw.VipResourceVi {
 		return fmt.Sprintf("%s on VI %d at cycle %d", e.Code, uint32(e.VI), e.Cycle)
+	}
+	if e.Resource == hw.VipResourceCq {
+		return fmt.Sprintf("%s on CQ %d at cycle %d", e.Code, uint32(e.CQ), e.Cycle)
 	}
 	return fmt.Sprintf("%s on the %s at cycle %d", e.Code, e.Resource, e.Cycle)
 }
@@ -117,11 +121,16 @@ func (n *NIC) dispatch(e AsyncError) {
 	a := n.asyncs()
 	a.mu.Lock()
 	var fns []func(AsyncError)
-	if e.Resource == hw.VipResourceVi {
+	switch e.Resource {
+	case hw.VipResourceVi:
 		if s := a.owners[e.VI]; s != nil && a.handlers[s] != nil {
 			fns = append(fns, a.handlers[s])
 		}
-	} else {
+	case hw.VipResourceCq:
+		if s := n.cqOwner(e.CQ); s != nil && a.handlers[s] != nil {
+			fns = append(fns, a.handlers[s])
+		}
+	default:
 		for _, fn := range a.handlers {
 			fns = append(fns, fn)
 		}
@@ -157,8 +166,13 @@ func (n *NIC) drainAsync(ctx context.Context) error {
 		if hw.ViAerrValid.Get(v) == 0 {
 			break
 		}
-		n.dispatch(AsyncError{Code: hw.VipError(hw.ViAerrCode.Get(v)), Resource: hw.VipResourceVi,
-			VI: VI(hw.ViAerrVi.Get(v)), Cycle: n.b.Cycle()})
+		e := AsyncError{Code: hw.VipError(hw.ViAerrCode.Get(v)), Resource: hw.VipResource(hw.ViAerrResource.Get(v)), Cycle: n.b.Cycle()}
+		if e.Resource == hw.VipResourceCq {
+			e.CQ = CQ(hw.ViAerrVi.Get(v))
+		} else {
+			e.VI = VI(hw.ViAerrVi.Get(v))
+		}
+		n.dispatch(e)
 	}
 	lost, err := n.b.Read32(ctx, hw.RegViAerrLost)
 	if err != nil {

@@ -279,6 +279,7 @@ type Session struct {
 	ptags   map[Ptag]struct{}
 	regions map[MemHandle]*region
 	vis     map[VI]struct{}
+	viCQ    map[VI]*[2]*CQ // the CQs a VI's queues are bound to (cq.go)
 
 	// doorbell grants (session_grant.go)
 	grantOnce sync.Once
@@ -303,6 +304,7 @@ func (s *Session) sync() {
 	}
 	clear(s.ptags)
 	clear(s.vis)
+	s.syncCQs()
 	s.epoch = cur
 }
 
@@ -636,6 +638,7 @@ func (s *Session) Close(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("destroying VI %d: %w", uint32(vi), err))
 		}
 	}
+	errs = append(errs, s.closeCQs(ctx)...)
 	for h, r := range s.regions {
 		if err := s.deregister(ctx, h, r); err != nil {
 			errs = append(errs, fmt.Errorf("deregistering 0x%08x: %w", uint32(h), err))

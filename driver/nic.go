@@ -164,6 +164,8 @@ type NIC struct {
 	// asynchronous errors (async.go), made on first use
 	asyncOnce sync.Once
 	async     *asyncState
+	cqOnce    sync.Once
+	cq        *cqState
 	cmMu      sync.Mutex
 	cmPending []hw.AdminCmEvent // CM events polled and not yet taken by their waiter
 

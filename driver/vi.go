@@ -79,8 +79,8 @@ type VIInfo struct {
 	RecvQueueEmpty bool
 }
 
-// CreateVI creates a VI with attrs (VipCreateVi, without completion
-// queues: the CQ engine does not exist yet) and returns its id; the VI is
+// CreateVI creates a VI with attrs (VipCreateVi; its queues are bound to
+// completion queues afterwards with BindCQ) and returns its id; the VI is
 // IDLE. The driver checks that attrs.Ptag is one of the session's
 // (VIP_INVALID_PTAG); the firmware then checks, in this order, QoS 0
 // (VIP_INVALID_PARAMETER), the reliability level
@@ -186,11 +186,13 @@ func (s *Session) destroyVIOnce(ctx context.Context, vi VI) error {
 			delete(s.vis, vi)
 			s.disownVI(vi)
 			s.revokeVI(ctx, vi)
+			s.unbindVI(ctx, vi)
 		}
 		return err
 	}
 	delete(s.vis, vi)
 	s.disownVI(vi)
+	s.unbindVI(ctx, vi)
 	s.revokeVI(ctx, vi)
 	return nil
 }

@@ -218,7 +218,7 @@ generate
         `VIA_PARAM_FAIL(("via_nic: TPT_CACHE_ENTRIES=%0d, must be a power of two, 64..16384", TPT_CACHE_ENTRIES))
     end
     if (DMA_ID_WIDTH < 3 || DMA_ID_WIDTH > 32) begin : g_bad_dma_id_width
-        `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 3..32 (six DMA requesters with IDs 0..5)", DMA_ID_WIDTH))
+        `VIA_PARAM_FAIL(("via_nic: DMA_ID_WIDTH=%0d, must be 3..32 (seven DMA requesters with IDs 0..6)", DMA_ID_WIDTH))
     end
     if (DMA_MAX_BURST < 2 || DMA_MAX_BURST > 256 || (DMA_MAX_BURST & (DMA_MAX_BURST - 1)) != 0) begin : g_bad_dma_max_burst
         `VIA_PARAM_FAIL(("via_nic: DMA_MAX_BURST=%0d, must be a power of two, 2..256", DMA_MAX_BURST))
@@ -254,13 +254,15 @@ localparam DB_OFFSET_WIDTH = $clog2(`VIA_DOORBELL_STRIDE);
 
 // AXI4 IDs: the diagnostic engine's bursts 0, the TPT's page-list fetches
 // 1, the VI engines' 2..5 (TX descriptor fetch, TX data reads and
-// write-backs, RX descriptor fetch, RX writes)
+// write-backs, RX descriptor fetch, RX writes) and 6 (completion-queue
+// entries)
 localparam [DMA_ID_WIDTH-1:0] DIAG_ID      = 0;
 localparam [DMA_ID_WIDTH-1:0] TPT_FETCH_ID = 1;
 localparam [DMA_ID_WIDTH-1:0] TXF_ID       = 2;
 localparam [DMA_ID_WIDTH-1:0] TXD_ID       = 3;
 localparam [DMA_ID_WIDTH-1:0] RXF_ID       = 4;
 localparam [DMA_ID_WIDTH-1:0] RXW_ID       = 5;
+localparam [DMA_ID_WIDTH-1:0] CQW_ID       = 6;
 
 // the multiplexers' per-port ID lists (constant functions: a concatenation
 // of parameters is not allowed at every width)
@@ -277,19 +279,20 @@ function [5*DMA_ID_WIDTH-1:0] rd_ids;
     end
 endfunction
 
-function [3*DMA_ID_WIDTH-1:0] wr_ids;
+function [4*DMA_ID_WIDTH-1:0] wr_ids;
     input integer unused;
     begin
-        wr_ids = {(3*DMA_ID_WIDTH){1'b0}};
+        wr_ids = {(4*DMA_ID_WIDTH){1'b0}};
         wr_ids[0*DMA_ID_WIDTH +: DMA_ID_WIDTH] = DIAG_ID;
         wr_ids[1*DMA_ID_WIDTH +: DMA_ID_WIDTH] = TXD_ID;
         wr_ids[2*DMA_ID_WIDTH +: DMA_ID_WIDTH] = RXW_ID;
+        wr_ids[3*DMA_ID_WIDTH +: DMA_ID_WIDTH] = CQW_ID;
     end
 endfunction
 
 /* verilator lint_on UNUSEDSIGNAL */
 localparam [5*DMA_ID_WIDTH-1:0] RD_IDS = rd_ids(0);
-localparam [3*DMA_ID_WIDTH-1:0] WR_IDS = wr_ids(0);
+localparam [4*DMA_ID_WIDTH-1:0] WR_IDS = wr_ids(0);
 // TPT lookups: via_lk_arb shares the engine port of via_tpt_probe between
 // the diagnostic engine (port 0, its source/destination tag bit) and the
 // VI engines' four requesters (ports 1..4, tag unused); its tag is
@@ -526,25 +529,25 @@ wire [2:0]                  v_arvalid;
 wire [2:0]                  v_arready;
 wire [2:0]                  v_rvalid;
 wire [2:0]                  v_rready;
-wire [2*DMA_ID_WIDTH-1:0]   v_awid;
-wire [2*DMA_ADDR_WIDTH-1:0] v_awaddr;
-wire [2*8-1:0]              v_awlen;
-wire [2*3-1:0]              v_awsize;
-wire [2*2-1:0]              v_awburst;
-wire [1:0]                  v_awlock;
-wire [2*4-1:0]              v_awcache;
-wire [2*3-1:0]              v_awprot;
-wire [1:0]                  v_awvalid;
-wire [1:0]                  v_awready;
-wire [2*DATA_WIDTH-1:0]     v_wdata;
-wire [2*DATA_WIDTH/8-1:0]   v_wstrb;
-wire [1:0]                  v_wlast;
-wire [1:0]                  v_wvalid;
-wire [1:0]                  v_wready;
-wire [1:0]                  v_bvalid;
-wire [1:0]                  v_bready;
+wire [3*DMA_ID_WIDTH-1:0]   v_awid;
+wire [3*DMA_ADDR_WIDTH-1:0] v_awaddr;
+wire [3*8-1:0]              v_awlen;
+wire [3*3-1:0]              v_awsize;
+wire [3*2-1:0]              v_awburst;
+wire [2:0]                  v_awlock;
+wire [3*4-1:0]              v_awcache;
+wire [3*3-1:0]              v_awprot;
+wire [2:0]                  v_awvalid;
+wire [2:0]                  v_awready;
+wire [3*DATA_WIDTH-1:0]     v_wdata;
+wire [3*DATA_WIDTH/8-1:0]   v_wstrb;
+wire [2:0]                  v_wlast;
+wire [2:0]                  v_wvalid;
+wire [2:0]                  v_wready;
+wire [2:0]                  v_bvalid;
+wire [2:0]                  v_bready;
 wire [4:0]                  rd_mux_busy;
-wire [2:0]                  wr_mux_busy;
+wire [3:0]                  wr_mux_busy;
 
 // the VI engine's frames (through via_net)
 wire [DATA_WIDTH-1:0]   etx_tdata;
@@ -1209,10 +1212,10 @@ via_axi_rd_mux #(
 assign tpt_rd_busy = rd_mux_busy[1];
 
 // the DMA master's write channels: diagnostic engine (port 0), the VI
-// engine's TX write-backs (port 1) and RX writes (port 2); W in AW order,
-// B routed by ID
+// engine's TX write-backs (port 1), RX writes (port 2) and CQ entries
+// (port 3); W in AW order, B routed by ID
 via_axi_wr_mux #(
-    .PORTS(3),
+    .PORTS(4),
     .ADDR_WIDTH(DMA_ADDR_WIDTH),
     .DATA_WIDTH(DATA_WIDTH),
     .ID_WIDTH(DMA_ID_WIDTH),
@@ -1326,7 +1329,8 @@ via_vi_engine #(
     .TX_FETCH_ID(TXF_ID),
     .TX_DATA_ID(TXD_ID),
     .RX_FETCH_ID(RXF_ID),
-    .RX_WR_ID(RXW_ID)
+    .RX_WR_ID(RXW_ID),
+    .CQ_WR_ID(CQW_ID)
 ) vi_engine_inst (
     .clk(clk),
     .rst(blk_rst),

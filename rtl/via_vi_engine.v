@@ -51,7 +51,10 @@ module via_vi_engine #(
     parameter [ID_WIDTH-1:0] TX_FETCH_ID = 2,
     parameter [ID_WIDTH-1:0] TX_DATA_ID  = 3,
     parameter [ID_WIDTH-1:0] RX_FETCH_ID = 4,
-    parameter [ID_WIDTH-1:0] RX_WR_ID    = 5
+    parameter [ID_WIDTH-1:0] RX_WR_ID    = 5,
+    parameter NUM_CQ     = 16,
+    parameter CQ_MAX_LOG2 = 12,
+    parameter [ID_WIDTH-1:0] CQ_WR_ID    = 6
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -129,27 +132,27 @@ module via_vi_engine #(
     input  wire [2:0]              m_axi_rvalid,
     output wire [2:0]              m_axi_rready,
 
-    // AXI4 writes: port 0 TX write-back, 1 RX (packed as via_axi_wr_mux
-    // takes them); B resp and id are shared
-    output wire [2*ID_WIDTH-1:0]   m_axi_awid,
-    output wire [2*ADDR_WIDTH-1:0] m_axi_awaddr,
-    output wire [2*8-1:0]          m_axi_awlen,
-    output wire [2*3-1:0]          m_axi_awsize,
-    output wire [2*2-1:0]          m_axi_awburst,
-    output wire [1:0]              m_axi_awlock,
-    output wire [2*4-1:0]          m_axi_awcache,
-    output wire [2*3-1:0]          m_axi_awprot,
-    output wire [1:0]              m_axi_awvalid,
-    input  wire [1:0]              m_axi_awready,
-    output wire [2*DATA_WIDTH-1:0] m_axi_wdata,
-    output wire [2*DATA_WIDTH/8-1:0] m_axi_wstrb,
-    output wire [1:0]              m_axi_wlast,
-    output wire [1:0]              m_axi_wvalid,
-    input  wire [1:0]              m_axi_wready,
+    // AXI4 writes: port 0 TX write-back, 1 RX, 2 completion-queue entries
+    // (packed as via_axi_wr_mux takes them); B resp and id are shared
+    output wire [3*ID_WIDTH-1:0]   m_axi_awid,
+    output wire [3*ADDR_WIDTH-1:0] m_axi_awaddr,
+    output wire [3*8-1:0]          m_axi_awlen,
+    output wire [3*3-1:0]          m_axi_awsize,
+    output wire [3*2-1:0]          m_axi_awburst,
+    output wire [2:0]              m_axi_awlock,
+    output wire [3*4-1:0]          m_axi_awcache,
+    output wire [3*3-1:0]          m_axi_awprot,
+    output wire [2:0]              m_axi_awvalid,
+    input  wire [2:0]              m_axi_awready,
+    output wire [3*DATA_WIDTH-1:0] m_axi_wdata,
+    output wire [3*DATA_WIDTH/8-1:0] m_axi_wstrb,
+    output wire [2:0]              m_axi_wlast,
+    output wire [2:0]              m_axi_wvalid,
+    input  wire [2:0]              m_axi_wready,
     input  wire [ID_WIDTH-1:0]     m_axi_bid,
     input  wire [1:0]              m_axi_bresp,
-    input  wire [1:0]              m_axi_bvalid,
-    output wire [1:0]              m_axi_bready,
+    input  wire [2:0]              m_axi_bvalid,
+    output wire [2:0]              m_axi_bready,
 
     // frames out (send engine) and in (receive engine)
     output wire [DATA_WIDTH-1:0]   m_axis_tdata,
@@ -230,6 +233,11 @@ wire                rx_aerr_valid;
 wire [VI_WIDTH-1:0] rx_aerr_vi;
 
 wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
+wire       tx_done_q, tx_done_ev, cq_done_ready, cq_busy, cq_entry, cq_aerr;
+wire [VI_WIDTH-1:0] tx_done_vi, rx_done_vi;
+wire [7:0] cq_aerr_cq;
+wire       vi_wr_hit, vi_rd_hit, cq_wr_hit, cq_rd_hit;
+wire [31:0] vi_rd_data, cq_rd_data;
 wire [1:0] tx_epoch, rx_epoch;
 
 // ------------------------------------------------------------ context commits
@@ -485,6 +493,10 @@ via_vi_tx #(
     .abort(abort),
     .busy(tx_busy),
     .done_pulse(tx_done),
+    .done_vi(tx_done_vi),
+    .done_q(tx_done_q),
+    .done_ev(tx_done_ev),
+    .done_ready(cq_done_ready),
     .cnt_desc(tx_cnt_desc),
     .cnt_err(tx_cnt_err),
     .cnt_frames(tx_cnt_frames),
@@ -604,6 +616,8 @@ via_vi_rx #(
     .abort(abort),
     .busy(rx_busy),
     .done_pulse(rx_done),
+    .done_vi(rx_done_vi),
+    .done_ready(cq_done_ready),
     .cnt_desc(rx_cnt_desc),
     .cnt_err(rx_cnt_err),
     .cnt_drop_no_recv(rx_cnt_no_recv),
@@ -624,8 +638,12 @@ via_vi_rx #(
 // engine goes first; a firmware push waits in fw_held until the queue
 // takes it (a second one meanwhile is dropped and counted)
 localparam [31:0] AERR_RDMAW_PROT32 = `VIA_VIP_ERROR_RDMAW_PROT;
+localparam [31:0] AERR_CATA32       = `VIA_VIP_ERROR_CATASTROPHIC;
+localparam [31:0] RES_VI32          = `VIA_VIP_RESOURCE_VI;
+localparam [31:0] RES_CQ32          = `VIA_VIP_RESOURCE_CQ;
+// entries: {RESOURCE (4), CODE (8), VI or CQ (16)}
 wire                aerr_s_ready;
-wire [23:0]         aerr_head;
+wire [27:0]         aerr_head;
 wire                aerr_head_valid;
 wire                aerr_re;
 reg  [31:0]         aerr_lost;
@@ -633,37 +651,53 @@ wire [15:0]         rx_aerr_vi16 = {{(16-VI_WIDTH){1'b0}}, rx_aerr_vi};
 /* verilator lint_off UNUSEDSIGNAL */
 wire [4:0]          aerr_level;   // for waveforms
 /* verilator lint_on UNUSEDSIGNAL */
-via_fifo #(.WIDTH(24), .DEPTH(16)) aerr_fifo (
+// the completion queues' errors (CQ overflow, a failed entry write) wait
+// in cq_held as the firmware's do in fw_held; the receive engine goes
+// first, then cq_held, then fw_held
+reg         fw_held, cq_held;
+reg  [23:0] fw_held_data;
+reg  [7:0]  cq_held_cq;
+wire        cq_taken = cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        cq_drop  = cq_aerr && cq_held && !cq_taken;
+wire        fw_taken = fw_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        fw_drop  = fw_aerr_push && fw_held && !fw_taken;
+via_fifo #(.WIDTH(28), .DEPTH(16)) aerr_fifo (
     .clk(clk),
     .rst(rst),
-    .s_data(rx_aerr_valid ? {AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} : fw_held_data),
-    .s_valid(rx_aerr_valid || fw_held),
+    .s_data(rx_aerr_valid ? {RES_VI32[3:0], AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} :
+            cq_held ? {RES_CQ32[3:0], AERR_CATA32[7:0], 8'd0, cq_held_cq} :
+            {RES_VI32[3:0], fw_held_data}),
+    .s_valid(rx_aerr_valid || cq_held || fw_held),
     .s_ready(aerr_s_ready),
     .m_data(aerr_head),
     .m_valid(aerr_head_valid),
     .m_ready(aerr_re),
     .level(aerr_level)
 );
-reg         fw_held;
-reg  [23:0] fw_held_data;
-wire        fw_taken = fw_held && !rx_aerr_valid && aerr_s_ready;
-wire        fw_drop  = fw_aerr_push && fw_held && !fw_taken;
 always @(posedge clk) begin
     if (rst) begin
         aerr_lost <= 32'd0;
         fw_held <= 1'b0;
         fw_held_data <= 24'd0;
+        cq_held <= 1'b0;
+        cq_held_cq <= 8'd0;
     end else begin
-        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop};
+        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop} + {31'd0, cq_drop};
         if (fw_aerr_push && (!fw_held || fw_taken)) begin
             fw_held <= 1'b1;
             fw_held_data <= fw_aerr_data;
         end else if (fw_taken) begin
             fw_held <= 1'b0;
         end
+        if (cq_aerr && (!cq_held || cq_taken)) begin
+            cq_held <= 1'b1;
+            cq_held_cq <= cq_aerr_cq;
+        end else if (cq_taken) begin
+            cq_held <= 1'b0;
+        end
     end
 end
-assign aerr_pulse = rx_aerr_valid || fw_taken;
+assign aerr_pulse = rx_aerr_valid || fw_taken || cq_taken;
 
 // ------------------------------------------------------------ registers, status
 
@@ -677,9 +711,9 @@ via_bar0_vi_regs regs_inst (
     .rd_en(rd_en),
     .rd_addr(rd_addr),
     .rd_fire(rd_fire),
-    .wr_hit(wr_hit),
-    .rd_hit(rd_hit),
-    .rd_data(rd_data),
+    .wr_hit(vi_wr_hit),
+    .rd_hit(vi_rd_hit),
+    .rd_data(vi_rd_data),
     .vi_doorbells_i(q_cnt_doorbell),
     .vi_db_dropped_i(q_cnt_db_dropped),
     .vi_db_overflow_i(q_cnt_overflow),
@@ -699,6 +733,7 @@ via_bar0_vi_regs regs_inst (
     .vi_rx_rdma_prot_i(rx_cnt_rdma_prot),
     .vi_aerr_vi_i(aerr_head_valid ? aerr_head[15:0] : 16'd0),
     .vi_aerr_code_i(aerr_head_valid ? aerr_head[23:16] : 8'd0),
+    .vi_aerr_resource_i(aerr_head_valid ? aerr_head[27:24] : 4'd0),
     .vi_aerr_valid_i(aerr_head_valid),
     .vi_aerr_re(aerr_re),
     .vi_aerr_lost_i(aerr_lost)
@@ -707,8 +742,67 @@ via_bar0_vi_regs regs_inst (
 assign inflight_epoch = tx_epoch | rx_epoch;
 // busy: an engine works, the queue block has an operation in progress or
 // send work to hand out, a work item waits, or a context commit is pending
-assign busy       = tx_busy || rx_busy || q_busy || work_valid || ctx_valid;
-assign done_pulse = tx_done || rx_done;
+assign busy       = tx_busy || rx_busy || q_busy || work_valid || ctx_valid || cq_busy;
+// VI_DONE: a descriptor completed, or a CQ entry is in memory
+assign done_pulse = tx_done || rx_done || cq_entry;
+
+assign wr_hit  = vi_wr_hit || cq_wr_hit;
+assign rd_hit  = vi_rd_hit || cq_rd_hit;
+assign rd_data = vi_rd_data | cq_rd_data;
+
+// ------------------------------------------------------------ completion queues
+
+via_cq #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .ID_WIDTH(ID_WIDTH),
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH),
+    .NUM_CQ(NUM_CQ),
+    .MAX_LOG2(CQ_MAX_LOG2),
+    .WR_ID(CQ_WR_ID)
+) cq_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .wr_hit(cq_wr_hit),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_fire),
+    .rd_hit(cq_rd_hit),
+    .rd_data(cq_rd_data),
+    .tx_done(tx_done_ev),
+    .tx_done_vi(tx_done_vi),
+    .tx_done_q(tx_done_q),
+    .rx_done(rx_done),
+    .rx_done_vi(rx_done_vi),
+    .done_ready(cq_done_ready),
+    .m_axi_awid(m_axi_awid[2*ID_WIDTH +: ID_WIDTH]),
+    .m_axi_awaddr(m_axi_awaddr[2*ADDR_WIDTH +: ADDR_WIDTH]),
+    .m_axi_awlen(m_axi_awlen[2*8 +: 8]),
+    .m_axi_awsize(m_axi_awsize[2*3 +: 3]),
+    .m_axi_awburst(m_axi_awburst[2*2 +: 2]),
+    .m_axi_awlock(m_axi_awlock[2]),
+    .m_axi_awcache(m_axi_awcache[2*4 +: 4]),
+    .m_axi_awprot(m_axi_awprot[2*3 +: 3]),
+    .m_axi_awvalid(m_axi_awvalid[2]),
+    .m_axi_awready(m_axi_awready[2]),
+    .m_axi_wdata(m_axi_wdata[2*DATA_WIDTH +: DATA_WIDTH]),
+    .m_axi_wstrb(m_axi_wstrb[2*(DATA_WIDTH/8) +: DATA_WIDTH/8]),
+    .m_axi_wlast(m_axi_wlast[2]),
+    .m_axi_wvalid(m_axi_wvalid[2]),
+    .m_axi_wready(m_axi_wready[2]),
+    .m_axi_bresp(m_axi_bresp),
+    .m_axi_bvalid(m_axi_bvalid[2]),
+    .m_axi_bready(m_axi_bready[2]),
+    .busy(cq_busy),
+    .entry_pulse(cq_entry),
+    .aerr_pulse(cq_aerr),
+    .aerr_cq(cq_aerr_cq)
+);
 
 endmodule
 

@@ -238,6 +238,8 @@ module via_vi_rx #(
     /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
     output reg                     done_pulse,
+    output reg  [VI_WIDTH-1:0]     done_vi,     // with done_pulse: the receive's VI (via_cq)
+    input  wire                    done_ready,  // 0: hold the next completion (via_cq is full)
 
     output reg  [31:0]             cnt_desc,
     output reg  [31:0]             cnt_err,
@@ -883,6 +885,7 @@ always @(posedge clk) begin
             r_berr[i] <= 1'b0; r_dout[i] <= 8'd0;
         end
         done_pulse <= 1'b0;
+        done_vi <= {VI_WIDTH{1'b0}};
         cnt_desc <= 32'd0; cnt_err <= 32'd0; cnt_drop_no_recv <= 32'd0; cnt_drop_bad_vi <= 32'd0;
         cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
         cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
@@ -1142,7 +1145,7 @@ always @(posedge clk) begin
 
         // ---------------- completion stage B: consume, in order
         case (cb_st)
-            CB_IDLE: if (r_full[cb] && r_wbd[cb] && r_dout[cb] == 8'd0 && !adv_valid && !abort) cb_st <= CB_RD;
+            CB_IDLE: if (r_full[cb] && r_wbd[cb] && r_dout[cb] == 8'd0 && !adv_valid && !abort && done_ready) cb_st <= CB_RD;
             CB_RD: begin
                 adv_valid <= 1'b1;
                 adv_vi_r <= rb_vi;
@@ -1155,6 +1158,7 @@ always @(posedge clk) begin
                 if (adv_valid && adv_ready) begin
                     if (!r_lost[cb]) begin
                         done_pulse <= 1'b1;
+                        done_vi <= rb_vi;
                         cnt_desc <= cnt_desc + 32'd1;
                         if (r_err[cb]) cnt_err <= cnt_err + 32'd1;
                     end

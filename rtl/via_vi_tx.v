@@ -261,6 +261,12 @@ module via_vi_tx #(
     /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
     output reg                     done_pulse,
+    // with done_pulse: the completion's VI and queue, and whether its
+    // Status write was issued (a completion-queue event, via_cq)
+    output reg  [VI_WIDTH-1:0]     done_vi,
+    output reg                     done_q,
+    output reg                     done_ev,
+    input  wire                    done_ready,  // 0: hold the next completion (via_cq is full)
     output reg  [31:0]             cnt_desc,
     output reg  [31:0]             cnt_err,
     output reg  [31:0]             cnt_frames,
@@ -377,6 +383,7 @@ reg                r_w [0:MQ-1];       // its Status write was issued
 reg                r_b [0:MQ-1];       // and its B has come
 reg [31:0]         r_st [0:MQ-1];      // error bits of its status
 reg                r_q [0:MQ-1];       // a flushed receive (queue 1)
+reg [VI_WIDTH-1:0] r_vi [0:MQ-1];      // its VI (for the completion event)
 reg                r_rw [0:MQ-1];      // an RDMA write (its frame carries the extension)
 reg                r_xv [0:MQ-1];      // ... whose address segment is in xram
 reg                r_rr [0:MQ-1];      // an RDMA read (not built yet: its Status names it)
@@ -819,7 +826,7 @@ wire wa_ok = wxq_ok[wxq_rp];
 wire aw_done = (!awv_r || w_axi_awready) && (!wv_r || w_axi_wready);
 wire b_now = (bf_cnt != 0) && w_axi_bvalid;
 wire [MW-1:0] b_id = bf_id[bf_rp];
-wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]);
+wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]) && done_ready;
 
 assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv;
 assign adv_vi = ap_vi;
@@ -943,6 +950,7 @@ always @(posedge clk) begin
         r_b[rw_i] <= 1'b0;
         r_st[rw_i] <= cls_st & ST_ERR_MASK;
         r_q[rw_i] <= iqh_q;
+        r_vi[rw_i] <= iqh_vi;
     end
     if (is_fin) r_idone[is_id] <= 1'b1;
     if (x_we) r_xv[is_id] <= 1'b1;
@@ -1006,6 +1014,7 @@ always @(posedge clk) begin
         pk_in <= 32'd0;
         ov_r <= 1'b0;
         done_pulse <= 1'b0;
+        done_ev <= 1'b0;
     end
     if (rst) begin
         a_vi <= {VI_WIDTH{1'b0}};
@@ -1083,12 +1092,16 @@ always @(posedge clk) begin
         bf_rp <= {MW{1'b0}};
         bf_cnt <= {(MW+1){1'b0}};
         done_pulse <= 1'b0;
+        done_ev <= 1'b0;
+        done_vi <= {VI_WIDTH{1'b0}};
+        done_q <= 1'b0;
         cnt_desc <= 32'd0;
         cnt_err <= 32'd0;
         cnt_frames <= 32'd0;
         cnt_wb_lost <= 32'd0;
     end else if (!flush) begin
         done_pulse <= 1'b0;
+        done_ev <= 1'b0;
 
         // ---------------- intake
         if (work_go) begin
@@ -1355,6 +1368,9 @@ always @(posedge clk) begin
         if (cp_go) begin
             cp_rp <= cp_rp + 1'b1;
             done_pulse <= 1'b1;
+            done_vi <= r_vi[cp_i];
+            done_q <= r_q[cp_i];
+            done_ev <= r_w[cp_i];
             cnt_desc <= cnt_desc + 32'd1;
             if (r_st[cp_i] != 32'd0) cnt_err <= cnt_err + 32'd1;
         end

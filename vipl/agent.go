@@ -127,6 +127,19 @@ type KernelAgent interface {
 	ConnectReject(ctx context.Context, conn uint32) error
 	ConnectCancel(ctx context.Context, id ViID) error
 	WaitCM(ctx context.Context, match func(CMEvent) bool, timeoutCycles uint64) (CMEvent, error)
+	// CreateCQ makes a completion queue of at least entries entries and
+	// maps its ring into the process (the NIC writes driver.CQEntry
+	// records into it; Mapping.Bytes is entries rounded up to a power of
+	// two, times 8 bytes); DestroyCQ frees it (refused while a VI's queue
+	// reports to it); ResizeCQ moves it to a new ring, which it returns
+	// (the old one is unmapped). BindCQ makes cq the CQ of queue q of a
+	// VI just created. CQConsumed reports the entries the process took
+	// (its running count, modulo 2**16): a posted write, no round trip.
+	CreateCQ(ctx context.Context, entries int) (CQID, Mapping, error)
+	DestroyCQ(ctx context.Context, id CQID) error
+	ResizeCQ(ctx context.Context, id CQID, entries int) (Mapping, error)
+	BindCQ(ctx context.Context, id ViID, q Queue, cq CQID) error
+	CQConsumed(ctx context.Context, id CQID, count uint16) error
 	// MapDoorbell maps the doorbell page of one of the process's VIs into
 	// the process.
 	MapDoorbell(ctx context.Context, id ViID) (Doorbell, error)
@@ -154,6 +167,7 @@ type AsyncError struct {
 	Code     ErrorCode
 	Resource ResourceCode
 	Vi       ViID   // the VI of a ResourceVi error
+	CQ       CQID   // the CQ of a ResourceCQ error
 	Cycle    uint64 // the NIC cycle at which the agent learned of it
 	Message  string // what the agent knows more (a firmware fault's description)
 }
@@ -165,7 +179,7 @@ func (a *LocalAgent) SetErrorHandler(fn func(AsyncError)) {
 		return
 	}
 	a.s.SetErrorHandler(func(e driver.AsyncError) {
-		ae := AsyncError{Code: ErrorCode(e.Code), Resource: ResourceCode(e.Resource), Vi: ViID(e.VI), Cycle: e.Cycle}
+		ae := AsyncError{Code: ErrorCode(e.Code), Resource: ResourceCode(e.Resource), Vi: ViID(e.VI), CQ: CQID(e.CQ), Cycle: e.Cycle}
 		if e.Err != nil {
 			ae.Message = e.Err.Error()
 		}

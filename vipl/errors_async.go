@@ -52,6 +52,10 @@ type ErrorDescriptor struct {
 	// it); ViID names it in any case.
 	Vi   *Vi
 	ViID ViID
+	// CQ is the CQ of a ResourceCQ error (nil if this Nic no longer has
+	// it); CQID names it in any case.
+	CQ   *CQ
+	CQID CQID
 	// Desc and Op are the descriptor and its operation of a
 	// ResourceDescriptor error (nil and 0 otherwise).
 	Desc         *Desc
@@ -66,6 +70,9 @@ func (e ErrorDescriptor) String() string {
 	s := fmt.Sprintf("%s on the %s", e.ErrorCode, e.ResourceCode)
 	if e.ResourceCode == ResourceVi {
 		s = fmt.Sprintf("%s on VI %d", e.ErrorCode, e.ViID)
+	}
+	if e.ResourceCode == ResourceCQ {
+		s = fmt.Sprintf("%s on CQ %d", e.ErrorCode, e.CQID)
 	}
 	if e.Message != "" {
 		s += ": " + e.Message
@@ -156,10 +163,15 @@ func (e *errorQueue) run() {
 		e.q = e.q[1:]
 		fn := e.fn
 		e.mu.Unlock()
-		d := ErrorDescriptor{Nic: e.n, ViID: a.Vi, ResourceCode: a.Resource, ErrorCode: a.Code, Cycle: a.Cycle, Message: a.Message}
-		if a.Resource == ResourceVi {
+		d := ErrorDescriptor{Nic: e.n, ViID: a.Vi, CQID: a.CQ, ResourceCode: a.Resource, ErrorCode: a.Code, Cycle: a.Cycle, Message: a.Message}
+		switch a.Resource {
+		case ResourceVi:
 			e.n.mu.Lock()
 			d.Vi = e.n.vis[a.Vi]
+			e.n.mu.Unlock()
+		case ResourceCQ:
+			e.n.mu.Lock()
+			d.CQ = e.n.cqs[a.CQ]
 			e.n.mu.Unlock()
 		}
 		if fn == nil {

@@ -396,3 +396,21 @@ func (e *fakeEvents) blocked() int {
 	defer e.mu.Unlock()
 	return e.waits
 }
+
+// The fake NIC has no completion queues (the co-simulation tests cover
+// them against the real one).
+func (f *fakeAgent) CreateCQ(context.Context, int) (CQID, Mapping, error) {
+	return 0, Mapping{}, &Error{Op: "CreateCQ", Code: ErrorNotSupported}
+}
+func (f *fakeAgent) DestroyCQ(context.Context, CQID) error {
+	return &Error{Op: "DestroyCQ", Code: InvalidParameter}
+}
+func (f *fakeAgent) ResizeCQ(context.Context, CQID, int) (Mapping, error) {
+	return Mapping{}, &Error{Op: "ResizeCQ", Code: InvalidParameter}
+}
+func (f *fakeAgent) BindCQ(context.Context, ViID, Queue, CQID) error {
+	return &Error{Op: "BindCQ", Code: InvalidParameter}
+}
+func (f *fakeAgent) CQConsumed(context.Context, CQID, uint16) error {
+	return &Error{Op: "CQConsumed", Code: InvalidParameter}
+}

@@ -58,6 +58,7 @@ type Nic struct {
 	regions map[MemHandle]memRange // registered through this Nic
 	ns      *nameService           // NSInit's table, nil when not started
 	vis     map[ViID]*Vi           // the VIs created through this Nic
+	cqs     map[CQID]*CQ           // the CQs created through this Nic
 	errs    *errorQueue            // ErrorCallback's (errors.go), nil until set
 }
 
@@ -199,6 +200,12 @@ func (n *Nic) Close(ctx context.Context) error {
 	for _, b := range n.bufs {
 		b.Bytes = nil
 	}
+	for _, c := range n.cqs {
+		c.mu.Lock()
+		c.destroyed, c.ring = true, nil
+		c.mu.Unlock()
+	}
+	clear(n.cqs)
 	clear(n.bufs)
 	clear(n.regions)
 	return wrapErr("CloseNic", n.agent.Close(ctx))

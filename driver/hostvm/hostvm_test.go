@@ -1095,3 +1095,59 @@ func TestSpaceAddressFromName(t *testing.T) {
 		t.Logf("the kernel did not take the hint (%#x): addresses are the kernel's", va)
 	}
 }
+
+// TestSpaceAllocContig: a buffer of physically contiguous pages, mapped
+// into the space like any other (the process writes it, "DMA" to its
+// physical pages shows), counted and freed as a space buffer; a request
+// no free run can hold fails with ErrNoMemory and leaves nothing behind.
+func TestSpaceAllocContig(t *testing.T) {
+	p := newPhys(t, 4*MiB, PhysOptions{Seed: 3, Reserve: 64 * 1024})
+	s := newSpace(t, p, "c", 16*MiB)
+	scattered := mustAlloc(t, s, 5*PageSize) // the contiguous run must skip nothing it needs
+	b, err := s.AllocContig(8*PageSize + 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := b.Pages()
+	if len(pages) != 9 {
+		t.Fatalf("%d pages, want 9", len(pages))
+	}
+	for i := 1; i < len(pages); i++ {
+		if pages[i] != pages[0]+uint64(i)*PageSize {
+			t.Fatalf("page %d at 0x%x, not after 0x%x", i, pages[i], pages[i-1])
+		}
+	}
+	for i := range b.Bytes {
+		b.Bytes[i] = byte(i * 13)
+	}
+	ph, err := p.Bytes(pages[0], len(b.Bytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ph {
+		if ph[i] != byte(i*13) {
+			t.Fatalf("physical byte %d is %d, the buffer wrote %d", i, ph[i], byte(i*13))
+		}
+	}
+	if tr, err := s.Translate(b.VA, len(b.Bytes)); err != nil || !slicesEqual(tr, pages) {
+		t.Fatalf("Translate = %#x, %v; want %#x", tr, err, pages)
+	}
+	if st := p.Stats(); st.Buffered != 5+9 {
+		t.Errorf("Buffered = %d, want 14", st.Buffered)
+	}
+	before := p.Stats()
+	if _, err := s.AllocContig(4 * MiB); !errors.Is(err, ErrNoMemory) {
+		t.Errorf("AllocContig of all memory: %v, want ErrNoMemory", err)
+	}
+	if after := p.Stats(); after != before {
+		t.Errorf("a failed AllocContig changed the allocator: %+v -> %+v", before, after)
+	}
+	for _, x := range []*Buffer{b, scattered} {
+		if err := s.Free(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := p.Stats(); st.Buffered != 0 {
+		t.Errorf("Buffered = %d after the frees", st.Buffered)
+	}
+}

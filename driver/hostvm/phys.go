@@ -216,7 +216,9 @@ func (p *Phys) AllocScattered(n int) ([]uint64, error) {
 
 // AllocContig takes n physically contiguous free pages (the lowest such
 // run) and returns the physical address of the first.
-func (p *Phys) AllocContig(n int) (uint64, error) {
+func (p *Phys) AllocContig(n int) (uint64, error) { return p.contig(n, stAlloc) }
+
+func (p *Phys) contig(n int, st uint8) (uint64, error) {
 	if n <= 0 {
 		return 0, fmt.Errorf("%w: %d pages asked", ErrBadRange, n)
 	}
@@ -239,7 +241,10 @@ func (p *Phys) AllocContig(n int) (uint64, error) {
 		largest = max(largest, length)
 		if length == n {
 			for q := start; q < start+n; q++ {
-				p.take(uint32(q), stAlloc)
+				p.take(uint32(q), st)
+			}
+			if st == stSpace {
+				p.inBufs += n
 			}
 			return uint64(start) * PageSize, nil
 		}

@@ -144,7 +144,15 @@ func (s *Space) gap(n uint64) (uint64, int, bool) {
 
 // Alloc makes a buffer of n bytes: whole pages of free addresses, backed
 // by scattered physical pages, readable and writable.
-func (s *Space) Alloc(n int) (*Buffer, error) {
+func (s *Space) Alloc(n int) (*Buffer, error) { return s.alloc(n, false) }
+
+// AllocContig is Alloc with physically contiguous pages (the lowest free
+// run), for memory the NIC writes by physical address, such as a
+// completion queue's ring (a kernel agent's DMA-coherent buffer mapped
+// into the process).
+func (s *Space) AllocContig(n int) (*Buffer, error) { return s.alloc(n, true) }
+
+func (s *Space) alloc(n int, contig bool) (*Buffer, error) {
 	if n <= 0 || n > math.MaxInt-PageSize {
 		return nil, fmt.Errorf("%w: Alloc of %d bytes", ErrBadRange, n)
 	}
@@ -160,7 +168,19 @@ func (s *Space) Alloc(n int) (*Buffer, error) {
 		return nil, fmt.Errorf("%w: space %q has no free range of %d bytes (plus guard pages) in its %d-byte reservation (%d buffers)",
 			ErrNoMemory, s.name, length, s.size, len(s.bufs))
 	}
-	pages, err := s.p.scattered(npages, stSpace)
+	var pages []uint64
+	var err error
+	if contig {
+		var pa uint64
+		if pa, err = s.p.contig(npages, stSpace); err == nil {
+			pages = make([]uint64, npages)
+			for i := range pages {
+				pages[i] = pa + uint64(i)*PageSize
+			}
+		}
+	} else {
+		pages, err = s.p.scattered(npages, stSpace)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("space %q: Alloc of %d bytes: %w", s.name, n, err)
 	}

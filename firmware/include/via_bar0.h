@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xed1bb70c76dc3d32)
+#define VIA_BAR0_HASH VIA_ULL(0xe31c519b0991aa19)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -36,7 +36,7 @@
 #define VIA_DEFAULT_NUM_VI VIA_U(64) /* Number of virtual interfaces, each with one doorbell page. */
 #define VIA_DEFAULT_AXIL_ADDR_WIDTH VIA_U(20) /* BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes. */
 #define VIA_DEFAULT_DMA_ADDR_WIDTH VIA_U(48) /* Host physical address bits of the AXI4 DMA master. */
-#define VIA_DEFAULT_DMA_ID_WIDTH VIA_U(4) /* AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..5). */
+#define VIA_DEFAULT_DMA_ID_WIDTH VIA_U(4) /* AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..6). */
 #define VIA_DEFAULT_DMA_MAX_BURST VIA_U(16) /* Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256). */
 #define VIA_DEFAULT_DMA_MAX_OUTSTANDING VIA_U(4) /* Read bursts the DMA diagnostic engine keeps in flight at most (1..15). */
 #define VIA_DEFAULT_NUM_IRQ VIA_U(8) /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i]. */
@@ -437,11 +437,77 @@
 #define VIA_VI_AERR_VI_MASK VIA_U(0x0000ffff)
 #define VIA_VI_AERR_CODE_SHIFT VIA_U(16)
 #define VIA_VI_AERR_CODE_MASK VIA_U(0x00ff0000)
+#define VIA_VI_AERR_RESOURCE_SHIFT VIA_U(24)
+#define VIA_VI_AERR_RESOURCE_MASK VIA_U(0x0f000000)
 #define VIA_VI_AERR_VALID_SHIFT VIA_U(31)
 #define VIA_VI_AERR_VALID_MASK VIA_U(0x80000000)
 
 /* VI_AERR_LOST (ro): Asynchronous errors dropped because the queue (16 entries) was full. */
 #define VIA_REG_VI_AERR_LOST VIA_U(0x288)
+
+/* CQ_SEL (rw): Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address. */
+#define VIA_REG_CQ_SEL VIA_U(0x290)
+#define VIA_CQ_SEL_CQ_SHIFT VIA_U(0)
+#define VIA_CQ_SEL_CQ_MASK VIA_U(0x000000ff)
+
+/* CQ_CTRL (rw): Set-up of the selected CQ; write the whole word. Reads the selected CQ's set-up and BUSY. */
+#define VIA_REG_CQ_CTRL VIA_U(0x294)
+#define VIA_CQ_CTRL_ENABLE_SHIFT VIA_U(0)
+#define VIA_CQ_CTRL_ENABLE_MASK VIA_U(0x00000001)
+#define VIA_CQ_CTRL_PAUSE_SHIFT VIA_U(1)
+#define VIA_CQ_CTRL_PAUSE_MASK VIA_U(0x00000002)
+#define VIA_CQ_CTRL_RESET_SHIFT VIA_U(2)
+#define VIA_CQ_CTRL_RESET_MASK VIA_U(0x00000004)
+#define VIA_CQ_CTRL_LOG2_ENTRIES_SHIFT VIA_U(8)
+#define VIA_CQ_CTRL_LOG2_ENTRIES_MASK VIA_U(0x00000f00)
+#define VIA_CQ_CTRL_OVERFLOW_SHIFT VIA_U(16)
+#define VIA_CQ_CTRL_OVERFLOW_MASK VIA_U(0x00010000)
+#define VIA_CQ_CTRL_BUSY_SHIFT VIA_U(31)
+#define VIA_CQ_CTRL_BUSY_MASK VIA_U(0x80000000)
+
+/* CQ_BASE_LO (rw): Physical address of the selected CQ's ring (physically contiguous, 4 KiB aligned: bits 11:0 are ignored), low 32 bits; change it only while the CQ is disabled or paused and not BUSY. */
+#define VIA_REG_CQ_BASE_LO VIA_U(0x298)
+
+/* CQ_BASE_HI (rw): Physical address of the selected CQ's ring, high 32 bits. */
+#define VIA_REG_CQ_BASE_HI VIA_U(0x29c)
+
+/* CQ_STATE (ro): The selected CQ's counts. */
+#define VIA_REG_CQ_STATE VIA_U(0x2a0)
+#define VIA_CQ_STATE_PROD_SHIFT VIA_U(0)
+#define VIA_CQ_STATE_PROD_MASK VIA_U(0x0000ffff)
+#define VIA_CQ_STATE_CONS_SHIFT VIA_U(16)
+#define VIA_CQ_STATE_CONS_MASK VIA_U(0xffff0000)
+
+/* CQ_CONS (rw): Consumer count of a CQ (not CQ_SEL's): the entries the process has taken; a ring is full when PROD - CONS reaches its size. Reads the last word written. */
+#define VIA_REG_CQ_CONS VIA_U(0x2a4)
+#define VIA_CQ_CONS_INDEX_SHIFT VIA_U(0)
+#define VIA_CQ_CONS_INDEX_MASK VIA_U(0x0000ffff)
+#define VIA_CQ_CONS_CQ_SHIFT VIA_U(16)
+#define VIA_CQ_CONS_CQ_MASK VIA_U(0x00ff0000)
+
+/* CQ_BIND (rw): Binds a VI's queue to a CQ (or unbinds it): its completions are then written to the CQ. Reads the last word written. */
+#define VIA_REG_CQ_BIND VIA_U(0x2a8)
+#define VIA_CQ_BIND_VI_SHIFT VIA_U(0)
+#define VIA_CQ_BIND_VI_MASK VIA_U(0x0000ffff)
+#define VIA_CQ_BIND_QUEUE_SHIFT VIA_U(16)
+#define VIA_CQ_BIND_QUEUE_MASK VIA_U(0x00010000)
+#define VIA_CQ_BIND_ENABLE_SHIFT VIA_U(17)
+#define VIA_CQ_BIND_ENABLE_MASK VIA_U(0x00020000)
+#define VIA_CQ_BIND_CQ_SHIFT VIA_U(24)
+#define VIA_CQ_BIND_CQ_MASK VIA_U(0xff000000)
+
+/* CQ_ENTRIES (ro): CQ entries written, all CQs (wraps). */
+#define VIA_REG_CQ_ENTRIES VIA_U(0x2ac)
+
+/* CQ_DROPPED (ro): Completions of bound queues not written: the CQ was disabled, full (OVERFLOW) or its write failed (wraps). */
+#define VIA_REG_CQ_DROPPED VIA_U(0x2b0)
+
+/* CQ_CAP (ro): Completion-queue capabilities. */
+#define VIA_REG_CQ_CAP VIA_U(0x2b4)
+#define VIA_CQ_CAP_NUM_SHIFT VIA_U(0)
+#define VIA_CQ_CAP_NUM_MASK VIA_U(0x0000ffff)
+#define VIA_CQ_CAP_MAX_LOG2_SHIFT VIA_U(16)
+#define VIA_CQ_CAP_MAX_LOG2_MASK VIA_U(0x000f0000)
 
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)
@@ -632,8 +698,44 @@ static inline uint32_t via_vi_aerr_vi_get(uint32_t v) { return (uint32_t)((v & V
 static inline uint32_t via_vi_aerr_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_VI_MASK) | ((x << VIA_VI_AERR_VI_SHIFT) & VIA_VI_AERR_VI_MASK)); }
 static inline uint32_t via_vi_aerr_code_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_CODE_MASK) >> VIA_VI_AERR_CODE_SHIFT); }
 static inline uint32_t via_vi_aerr_code_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_CODE_MASK) | ((x << VIA_VI_AERR_CODE_SHIFT) & VIA_VI_AERR_CODE_MASK)); }
+static inline uint32_t via_vi_aerr_resource_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_RESOURCE_MASK) >> VIA_VI_AERR_RESOURCE_SHIFT); }
+static inline uint32_t via_vi_aerr_resource_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_RESOURCE_MASK) | ((x << VIA_VI_AERR_RESOURCE_SHIFT) & VIA_VI_AERR_RESOURCE_MASK)); }
 static inline uint32_t via_vi_aerr_valid_get(uint32_t v) { return (uint32_t)((v & VIA_VI_AERR_VALID_MASK) >> VIA_VI_AERR_VALID_SHIFT); }
 static inline uint32_t via_vi_aerr_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_VI_AERR_VALID_MASK) | ((x << VIA_VI_AERR_VALID_SHIFT) & VIA_VI_AERR_VALID_MASK)); }
+static inline uint32_t via_cq_sel_cq_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_SEL_CQ_MASK) >> VIA_CQ_SEL_CQ_SHIFT); }
+static inline uint32_t via_cq_sel_cq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_SEL_CQ_MASK) | ((x << VIA_CQ_SEL_CQ_SHIFT) & VIA_CQ_SEL_CQ_MASK)); }
+static inline uint32_t via_cq_ctrl_enable_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_ENABLE_MASK) >> VIA_CQ_CTRL_ENABLE_SHIFT); }
+static inline uint32_t via_cq_ctrl_enable_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_ENABLE_MASK) | ((x << VIA_CQ_CTRL_ENABLE_SHIFT) & VIA_CQ_CTRL_ENABLE_MASK)); }
+static inline uint32_t via_cq_ctrl_pause_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_PAUSE_MASK) >> VIA_CQ_CTRL_PAUSE_SHIFT); }
+static inline uint32_t via_cq_ctrl_pause_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_PAUSE_MASK) | ((x << VIA_CQ_CTRL_PAUSE_SHIFT) & VIA_CQ_CTRL_PAUSE_MASK)); }
+static inline uint32_t via_cq_ctrl_reset_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_RESET_MASK) >> VIA_CQ_CTRL_RESET_SHIFT); }
+static inline uint32_t via_cq_ctrl_reset_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_RESET_MASK) | ((x << VIA_CQ_CTRL_RESET_SHIFT) & VIA_CQ_CTRL_RESET_MASK)); }
+static inline uint32_t via_cq_ctrl_log2_entries_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_LOG2_ENTRIES_MASK) >> VIA_CQ_CTRL_LOG2_ENTRIES_SHIFT); }
+static inline uint32_t via_cq_ctrl_log2_entries_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_LOG2_ENTRIES_MASK) | ((x << VIA_CQ_CTRL_LOG2_ENTRIES_SHIFT) & VIA_CQ_CTRL_LOG2_ENTRIES_MASK)); }
+static inline uint32_t via_cq_ctrl_overflow_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_OVERFLOW_MASK) >> VIA_CQ_CTRL_OVERFLOW_SHIFT); }
+static inline uint32_t via_cq_ctrl_overflow_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_OVERFLOW_MASK) | ((x << VIA_CQ_CTRL_OVERFLOW_SHIFT) & VIA_CQ_CTRL_OVERFLOW_MASK)); }
+static inline uint32_t via_cq_ctrl_busy_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CTRL_BUSY_MASK) >> VIA_CQ_CTRL_BUSY_SHIFT); }
+static inline uint32_t via_cq_ctrl_busy_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CTRL_BUSY_MASK) | ((x << VIA_CQ_CTRL_BUSY_SHIFT) & VIA_CQ_CTRL_BUSY_MASK)); }
+static inline uint32_t via_cq_state_prod_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_STATE_PROD_MASK) >> VIA_CQ_STATE_PROD_SHIFT); }
+static inline uint32_t via_cq_state_prod_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_STATE_PROD_MASK) | ((x << VIA_CQ_STATE_PROD_SHIFT) & VIA_CQ_STATE_PROD_MASK)); }
+static inline uint32_t via_cq_state_cons_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_STATE_CONS_MASK) >> VIA_CQ_STATE_CONS_SHIFT); }
+static inline uint32_t via_cq_state_cons_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_STATE_CONS_MASK) | ((x << VIA_CQ_STATE_CONS_SHIFT) & VIA_CQ_STATE_CONS_MASK)); }
+static inline uint32_t via_cq_cons_index_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CONS_INDEX_MASK) >> VIA_CQ_CONS_INDEX_SHIFT); }
+static inline uint32_t via_cq_cons_index_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CONS_INDEX_MASK) | ((x << VIA_CQ_CONS_INDEX_SHIFT) & VIA_CQ_CONS_INDEX_MASK)); }
+static inline uint32_t via_cq_cons_cq_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CONS_CQ_MASK) >> VIA_CQ_CONS_CQ_SHIFT); }
+static inline uint32_t via_cq_cons_cq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CONS_CQ_MASK) | ((x << VIA_CQ_CONS_CQ_SHIFT) & VIA_CQ_CONS_CQ_MASK)); }
+static inline uint32_t via_cq_bind_vi_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_BIND_VI_MASK) >> VIA_CQ_BIND_VI_SHIFT); }
+static inline uint32_t via_cq_bind_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_BIND_VI_MASK) | ((x << VIA_CQ_BIND_VI_SHIFT) & VIA_CQ_BIND_VI_MASK)); }
+static inline uint32_t via_cq_bind_queue_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_BIND_QUEUE_MASK) >> VIA_CQ_BIND_QUEUE_SHIFT); }
+static inline uint32_t via_cq_bind_queue_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_BIND_QUEUE_MASK) | ((x << VIA_CQ_BIND_QUEUE_SHIFT) & VIA_CQ_BIND_QUEUE_MASK)); }
+static inline uint32_t via_cq_bind_enable_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_BIND_ENABLE_MASK) >> VIA_CQ_BIND_ENABLE_SHIFT); }
+static inline uint32_t via_cq_bind_enable_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_BIND_ENABLE_MASK) | ((x << VIA_CQ_BIND_ENABLE_SHIFT) & VIA_CQ_BIND_ENABLE_MASK)); }
+static inline uint32_t via_cq_bind_cq_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_BIND_CQ_MASK) >> VIA_CQ_BIND_CQ_SHIFT); }
+static inline uint32_t via_cq_bind_cq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_BIND_CQ_MASK) | ((x << VIA_CQ_BIND_CQ_SHIFT) & VIA_CQ_BIND_CQ_MASK)); }
+static inline uint32_t via_cq_cap_num_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CAP_NUM_MASK) >> VIA_CQ_CAP_NUM_SHIFT); }
+static inline uint32_t via_cq_cap_num_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CAP_NUM_MASK) | ((x << VIA_CQ_CAP_NUM_SHIFT) & VIA_CQ_CAP_NUM_MASK)); }
+static inline uint32_t via_cq_cap_max_log2_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CAP_MAX_LOG2_MASK) >> VIA_CQ_CAP_MAX_LOG2_SHIFT); }
+static inline uint32_t via_cq_cap_max_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CAP_MAX_LOG2_MASK) | ((x << VIA_CQ_CAP_MAX_LOG2_SHIFT) & VIA_CQ_CAP_MAX_LOG2_MASK)); }
 static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
 static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
 static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_DESC_HASH VIA_ULL(0xf7cbe953dd36d60f)
+#define VIA_DESC_HASH VIA_ULL(0x21a9b7309ae9b043)
 
 #define VIA_DESC_ALIGN VIA_U(0x40) /* Alignment of a descriptor (its control segment) in bytes. */
 #define VIA_DESC_SEG_BYTES VIA_U(0x10) /* Size of an address or data segment in bytes. */
@@ -135,6 +135,17 @@
 #define VIA_DESC_DATA_SEG_LOCAL_HANDLE_OFFSET VIA_U(8)
 #define VIA_DESC_DATA_SEG_LENGTH_OFFSET VIA_U(12)
 
+/* CQ_ENTRY: A completion-queue entry, written by the NIC into the CQ's ring in host memory (one 8-byte write, after the completed descriptor's Status write has its response): it only names the queue that completed, as in VIA; the descriptor is then reaped from that queue. Entry n of a CQ (counted from 0 since it was set up) lands at slot n mod the ring's entries. */
+#define VIA_DESC_CQ_ENTRY_BYTES VIA_U(8)
+#define VIA_DESC_CQ_ENTRY_INFO_OFFSET VIA_U(0)
+#define VIA_DESC_CQ_ENTRY_INFO_VI_SHIFT VIA_U(0)
+#define VIA_DESC_CQ_ENTRY_INFO_VI_MASK VIA_U(0x0000ffff)
+#define VIA_DESC_CQ_ENTRY_INFO_QUEUE_SHIFT VIA_U(16)
+#define VIA_DESC_CQ_ENTRY_INFO_QUEUE_MASK VIA_U(0x00010000)
+#define VIA_DESC_CQ_ENTRY_INFO_VALID_SHIFT VIA_U(31)
+#define VIA_DESC_CQ_ENTRY_INFO_VALID_MASK VIA_U(0x80000000)
+#define VIA_DESC_CQ_ENTRY_SEQ_OFFSET VIA_U(4)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -214,6 +225,21 @@ _Static_assert(sizeof(via_desc_data_seg_t) == 16, "DATA_SEG size");
 _Static_assert(offsetof(via_desc_data_seg_t, local_addr) == 0, "DATA_SEG.LOCAL_ADDR offset");
 _Static_assert(offsetof(via_desc_data_seg_t, local_handle) == 8, "DATA_SEG.LOCAL_HANDLE offset");
 _Static_assert(offsetof(via_desc_data_seg_t, length) == 12, "DATA_SEG.LENGTH offset");
+static inline uint32_t via_desc_cq_entry_info_vi_get(uint32_t v) { return (uint32_t)((v & VIA_DESC_CQ_ENTRY_INFO_VI_MASK) >> VIA_DESC_CQ_ENTRY_INFO_VI_SHIFT); }
+static inline uint32_t via_desc_cq_entry_info_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DESC_CQ_ENTRY_INFO_VI_MASK) | ((x << VIA_DESC_CQ_ENTRY_INFO_VI_SHIFT) & VIA_DESC_CQ_ENTRY_INFO_VI_MASK)); }
+static inline uint32_t via_desc_cq_entry_info_queue_get(uint32_t v) { return (uint32_t)((v & VIA_DESC_CQ_ENTRY_INFO_QUEUE_MASK) >> VIA_DESC_CQ_ENTRY_INFO_QUEUE_SHIFT); }
+static inline uint32_t via_desc_cq_entry_info_queue_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DESC_CQ_ENTRY_INFO_QUEUE_MASK) | ((x << VIA_DESC_CQ_ENTRY_INFO_QUEUE_SHIFT) & VIA_DESC_CQ_ENTRY_INFO_QUEUE_MASK)); }
+static inline uint32_t via_desc_cq_entry_info_valid_get(uint32_t v) { return (uint32_t)((v & VIA_DESC_CQ_ENTRY_INFO_VALID_MASK) >> VIA_DESC_CQ_ENTRY_INFO_VALID_SHIFT); }
+static inline uint32_t via_desc_cq_entry_info_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_DESC_CQ_ENTRY_INFO_VALID_MASK) | ((x << VIA_DESC_CQ_ENTRY_INFO_VALID_SHIFT) & VIA_DESC_CQ_ENTRY_INFO_VALID_MASK)); }
+
+/* CQ_ENTRY: A completion-queue entry, written by the NIC into the CQ's ring in host memory (one 8-byte write, after the completed descriptor's Status write has its response): it only names the queue that completed, as in VIA; the descriptor is then reaped from that queue. Entry n of a CQ (counted from 0 since it was set up) lands at slot n mod the ring's entries. */
+typedef struct __attribute__((packed, aligned(4))) {
+    uint32_t info; /* Which queue completed. */
+    uint32_t seq; /* The entry's number n, low 16 bits (bits 31:16 zero): a consumer expecting entry n takes the slot only when SEQ matches, so a slot of the previous lap never passes for a new entry. */
+} via_desc_cq_entry_t;
+_Static_assert(sizeof(via_desc_cq_entry_t) == 8, "CQ_ENTRY size");
+_Static_assert(offsetof(via_desc_cq_entry_t, info) == 0, "CQ_ENTRY.INFO offset");
+_Static_assert(offsetof(via_desc_cq_entry_t, seq) == 4, "CQ_ENTRY.SEQ offset");
 
 #endif /* __ASSEMBLER__ */
 

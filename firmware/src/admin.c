@@ -25,7 +25,6 @@ enum {
      * a connect request. */
     ATTR_MAX_DISCRIMINATOR_LEN = 64,
     /* CQ engine (a future CAP_CQ register): one CQ per VI for now. */
-    ATTR_MAX_CQ_ENTRIES = 4096,
     /* Packetizer/fabric (a future CAP_NET field): payload bytes per packet. */
     ATTR_NATIVE_MTU = 4096,
     /* The NIC's address is its node number (CAP_NET.NODE_ID, the fabric
@@ -56,8 +55,9 @@ void admin_fill_nic_attrs(via_admin_nic_attrs_t *a, const admin_caps_t *caps)
      * at most MAX_DESC of them outstanding per queue. */
     a->max_descriptors_per_queue = caps->max_desc;
     a->max_segments_per_desc = caps->max_segs;
-    a->max_cq = caps->num_vi;
-    a->max_cq_entries = ATTR_MAX_CQ_ENTRIES;
+    /* Completion queues are the hardware's (CQ_CAP, via_cq). */
+    a->max_cq = caps->num_cq;
+    a->max_cq_entries = caps->num_cq == 0 ? 0 : caps->cq_entries;
     a->max_transfer_size = VIA_ADMIN_MAX_TRANSFER_SIZE;
     a->native_mtu = ATTR_NATIVE_MTU;
     a->max_ptags = VIA_ADMIN_MAX_PTAGS;

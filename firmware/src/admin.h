@@ -32,6 +32,8 @@ typedef struct {
     uint32_t max_desc;   /* CAP_VI_QUEUE.MAX_DESC: MaxDescriptorsPerQueue */
     uint32_t max_segs;   /* CAP_VI_QUEUE.MAX_SEGS: MaxSegmentsPerDesc */
     uint32_t node_id;    /* CAP_NET.NODE_ID: the NIC's network address */
+    uint32_t num_cq;     /* CQ_CAP.NUM: MaxCQ */
+    uint32_t cq_entries; /* 2**CQ_CAP.MAX_LOG2: MaxCQEntries (0: no CQs) */
 } admin_caps_t;
 
 /* admin_execute runs one command and fills *rsp completely (every byte is

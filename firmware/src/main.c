@@ -108,6 +108,9 @@ static void boot(void)
     caps.max_desc = via_cap_vi_queue_max_desc_get(vq);
     caps.max_segs = via_cap_vi_queue_max_segs_get(vq);
     caps.node_id = via_cap_net_node_id_get(hw_bar0_read(VIA_REG_CAP_NET));
+    uint32_t cqcap = hw_bar0_read(VIA_REG_CQ_CAP);
+    caps.num_cq = via_cq_cap_num_get(cqcap);
+    caps.cq_entries = 1u << via_cq_cap_max_log2_get(cqcap);
     vi_set_node(caps.node_id);
     cm_init(caps.node_id);
     /* CAP_TPT says 4..16 (16..65536 regions); 0 is a NIC without a TPT

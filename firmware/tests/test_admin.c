@@ -29,6 +29,8 @@ static const admin_caps_t test_caps = {
     .max_desc = 1024,
     .max_segs = 16,
     .node_id = 7,
+    .num_cq = 16,
+    .cq_entries = 4096,
 };
 
 static via_admin_cmd_t *new_cmd(uint16_t opcode, uint16_t flags, uint32_t seq, uint32_t len)
@@ -147,7 +149,7 @@ static void test_query_nic(void)
     CHECK_EQ_U(a.provider_version, (FW_VERSION_MAJOR << 8) | FW_VERSION_MINOR);
     CHECK_EQ_U(a.provider_version, FW_VERSION);
     CHECK_EQ_U(a.max_vi, test_caps.num_vi);
-    CHECK_EQ_U(a.max_cq, test_caps.num_vi);
+    CHECK_EQ_U(a.max_cq, test_caps.num_cq);
     CHECK(a.max_transfer_size >= 32768);
     /* the address is the node number, one byte */
     CHECK_EQ_U(a.nic_address_len, 1);
@@ -161,7 +163,7 @@ static void test_query_nic(void)
     CHECK(a.max_register_block_bytes > 0 && a.max_register_block_bytes <= a.max_register_bytes);
     CHECK_EQ_U(a.max_descriptors_per_queue, test_caps.max_desc);
     CHECK_EQ_U(a.max_segments_per_desc, test_caps.max_segs);
-    CHECK(a.max_cq_entries > 0);
+    CHECK_EQ_U(a.max_cq_entries, test_caps.cq_entries);
     CHECK(a.native_mtu > 0 && a.native_mtu <= a.max_transfer_size);
     CHECK_EQ_U(a.max_ptags, VIA_ADMIN_MAX_PTAGS);
     CHECK(a.reliability_level_support & 1u); /* unreliable is always there */

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xed1bb70c76dc3d32
+const Bar0Hash uint64 = 0xe31c519b0991aa19
 
 // Constants of the layout.
 const (
@@ -96,7 +96,7 @@ const (
 	DefaultAxilAddrWidth = 20
 	// DefaultDmaAddrWidth: Host physical address bits of the AXI4 DMA master.
 	DefaultDmaAddrWidth = 48
-	// DefaultDmaIdWidth: AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..5).
+	// DefaultDmaIdWidth: AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..6).
 	DefaultDmaIdWidth = 4
 	// DefaultDmaMaxBurst: Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256).
 	DefaultDmaMaxBurst = 16
@@ -322,6 +322,26 @@ const (
 	RegViAerr uint32 = 0x284
 	// RegViAerrLost (ro): Asynchronous errors dropped because the queue (16 entries) was full.
 	RegViAerrLost uint32 = 0x288
+	// RegCqSel (rw): Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.
+	RegCqSel uint32 = 0x290
+	// RegCqCtrl (rw): Set-up of the selected CQ; write the whole word. Reads the selected CQ's set-up and BUSY.
+	RegCqCtrl uint32 = 0x294
+	// RegCqBaseLo (rw): Physical address of the selected CQ's ring (physically contiguous, 4 KiB aligned: bits 11:0 are ignored), low 32 bits; change it only while the CQ is disabled or paused and not BUSY.
+	RegCqBaseLo uint32 = 0x298
+	// RegCqBaseHi (rw): Physical address of the selected CQ's ring, high 32 bits.
+	RegCqBaseHi uint32 = 0x29c
+	// RegCqState (ro): The selected CQ's counts.
+	RegCqState uint32 = 0x2a0
+	// RegCqCons (rw): Consumer count of a CQ (not CQ_SEL's): the entries the process has taken; a ring is full when PROD - CONS reaches its size. Reads the last word written.
+	RegCqCons uint32 = 0x2a4
+	// RegCqBind (rw): Binds a VI's queue to a CQ (or unbinds it): its completions are then written to the CQ. Reads the last word written.
+	RegCqBind uint32 = 0x2a8
+	// RegCqEntries (ro): CQ entries written, all CQs (wraps).
+	RegCqEntries uint32 = 0x2ac
+	// RegCqDropped (ro): Completions of bound queues not written: the CQ was disabled, full (OVERFLOW) or its write failed (wraps).
+	RegCqDropped uint32 = 0x2b0
+	// RegCqCap (ro): Completion-queue capabilities.
+	RegCqCap uint32 = 0x2b4
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -412,7 +432,25 @@ const (
 	TptProbeStatusErrMask     = 0x70       // TPT_PROBE_STATUS[6:4]
 	ViAerrViMask              = 0xffff     // VI_AERR[15:0]
 	ViAerrCodeMask            = 0xff0000   // VI_AERR[23:16]
+	ViAerrResourceMask        = 0xf000000  // VI_AERR[27:24]
 	ViAerrValidMask           = 0x80000000 // VI_AERR[31:31]
+	CqSelCqMask               = 0xff       // CQ_SEL[7:0]
+	CqCtrlEnableMask          = 0x1        // CQ_CTRL[0:0]
+	CqCtrlPauseMask           = 0x2        // CQ_CTRL[1:1]
+	CqCtrlResetMask           = 0x4        // CQ_CTRL[2:2]
+	CqCtrlLog2EntriesMask     = 0xf00      // CQ_CTRL[11:8]
+	CqCtrlOverflowMask        = 0x10000    // CQ_CTRL[16:16]
+	CqCtrlBusyMask            = 0x80000000 // CQ_CTRL[31:31]
+	CqStateProdMask           = 0xffff     // CQ_STATE[15:0]
+	CqStateConsMask           = 0xffff0000 // CQ_STATE[31:16]
+	CqConsIndexMask           = 0xffff     // CQ_CONS[15:0]
+	CqConsCqMask              = 0xff0000   // CQ_CONS[23:16]
+	CqBindViMask              = 0xffff     // CQ_BIND[15:0]
+	CqBindQueueMask           = 0x10000    // CQ_BIND[16:16]
+	CqBindEnableMask          = 0x20000    // CQ_BIND[17:17]
+	CqBindCqMask              = 0xff000000 // CQ_BIND[31:24]
+	CqCapNumMask              = 0xffff     // CQ_CAP[15:0]
+	CqCapMaxLog2Mask          = 0xf0000    // CQ_CAP[19:16]
 	CpuCtrlRunMask            = 0x1        // CPU_CTRL[0:0]
 	CpuStatusRunningMask      = 0x1        // CPU_STATUS[0:0]
 	CpuStatusHaltedMask       = 0x2        // CPU_STATUS[1:1]
@@ -484,7 +522,7 @@ var (
 	IrqStatusAdminDone = Field{Reg: RegIrqStatus, Name: "ADMIN_DONE", LSB: 2, Width: 1, Access: AccessW1C}
 	// IrqStatusFwLog is IRQ_STATUS[3:3] (w1c): The firmware pushed a word into the log FIFO (read FW_LOG), also when the FIFO was full and dropped it.
 	IrqStatusFwLog = Field{Reg: RegIrqStatus, Name: "FW_LOG", LSB: 3, Width: 1, Access: AccessW1C}
-	// IrqStatusViDone is IRQ_STATUS[4:4] (w1c): The descriptor engine completed a descriptor (send or receive, successfully or not).
+	// IrqStatusViDone is IRQ_STATUS[4:4] (w1c): The descriptor engine completed a descriptor (send or receive, successfully or not), or a completion-queue entry's write got its response.
 	IrqStatusViDone = Field{Reg: RegIrqStatus, Name: "VI_DONE", LSB: 4, Width: 1, Access: AccessW1C}
 	// IrqStatusFwEvent is IRQ_STATUS[5:5] (w1c): The firmware has news for the driver that no admin command asked for (connection management: an incoming request, a connection made or ended); raised by the firmware's HOST_EVENT store.
 	IrqStatusFwEvent = Field{Reg: RegIrqStatus, Name: "FW_EVENT", LSB: 5, Width: 1, Access: AccessW1C}
@@ -546,8 +584,44 @@ var (
 	ViAerrVi = Field{Reg: RegViAerr, Name: "VI", LSB: 0, Width: 16, Access: AccessRO}
 	// ViAerrCode is VI_AERR[23:16] (ro): What happened: a VIP_ERROR code (vip.layout ERROR).
 	ViAerrCode = Field{Reg: RegViAerr, Name: "CODE", LSB: 16, Width: 8, Access: AccessRO}
+	// ViAerrResource is VI_AERR[27:24] (ro): What it is about: a VIP_RESOURCE code (vip.layout RESOURCE): VI (the VI field names it) or CQ (the VI field holds the CQ's index).
+	ViAerrResource = Field{Reg: RegViAerr, Name: "RESOURCE", LSB: 24, Width: 4, Access: AccessRO}
 	// ViAerrValid is VI_AERR[31:31] (ro): 1: an error was popped; 0: the queue was empty.
 	ViAerrValid = Field{Reg: RegViAerr, Name: "VALID", LSB: 31, Width: 1, Access: AccessRO}
+	// CqSelCq is CQ_SEL[7:0] (rw): CQ index (0..NUM-1 of CQ_CAP); others select nothing (writes ignored, reads zero).
+	CqSelCq = Field{Reg: RegCqSel, Name: "CQ", LSB: 0, Width: 8, Access: AccessRW}
+	// CqCtrlEnable is CQ_CTRL[0:0] (rw): 1: completions of queues bound to the CQ are written to its ring; 0: they are dropped.
+	CqCtrlEnable = Field{Reg: RegCqCtrl, Name: "ENABLE", LSB: 0, Width: 1, Access: AccessRW}
+	// CqCtrlPause is CQ_CTRL[1:1] (rw): 1: completions for the CQ wait (the engines stall behind them) until PAUSE is written 0; for moving the ring (ResizeCQ).
+	CqCtrlPause = Field{Reg: RegCqCtrl, Name: "PAUSE", LSB: 1, Width: 1, Access: AccessRW}
+	// CqCtrlReset is CQ_CTRL[2:2] (rw): Write 1: the producer and consumer counts and OVERFLOW become 0. Reads 0.
+	CqCtrlReset = Field{Reg: RegCqCtrl, Name: "RESET", LSB: 2, Width: 1, Access: AccessRW}
+	// CqCtrlLog2Entries is CQ_CTRL[11:8] (rw): The ring holds 2**LOG2_ENTRIES entries (1..MAX_LOG2 of CQ_CAP; another value leaves the CQ disabled).
+	CqCtrlLog2Entries = Field{Reg: RegCqCtrl, Name: "LOG2_ENTRIES", LSB: 8, Width: 4, Access: AccessRW}
+	// CqCtrlOverflow is CQ_CTRL[16:16] (rw): Read only: a completion found the ring full (an asynchronous error was queued, resource CQ); later completions are dropped until RESET.
+	CqCtrlOverflow = Field{Reg: RegCqCtrl, Name: "OVERFLOW", LSB: 16, Width: 1, Access: AccessRW}
+	// CqCtrlBusy is CQ_CTRL[31:31] (rw): Read only: entry writes of any CQ await their response.
+	CqCtrlBusy = Field{Reg: RegCqCtrl, Name: "BUSY", LSB: 31, Width: 1, Access: AccessRW}
+	// CqStateProd is CQ_STATE[15:0] (ro): Entries written (or dropped for overflow) since RESET, modulo 2**16: the next entry's SEQ.
+	CqStateProd = Field{Reg: RegCqState, Name: "PROD", LSB: 0, Width: 16, Access: AccessRO}
+	// CqStateCons is CQ_STATE[31:16] (ro): The consumer count last written through CQ_CONS.
+	CqStateCons = Field{Reg: RegCqState, Name: "CONS", LSB: 16, Width: 16, Access: AccessRO}
+	// CqConsIndex is CQ_CONS[15:0] (rw): Entries consumed since RESET, modulo 2**16.
+	CqConsIndex = Field{Reg: RegCqCons, Name: "INDEX", LSB: 0, Width: 16, Access: AccessRW}
+	// CqConsCq is CQ_CONS[23:16] (rw): The CQ.
+	CqConsCq = Field{Reg: RegCqCons, Name: "CQ", LSB: 16, Width: 8, Access: AccessRW}
+	// CqBindVi is CQ_BIND[15:0] (rw): The VI (< NUM_VI; others ignored).
+	CqBindVi = Field{Reg: RegCqBind, Name: "VI", LSB: 0, Width: 16, Access: AccessRW}
+	// CqBindQueue is CQ_BIND[16:16] (rw): 0 send queue, 1 receive queue.
+	CqBindQueue = Field{Reg: RegCqBind, Name: "QUEUE", LSB: 16, Width: 1, Access: AccessRW}
+	// CqBindEnable is CQ_BIND[17:17] (rw): 1 bind, 0 unbind.
+	CqBindEnable = Field{Reg: RegCqBind, Name: "ENABLE", LSB: 17, Width: 1, Access: AccessRW}
+	// CqBindCq is CQ_BIND[31:24] (rw): The CQ.
+	CqBindCq = Field{Reg: RegCqBind, Name: "CQ", LSB: 24, Width: 8, Access: AccessRW}
+	// CqCapNum is CQ_CAP[15:0] (ro): CQs (MaxCQ).
+	CqCapNum = Field{Reg: RegCqCap, Name: "NUM", LSB: 0, Width: 16, Access: AccessRO}
+	// CqCapMaxLog2 is CQ_CAP[19:16] (ro): Largest LOG2_ENTRIES (MaxCQEntries = 2**MAX_LOG2).
+	CqCapMaxLog2 = Field{Reg: RegCqCap, Name: "MAX_LOG2", LSB: 16, Width: 4, Access: AccessRO}
 	// CpuCtrlRun is CPU_CTRL[0:0] (rw): 1 runs the core from address 0; 0 holds it in reset (its memories keep their contents).
 	CpuCtrlRun = Field{Reg: RegCpuCtrl, Name: "RUN", LSB: 0, Width: 1, Access: AccessRW}
 	// CpuStatusRunning is CPU_STATUS[0:0] (ro): RUN is 1 and the core has not halted.
@@ -747,9 +821,43 @@ var Bar0 = Map{
 		{Name: "VI_AERR", Offset: RegViAerr, Access: AccessRO, Doc: "Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous errors); reads 0 when there is none.", Fields: []Field{
 			ViAerrVi,
 			ViAerrCode,
+			ViAerrResource,
 			ViAerrValid,
 		}},
 		{Name: "VI_AERR_LOST", Offset: RegViAerrLost, Access: AccessRO, Doc: "Asynchronous errors dropped because the queue (16 entries) was full.", Fields: []Field{}},
+		{Name: "CQ_SEL", Offset: RegCqSel, Access: AccessRW, Doc: "Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.", Fields: []Field{
+			CqSelCq,
+		}},
+		{Name: "CQ_CTRL", Offset: RegCqCtrl, Access: AccessRW, Doc: "Set-up of the selected CQ; write the whole word. Reads the selected CQ's set-up and BUSY.", Fields: []Field{
+			CqCtrlEnable,
+			CqCtrlPause,
+			CqCtrlReset,
+			CqCtrlLog2Entries,
+			CqCtrlOverflow,
+			CqCtrlBusy,
+		}},
+		{Name: "CQ_BASE_LO", Offset: RegCqBaseLo, Access: AccessRW, Doc: "Physical address of the selected CQ's ring (physically contiguous, 4 KiB aligned: bits 11:0 are ignored), low 32 bits; change it only while the CQ is disabled or paused and not BUSY.", Fields: []Field{}},
+		{Name: "CQ_BASE_HI", Offset: RegCqBaseHi, Access: AccessRW, Doc: "Physical address of the selected CQ's ring, high 32 bits.", Fields: []Field{}},
+		{Name: "CQ_STATE", Offset: RegCqState, Access: AccessRO, Doc: "The selected CQ's counts.", Fields: []Field{
+			CqStateProd,
+			CqStateCons,
+		}},
+		{Name: "CQ_CONS", Offset: RegCqCons, Access: AccessRW, Doc: "Consumer count of a CQ (not CQ_SEL's): the entries the process has taken; a ring is full when PROD - CONS reaches its size. Reads the last word written.", Fields: []Field{
+			CqConsIndex,
+			CqConsCq,
+		}},
+		{Name: "CQ_BIND", Offset: RegCqBind, Access: AccessRW, Doc: "Binds a VI's queue to a CQ (or unbinds it): its completions are then written to the CQ. Reads the last word written.", Fields: []Field{
+			CqBindVi,
+			CqBindQueue,
+			CqBindEnable,
+			CqBindCq,
+		}},
+		{Name: "CQ_ENTRIES", Offset: RegCqEntries, Access: AccessRO, Doc: "CQ entries written, all CQs (wraps).", Fields: []Field{}},
+		{Name: "CQ_DROPPED", Offset: RegCqDropped, Access: AccessRO, Doc: "Completions of bound queues not written: the CQ was disabled, full (OVERFLOW) or its write failed (wraps).", Fields: []Field{}},
+		{Name: "CQ_CAP", Offset: RegCqCap, Access: AccessRO, Doc: "Completion-queue capabilities.", Fields: []Field{
+			CqCapNum,
+			CqCapMaxLog2,
+		}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,
 		}},

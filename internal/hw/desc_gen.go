@@ -9,7 +9,7 @@ import (
 )
 
 // DescHash is the hash of the desc layout.
-const DescHash uint64 = 0xf7cbe953dd36d60f
+const DescHash uint64 = 0x21a9b7309ae9b043
 
 // Constants of the layout.
 const (
@@ -358,20 +358,23 @@ func (v DescFetchCheck) String() string {
 
 // Struct members' bit fields in place, as constants.
 const (
-	DescCtlControlOpMask                   = 0x3     // CTL.CONTROL[1:0]
-	DescCtlControlImmediateMask            = 0x4     // CTL.CONTROL[2:2]
-	DescCtlControlQueueFenceMask           = 0x8     // CTL.CONTROL[3:3]
-	DescCtlStatusDoneMask                  = 0x1     // CTL.STATUS[0:0]
-	DescCtlStatusLocalFormatErrorMask      = 0x2     // CTL.STATUS[1:1]
-	DescCtlStatusLocalProtectionErrorMask  = 0x4     // CTL.STATUS[2:2]
-	DescCtlStatusLocalLengthErrorMask      = 0x8     // CTL.STATUS[3:3]
-	DescCtlStatusPartialPacketErrorMask    = 0x10    // CTL.STATUS[4:4]
-	DescCtlStatusFlushedMask               = 0x20    // CTL.STATUS[5:5]
-	DescCtlStatusTransportErrorMask        = 0x40    // CTL.STATUS[6:6]
-	DescCtlStatusRdmaProtectionErrorMask   = 0x80    // CTL.STATUS[7:7]
-	DescCtlStatusRemoteDescriptorErrorMask = 0x100   // CTL.STATUS[8:8]
-	DescCtlStatusOpMask                    = 0x70000 // CTL.STATUS[18:16]
-	DescCtlStatusImmediateMask             = 0x80000 // CTL.STATUS[19:19]
+	DescCtlControlOpMask                   = 0x3        // CTL.CONTROL[1:0]
+	DescCtlControlImmediateMask            = 0x4        // CTL.CONTROL[2:2]
+	DescCtlControlQueueFenceMask           = 0x8        // CTL.CONTROL[3:3]
+	DescCtlStatusDoneMask                  = 0x1        // CTL.STATUS[0:0]
+	DescCtlStatusLocalFormatErrorMask      = 0x2        // CTL.STATUS[1:1]
+	DescCtlStatusLocalProtectionErrorMask  = 0x4        // CTL.STATUS[2:2]
+	DescCtlStatusLocalLengthErrorMask      = 0x8        // CTL.STATUS[3:3]
+	DescCtlStatusPartialPacketErrorMask    = 0x10       // CTL.STATUS[4:4]
+	DescCtlStatusFlushedMask               = 0x20       // CTL.STATUS[5:5]
+	DescCtlStatusTransportErrorMask        = 0x40       // CTL.STATUS[6:6]
+	DescCtlStatusRdmaProtectionErrorMask   = 0x80       // CTL.STATUS[7:7]
+	DescCtlStatusRemoteDescriptorErrorMask = 0x100      // CTL.STATUS[8:8]
+	DescCtlStatusOpMask                    = 0x70000    // CTL.STATUS[18:16]
+	DescCtlStatusImmediateMask             = 0x80000    // CTL.STATUS[19:19]
+	DescCqEntryInfoViMask                  = 0xffff     // CQ_ENTRY.INFO[15:0]
+	DescCqEntryInfoQueueMask               = 0x10000    // CQ_ENTRY.INFO[16:16]
+	DescCqEntryInfoValidMask               = 0x80000000 // CQ_ENTRY.INFO[31:31]
 )
 
 // Fields, as typed accessors.
@@ -404,6 +407,12 @@ var (
 	DescCtlStatusOp = Field{Reg: 28, Name: "OP", LSB: 16, Width: 3, Access: AccessRW}
 	// DescCtlStatusImmediate is CTL.STATUS[19:19]: IMMEDIATE_DATA holds immediate data received (receive side).
 	DescCtlStatusImmediate = Field{Reg: 28, Name: "IMMEDIATE", LSB: 19, Width: 1, Access: AccessRW}
+	// DescCqEntryInfoVi is CQ_ENTRY.INFO[15:0]: The VI.
+	DescCqEntryInfoVi = Field{Reg: 0, Name: "VI", LSB: 0, Width: 16, Access: AccessRW}
+	// DescCqEntryInfoQueue is CQ_ENTRY.INFO[16:16]: 0: the send queue, 1: the receive queue.
+	DescCqEntryInfoQueue = Field{Reg: 0, Name: "QUEUE", LSB: 16, Width: 1, Access: AccessRW}
+	// DescCqEntryInfoValid is CQ_ENTRY.INFO[31:31]: 1 in every entry the NIC writes (a ring starts zeroed).
+	DescCqEntryInfoValid = Field{Reg: 0, Name: "VALID", LSB: 31, Width: 1, Access: AccessRW}
 )
 
 // DescCtlControlBits is a value of CTL.CONTROL seen as its fields: What the descriptor asks for; reserved bits must be zero (CONTROL_RESERVED_MASK).
@@ -471,6 +480,29 @@ func (v DescCtlStatusBits) String() string {
 		parts = append(parts, "IMMEDIATE")
 	}
 	if r := uint64(v) &^ 0xf01ff; r != 0 {
+		parts = append(parts, "0x"+strconv.FormatUint(r, 16))
+	}
+	return strings.Join(parts, "|")
+}
+
+// DescCqEntryInfoBits is a value of CQ_ENTRY.INFO seen as its fields: Which queue completed.
+// String names the fields that are set, from the low bit up, joined by "|".
+type DescCqEntryInfoBits uint32
+
+// String names v's fields: a one-bit field by its name when set, a wider field as name=VALUE, other bits as one hex number; "0" when v is zero.
+func (v DescCqEntryInfoBits) String() string {
+	if v == 0 {
+		return "0"
+	}
+	var parts []string
+	parts = append(parts, "vi=0x"+strconv.FormatUint(uint64(v)&0xffff, 16))
+	if v&0x10000 != 0 {
+		parts = append(parts, "QUEUE")
+	}
+	if v&0x80000000 != 0 {
+		parts = append(parts, "VALID")
+	}
+	if r := uint64(v) &^ 0x8001ffff; r != 0 {
 		parts = append(parts, "0x"+strconv.FormatUint(r, 16))
 	}
 	return strings.Join(parts, "|")
@@ -570,4 +602,28 @@ func (v *DescDataSeg) Unmarshal(b []byte) {
 	v.LocalAddr = binary.LittleEndian.Uint64(b[0:])
 	v.LocalHandle = binary.LittleEndian.Uint32(b[8:])
 	v.Length = binary.LittleEndian.Uint32(b[12:])
+}
+
+// DescCqEntryBytes is the size of DescCqEntry in bytes.
+const DescCqEntryBytes = 8
+
+// DescCqEntry is CQ_ENTRY: A completion-queue entry, written by the NIC into the CQ's ring in host memory (one 8-byte write, after the completed descriptor's Status write has its response): it only names the queue that completed, as in VIA; the descriptor is then reaped from that queue. Entry n of a CQ (counted from 0 since it was set up) lands at slot n mod the ring's entries.
+type DescCqEntry struct {
+	Info uint32 // Which queue completed.
+	Seq  uint32 // The entry's number n, low 16 bits (bits 31:16 zero): a consumer expecting entry n takes the slot only when SEQ matches, so a slot of the previous lap never passes for a new entry.
+}
+
+// Marshal writes v to b[:DescCqEntryBytes] in the wire layout (little endian), leaving reserved bytes zero.
+func (v *DescCqEntry) Marshal(b []byte) {
+	b = b[:DescCqEntryBytes]
+	clear(b)
+	binary.LittleEndian.PutUint32(b[0:], v.Info)
+	binary.LittleEndian.PutUint32(b[4:], v.Seq)
+}
+
+// Unmarshal reads v from b[:DescCqEntryBytes].
+func (v *DescCqEntry) Unmarshal(b []byte) {
+	b = b[:DescCqEntryBytes]
+	v.Info = binary.LittleEndian.Uint32(b[0:])
+	v.Seq = binary.LittleEndian.Uint32(b[4:])
 }

@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hed1bb70c76dc3d32
+`define VIA_BAR0_HASH 64'he31c519b0991aa19
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -29,7 +29,7 @@
 `define VIA_DEFAULT_NUM_VI 64 // Number of virtual interfaces, each with one doorbell page.
 `define VIA_DEFAULT_AXIL_ADDR_WIDTH 20 // BAR0 address bits; BAR0 is 2**AXIL_ADDR_WIDTH bytes.
 `define VIA_DEFAULT_DMA_ADDR_WIDTH 48 // Host physical address bits of the AXI4 DMA master.
-`define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..5).
+`define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..6).
 `define VIA_DEFAULT_DMA_MAX_BURST 16 // Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256).
 `define VIA_DEFAULT_DMA_MAX_OUTSTANDING 4 // Read bursts the DMA diagnostic engine keeps in flight at most (1..15).
 `define VIA_DEFAULT_NUM_IRQ 8 // Number of interrupt outputs; IRQ_STATUS bit i drives irq[i].
@@ -377,11 +377,93 @@
 `define VIA_VI_AERR_CODE_MSB 23
 `define VIA_VI_AERR_CODE_WIDTH 8
 `define VIA_VI_AERR_CODE_RANGE 23:16
+`define VIA_VI_AERR_RESOURCE_LSB 24
+`define VIA_VI_AERR_RESOURCE_MSB 27
+`define VIA_VI_AERR_RESOURCE_WIDTH 4
+`define VIA_VI_AERR_RESOURCE_RANGE 27:24
 `define VIA_VI_AERR_VALID_LSB 31
 `define VIA_VI_AERR_VALID_MSB 31
 `define VIA_VI_AERR_VALID_WIDTH 1
 `define VIA_VI_AERR_VALID_RANGE 31:31
 `define VIA_REG_VI_AERR_LOST 16'h0288 // ro Asynchronous errors dropped because the queue (16 entries) was full.
+`define VIA_REG_CQ_SEL 16'h0290 // rw Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.
+`define VIA_CQ_SEL_CQ_LSB 0
+`define VIA_CQ_SEL_CQ_MSB 7
+`define VIA_CQ_SEL_CQ_WIDTH 8
+`define VIA_CQ_SEL_CQ_RANGE 7:0
+`define VIA_REG_CQ_CTRL 16'h0294 // rw Set-up of the selected CQ; write the whole word. Reads the selected CQ's set-up and BUSY.
+`define VIA_CQ_CTRL_ENABLE_LSB 0
+`define VIA_CQ_CTRL_ENABLE_MSB 0
+`define VIA_CQ_CTRL_ENABLE_WIDTH 1
+`define VIA_CQ_CTRL_ENABLE_RANGE 0:0
+`define VIA_CQ_CTRL_PAUSE_LSB 1
+`define VIA_CQ_CTRL_PAUSE_MSB 1
+`define VIA_CQ_CTRL_PAUSE_WIDTH 1
+`define VIA_CQ_CTRL_PAUSE_RANGE 1:1
+`define VIA_CQ_CTRL_RESET_LSB 2
+`define VIA_CQ_CTRL_RESET_MSB 2
+`define VIA_CQ_CTRL_RESET_WIDTH 1
+`define VIA_CQ_CTRL_RESET_RANGE 2:2
+`define VIA_CQ_CTRL_LOG2_ENTRIES_LSB 8
+`define VIA_CQ_CTRL_LOG2_ENTRIES_MSB 11
+`define VIA_CQ_CTRL_LOG2_ENTRIES_WIDTH 4
+`define VIA_CQ_CTRL_LOG2_ENTRIES_RANGE 11:8
+`define VIA_CQ_CTRL_OVERFLOW_LSB 16
+`define VIA_CQ_CTRL_OVERFLOW_MSB 16
+`define VIA_CQ_CTRL_OVERFLOW_WIDTH 1
+`define VIA_CQ_CTRL_OVERFLOW_RANGE 16:16
+`define VIA_CQ_CTRL_BUSY_LSB 31
+`define VIA_CQ_CTRL_BUSY_MSB 31
+`define VIA_CQ_CTRL_BUSY_WIDTH 1
+`define VIA_CQ_CTRL_BUSY_RANGE 31:31
+`define VIA_REG_CQ_BASE_LO 16'h0298 // rw Physical address of the selected CQ's ring (physically contiguous, 4 KiB aligned: bits 11:0 are ignored), low 32 bits; change it only while the CQ is disabled or paused and not BUSY.
+`define VIA_REG_CQ_BASE_HI 16'h029c // rw Physical address of the selected CQ's ring, high 32 bits.
+`define VIA_REG_CQ_STATE 16'h02a0 // ro The selected CQ's counts.
+`define VIA_CQ_STATE_PROD_LSB 0
+`define VIA_CQ_STATE_PROD_MSB 15
+`define VIA_CQ_STATE_PROD_WIDTH 16
+`define VIA_CQ_STATE_PROD_RANGE 15:0
+`define VIA_CQ_STATE_CONS_LSB 16
+`define VIA_CQ_STATE_CONS_MSB 31
+`define VIA_CQ_STATE_CONS_WIDTH 16
+`define VIA_CQ_STATE_CONS_RANGE 31:16
+`define VIA_REG_CQ_CONS 16'h02a4 // rw Consumer count of a CQ (not CQ_SEL's): the entries the process has taken; a ring is full when PROD - CONS reaches its size. Reads the last word written.
+`define VIA_CQ_CONS_INDEX_LSB 0
+`define VIA_CQ_CONS_INDEX_MSB 15
+`define VIA_CQ_CONS_INDEX_WIDTH 16
+`define VIA_CQ_CONS_INDEX_RANGE 15:0
+`define VIA_CQ_CONS_CQ_LSB 16
+`define VIA_CQ_CONS_CQ_MSB 23
+`define VIA_CQ_CONS_CQ_WIDTH 8
+`define VIA_CQ_CONS_CQ_RANGE 23:16
+`define VIA_REG_CQ_BIND 16'h02a8 // rw Binds a VI's queue to a CQ (or unbinds it): its completions are then written to the CQ. Reads the last word written.
+`define VIA_CQ_BIND_VI_LSB 0
+`define VIA_CQ_BIND_VI_MSB 15
+`define VIA_CQ_BIND_VI_WIDTH 16
+`define VIA_CQ_BIND_VI_RANGE 15:0
+`define VIA_CQ_BIND_QUEUE_LSB 16
+`define VIA_CQ_BIND_QUEUE_MSB 16
+`define VIA_CQ_BIND_QUEUE_WIDTH 1
+`define VIA_CQ_BIND_QUEUE_RANGE 16:16
+`define VIA_CQ_BIND_ENABLE_LSB 17
+`define VIA_CQ_BIND_ENABLE_MSB 17
+`define VIA_CQ_BIND_ENABLE_WIDTH 1
+`define VIA_CQ_BIND_ENABLE_RANGE 17:17
+`define VIA_CQ_BIND_CQ_LSB 24
+`define VIA_CQ_BIND_CQ_MSB 31
+`define VIA_CQ_BIND_CQ_WIDTH 8
+`define VIA_CQ_BIND_CQ_RANGE 31:24
+`define VIA_REG_CQ_ENTRIES 16'h02ac // ro CQ entries written, all CQs (wraps).
+`define VIA_REG_CQ_DROPPED 16'h02b0 // ro Completions of bound queues not written: the CQ was disabled, full (OVERFLOW) or its write failed (wraps).
+`define VIA_REG_CQ_CAP 16'h02b4 // ro Completion-queue capabilities.
+`define VIA_CQ_CAP_NUM_LSB 0
+`define VIA_CQ_CAP_NUM_MSB 15
+`define VIA_CQ_CAP_NUM_WIDTH 16
+`define VIA_CQ_CAP_NUM_RANGE 15:0
+`define VIA_CQ_CAP_MAX_LOG2_LSB 16
+`define VIA_CQ_CAP_MAX_LOG2_MSB 19
+`define VIA_CQ_CAP_MAX_LOG2_WIDTH 4
+`define VIA_CQ_CAP_MAX_LOG2_RANGE 19:16
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

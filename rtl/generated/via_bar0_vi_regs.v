@@ -103,6 +103,7 @@ module via_bar0_vi_regs (
     // VI_AERR (ro): Pops the oldest asynchronous error the data path queued for the driver (docs/vi.md, Asynchronous ...
     input  wire [15:0] vi_aerr_vi_i,
     input  wire [7:0]  vi_aerr_code_i,
+    input  wire [3:0]  vi_aerr_resource_i,
     input  wire        vi_aerr_valid_i,
     output wire        vi_aerr_re,
 
@@ -214,6 +215,7 @@ always @* begin
             rd_match = 1'b1;
             rd_word[15:0] = vi_aerr_vi_i;
             rd_word[23:16] = vi_aerr_code_i;
+            rd_word[27:24] = vi_aerr_resource_i;
             rd_word[31] = vi_aerr_valid_i;
         end
         `VIA_REG_VI_AERR_LOST: begin

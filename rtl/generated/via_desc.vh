@@ -5,7 +5,7 @@
 `define VIA_DESC_VH
 
 // hash of the layout
-`define VIA_DESC_HASH 64'hf7cbe953dd36d60f
+`define VIA_DESC_HASH 64'h21a9b7309ae9b043
 
 // constants
 `define VIA_DESC_ALIGN 32'h00000040 // Alignment of a descriptor (its control segment) in bytes.
@@ -168,5 +168,24 @@
 `define VIA_DESC_DATA_SEG_LOCAL_HANDLE_SIZE 4
 `define VIA_DESC_DATA_SEG_LENGTH_OFFSET 12 // Bytes of the local buffer.
 `define VIA_DESC_DATA_SEG_LENGTH_SIZE 4
+
+// CQ_ENTRY: A completion-queue entry, written by the NIC into the CQ's ring in host memory (one 8-byte write, after the completed descriptor's Status write has its response): it only names the queue that completed, as in VIA; the descriptor is then reaped from that queue. Entry n of a CQ (counted from 0 since it was set up) lands at slot n mod the ring's entries.
+`define VIA_DESC_CQ_ENTRY_BYTES 8
+`define VIA_DESC_CQ_ENTRY_INFO_OFFSET 0 // Which queue completed.
+`define VIA_DESC_CQ_ENTRY_INFO_SIZE 4
+`define VIA_DESC_CQ_ENTRY_INFO_VI_LSB 0
+`define VIA_DESC_CQ_ENTRY_INFO_VI_MSB 15
+`define VIA_DESC_CQ_ENTRY_INFO_VI_WIDTH 16
+`define VIA_DESC_CQ_ENTRY_INFO_VI_RANGE 15:0
+`define VIA_DESC_CQ_ENTRY_INFO_QUEUE_LSB 16
+`define VIA_DESC_CQ_ENTRY_INFO_QUEUE_MSB 16
+`define VIA_DESC_CQ_ENTRY_INFO_QUEUE_WIDTH 1
+`define VIA_DESC_CQ_ENTRY_INFO_QUEUE_RANGE 16:16
+`define VIA_DESC_CQ_ENTRY_INFO_VALID_LSB 31
+`define VIA_DESC_CQ_ENTRY_INFO_VALID_MSB 31
+`define VIA_DESC_CQ_ENTRY_INFO_VALID_WIDTH 1
+`define VIA_DESC_CQ_ENTRY_INFO_VALID_RANGE 31:31
+`define VIA_DESC_CQ_ENTRY_SEQ_OFFSET 4 // The entry's number n, low 16 bits (bits 31:16 zero): a consumer expecting entry n takes the slot only when SEQ matches, so a slot of the previous lap never passes for a new entry.
+`define VIA_DESC_CQ_ENTRY_SEQ_SIZE 4
 
 `endif // VIA_DESC_VH

@@ -28,11 +28,13 @@ rtl/generated/via_bar0_admin_regs.v
 rtl/generated/via_bar0_tpt_regs.v
 rtl/via_tpt_probe.v
 rtl/generated/via_bar0_vi_regs.v
+rtl/generated/via_bar0_cq_regs.v
 rtl/via_desc_pipe.v
 rtl/via_vi_ctx.v
 rtl/via_vi_queues.v
 rtl/via_vi_tx.v
 rtl/via_vi_rx.v
 rtl/via_vi_engine.v
+rtl/via_cq.v
 testbench/common/axil_master.v
 testbench/via_bar0_regs/tb_via_bar0_regs.v

@@ -425,15 +425,15 @@ via_vi_engine #(
     .m_axi_awcache(),
     .m_axi_awprot(),
     .m_axi_awvalid(),
-    .m_axi_awready(2'd0),
+    .m_axi_awready(3'd0),
     .m_axi_wdata(),
     .m_axi_wstrb(),
     .m_axi_wlast(),
     .m_axi_wvalid(),
-    .m_axi_wready(2'd0),
+    .m_axi_wready(3'd0),
     .m_axi_bid(4'd0),
     .m_axi_bresp(2'd0),
-    .m_axi_bvalid(2'd0),
+    .m_axi_bvalid(3'd0),
     .m_axi_bready(),
     .m_axis_tdata(),
     .m_axis_tkeep(),
@@ -447,7 +447,10 @@ via_vi_engine #(
     .s_axis_tlast(1'b0),
     .abort(1'b0),
     .busy(),
-    .done_pulse()
+    .done_pulse(),
+    .aerr_pulse(),
+    .fw_aerr_push(1'b0),
+    .fw_aerr_data(24'd0)
 );
 
 via_regfile #(

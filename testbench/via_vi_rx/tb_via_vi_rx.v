@@ -156,6 +156,20 @@ wire [BYTES-1:0] wstrb;
 wire [1:0]     inflight_epoch;
 reg            abort = 0;
 wire           busy, done_pulse;
+// the completion event (via_cq's port): done_ready 1 three cycles in four
+// (its own LFSR); a done_pulse names the VI of the advance just taken
+wire [VW-1:0]  done_vi;
+reg  [15:0]    dr_lfsr = 16'hBEEF;
+wire           done_ready = dr_lfsr[1:0] != 2'b00;
+reg            adv_took = 1'b0;
+reg  [VW-1:0]  adv_took_vi;
+always @(posedge clk) begin
+    dr_lfsr <= {dr_lfsr[14:0], dr_lfsr[15] ^ dr_lfsr[13] ^ dr_lfsr[12] ^ dr_lfsr[10]};
+    adv_took <= adv_valid && adv_ready;
+    adv_took_vi <= adv_vi;
+    if (!rst && done_pulse && !(adv_took && done_vi == adv_took_vi))
+        $fatal(1, "tb: done_pulse: done_vi %0d, not the VI of the advance just taken", done_vi);
+end
 wire [31:0]    cnt_desc, cnt_err, cnt_drop_no_recv, cnt_drop_bad_vi, cnt_drop_aborted, cnt_wb_lost;
 wire [31:0]    cnt_rdma, cnt_rdma_prot;
 
@@ -194,6 +208,7 @@ via_vi_rx #(.DATA_WIDTH(DW), .ADDR_WIDTH(AW), .ID_WIDTH(IDW), .NUM_VI(NUM_VI), .
     .w_axi_wlast(wlast), .w_axi_wvalid(wvalid), .w_axi_wready(wready), .w_axi_bid(bid),
     .w_axi_bresp(bresp), .w_axi_bvalid(bvalid), .w_axi_bready(bready),
     .inflight_epoch(inflight_epoch), .abort(abort), .busy(busy), .done_pulse(done_pulse),
+    .done_vi(done_vi), .done_ready(done_ready),
     .cnt_desc(cnt_desc), .cnt_err(cnt_err), .cnt_drop_no_recv(cnt_drop_no_recv),
     .cnt_drop_bad_vi(cnt_drop_bad_vi), .cnt_drop_aborted(cnt_drop_aborted), .cnt_wb_lost(cnt_wb_lost),
     .cnt_rdma(cnt_rdma), .cnt_rdma_prot(cnt_rdma_prot),

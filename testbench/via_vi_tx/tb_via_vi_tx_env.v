@@ -138,6 +138,16 @@ reg                   s_tready;
 wire [1:0]  inflight_epoch, tx_inflight;
 reg         abort;
 wire        busy, done_pulse;
+// the completion event (via_cq's port): done_ready is 1 three cycles in
+// four (its own LFSR, so the bench's random streams stay as they were);
+// every done_pulse must name the VI and queue of the advance it follows
+wire [VI_WIDTH-1:0] done_vi;
+wire        done_q, done_ev;
+reg  [15:0] dr_lfsr = 16'hACE1;
+wire        done_ready = dr_lfsr[1:0] != 2'b00;
+always @(posedge clk) dr_lfsr <= {dr_lfsr[14:0], dr_lfsr[15] ^ dr_lfsr[13] ^ dr_lfsr[12] ^ dr_lfsr[10]};
+reg  [VI_WIDTH:0] dq_fifo [0:255];
+integer     dq_wp = 0, dq_rp = 0;
 wire [31:0] cnt_desc, cnt_err, cnt_frames, cnt_wb_lost;
 wire [1:0]  tpt_inflight = tx_inflight;
 assign inflight_epoch = tx_inflight;
@@ -275,6 +285,10 @@ via_vi_tx #(
     .abort(abort),
     .busy(busy),
     .done_pulse(done_pulse),
+    .done_vi(done_vi),
+    .done_q(done_q),
+    .done_ev(done_ev),
+    .done_ready(done_ready),
     .cnt_desc(cnt_desc),
     .cnt_err(cnt_err),
     .cnt_frames(cnt_frames),
@@ -819,6 +833,20 @@ always @(posedge clk) begin
         if (!st_mode && adv_q !== 1'b0) `XFAIL("adv_q not 0")
     end
     if (!dut_rst && done_pulse) n_done <= n_done + 1;
+    if (dut_rst) begin
+        dq_wp = 0; dq_rp = 0;
+    end else begin
+        if (adv_valid && adv_ready) begin
+            dq_fifo[dq_wp % 256] = {adv_vi, adv_q};
+            dq_wp = dq_wp + 1;
+        end
+        if (done_pulse) begin
+            if (dq_rp == dq_wp) `XFAIL("done_pulse without an advance")
+            else if ({done_vi, done_q} !== dq_fifo[dq_rp % 256]) `XFAIL("done_vi/done_q differ from the advance's VI and queue")
+            dq_rp = dq_rp + 1;
+        end
+        if (done_ev && !done_pulse) `XFAIL("done_ev without done_pulse")
+    end
     // a descriptor completes only after its Status write's B: no done_pulse
     // while a Status write awaits its B
     if (!dut_rst && !st_mode && done_pulse && wb_open != 0) `XFAIL("done_pulse before the Status write's B")
