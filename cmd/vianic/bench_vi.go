@@ -56,6 +56,10 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 		fmt.Fprintf(tw, "RDMA write latency %s (immediate data), doorbell to the target's receive DONE\t%d cycles = %.2f us (first round %d)\t\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles)
 	}
 	fmt.Fprintf(tw, "RDMA write bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t\n", f.RdmaBWMessages, sizeName(f.RdmaBWBytes), f.RdmaBWCycles, f.RdmaBWPerCycle, 100*f.RdmaBWFraction)
+	if g := f.CQ; g != nil {
+		fmt.Fprintf(tw, "CQ latency 8 B, doorbell to the receive's CQ entry taken: polling / CQWait\t%d / %d cycles (wakeup +%d; RecvDone without a CQ: %d)\t\n", g.LatencyPoll, g.LatencyWait, g.WakeupOverhead, g.LatencyNoCQPoll)
+		fmt.Fprintf(tw, "CQ entries, %d x 8 B posted at once (sends and receives on one CQ)\t%d entries in %d cycles = %.3g entries/s (%.1f cycles/entry after the first = %.3g/s)\t\n", g.Entries/2, g.Entries, g.Cycles, g.EntriesPerSec, g.CyclesPerEntry, g.SteadyPerSec)
+	}
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
 	fmt.Fprintf(tw, "simulator CPU time per simulated cycle, same traffic (all threads)\t%.2f us (%.2f s)\t\n", f.SimCPUPerCycleUS, f.SimCPUSec)
 	if q := f.QuantumTraffic; q != nil {

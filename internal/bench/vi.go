@@ -118,6 +118,9 @@ type ViFigures struct {
 	BridgeBusyPerSec []float64 `json:"bridge_busy_cycles_per_sec,omitempty"`
 	Ratio            float64   `json:"ratio_to_bridge_busy,omitempty"`
 
+	// CQ are the completion queues' figures (cq.go).
+	CQ *CQFigures `json:"cq,omitempty"`
+
 	// QuantumTraffic is the same traffic with ViOptions.Quantum (nil
 	// without).
 	QuantumTraffic *ViSpeed `json:"quantum_traffic,omitempty"`
@@ -138,6 +141,7 @@ type viNode struct {
 	nic    *vipl.Nic
 	buf    *vipl.Buffer
 	h      vipl.MemHandle
+	ptag   vipl.Ptag
 	a, b   *vipl.Vi // a sends to b
 	slots  int      // descriptor slots at the start of buf
 	sbuf   int      // offset of the send data
@@ -210,6 +214,7 @@ func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNod
 	for i := range n.rsize {
 		n.buf.Bytes[n.sbuf+i] = byte(i*7 + 1)
 	}
+	n.ptag = p
 	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p, EnableRdmaWrite: true}); err != nil {
 		return fail(err)
 	}
@@ -692,7 +697,10 @@ func viModeled(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progre
 		f.RateSteadyMsg = float64(last-at[0]) / float64(len(at)-1)
 	}
 	progress("message rate: %d cycles, %.1f cycles/message; after the first: %.1f cycles/message", f.RateCycles, f.RatePerMsg, f.RateSteadyMsg)
-	return viRdma(ctx, n, o, f, progress)
+	if err := viRdma(ctx, n, o, f, progress); err != nil {
+		return err
+	}
+	return viCQ(ctx, n, o, f, progress)
 }
 
 // viRdma measures RDMA write with immediate data: latency per size and
