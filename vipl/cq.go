@@ -170,7 +170,9 @@ func (c *CQ) Done(ctx context.Context) (*Vi, Queue, error) {
 		return v, q, err
 	}
 	if cy := c.nic.pollCycles(); cy > 0 {
-		if err := c.nic.agent.Events().Idle(ctx, cy); err != nil {
+		err := c.nic.agent.Events().Idle(ctx, cy)
+		c.nic.waited()
+		if err != nil {
 			return nil, 0, wrapErr(op, err)
 		}
 	}
@@ -216,7 +218,9 @@ func (c *CQ) Wait(ctx context.Context, timeoutMs uint32) (*Vi, Queue, error) {
 			}
 			left = deadline - now
 		}
-		if _, err := ev.Wait(ctx, g, left); err != nil {
+		_, err := ev.Wait(ctx, g, left)
+		c.nic.waited()
+		if err != nil {
 			if Code(err) == Timeout {
 				if v, q, ok, err := look(); err != nil || ok {
 					return v, q, err

@@ -408,3 +408,108 @@ func TestCosimCQResize(t *testing.T) {
 	_, _, err = cq.Done(ctx)
 	assert.True(t, errors.Is(err, vipl.ErrNotDone))
 }
+
+// TestCosimNotify: SendNotify, RecvNotify and CQ.Notify run their handler
+// once, with the next completion taken for it, when a wait of the program
+// returns from the NIC (lockstep); several handlers of one queue take one
+// completion each, in order; a cancelled one never runs and leaves its
+// completion to the program; handlers may call vipl.
+func TestCosimNotify(t *testing.T) {
+	e := newCQEnv(t)
+	ctx := ctxT(t)
+	cq, err := e.n.CreateCQ(ctx, 16)
+	require.NoError(t, err)
+	a, b := e.pair(t, nil, nil)
+	c, d := e.pair(t, nil, cq)
+
+	// until collects n values from ch, letting simulated time pass through
+	// a Done call's poll interval meanwhile
+	until := func(n int, ch <-chan *vipl.Desc) []*vipl.Desc {
+		t.Helper()
+		var got []*vipl.Desc
+		for i := 0; len(got) < n; i++ {
+			require.Less(t, i, 100000, "%d of %d handlers ran", len(got), n)
+			select {
+			case x := <-ch:
+				got = append(got, x)
+			default:
+				_, err := b.SendDone(ctx) // b sends nothing: NotDone, time passes
+				require.ErrorIs(t, err, vipl.ErrNotDone)
+			}
+		}
+		return got
+	}
+
+	// three RecvNotify handlers on b, one SendNotify on a; 3 messages
+	recvs := make(chan *vipl.Desc, 8)
+	for range 3 {
+		_, err := b.RecvNotify(func(x *vipl.Desc) { recvs <- x })
+		require.NoError(t, err)
+	}
+	sends := make(chan *vipl.Desc, 8)
+	_, err = a.SendNotify(func(x *vipl.Desc) { sends <- x })
+	require.NoError(t, err)
+	var ss, rs []*vipl.Desc
+	for k := range 3 {
+		s, r := e.message(t, a, b, k, 40+k)
+		ss, rs = append(ss, s), append(rs, r)
+	}
+	got := until(3, recvs)
+	for i := range got {
+		assert.Same(t, rs[i], got[i], "handler %d got receive %d", i, i)
+		assertStatus(t, recvOK, got[i], "notified receive")
+	}
+	gotS := until(1, sends)
+	assert.Same(t, ss[0], gotS[0], "the send handler took the first send")
+	// the other two sends were not taken: the program reaps them
+	for i := 1; i < 3; i++ {
+		x, err := a.SendWait(ctx, 1)
+		require.NoError(t, err)
+		assert.Same(t, ss[i], x)
+	}
+	_, err = b.RecvDone(ctx)
+	assert.ErrorIs(t, err, vipl.ErrNotDone, "the handlers took every receive")
+
+	// a cancelled handler never runs; its completion stays in the queue
+	x, err := b.RecvNotify(func(*vipl.Desc) { t.Error("a cancelled handler ran") })
+	require.NoError(t, err)
+	assert.True(t, x.Cancel())
+	assert.False(t, x.Cancel(), "cancelled twice")
+	_, r := e.message(t, a, b, 5, 16)
+	got1, err := b.RecvWait(ctx, 1)
+	require.NoError(t, err)
+	assert.Same(t, r, got1)
+	_, err = a.SendWait(ctx, 1)
+	require.NoError(t, err)
+
+	// CQ.Notify: the handler gets the VI and queue and reaps the receive
+	// itself (a handler may call vipl)
+	entries := make(chan *vipl.Desc, 8)
+	_, err = cq.Notify(func(v *vipl.Vi, q vipl.Queue) {
+		if v != d || q != vipl.RecvQueue {
+			t.Errorf("CQ handler: VI %d, %s queue; want VI %d, receive", v.ID(), q, d.ID())
+		}
+		x, err := v.RecvDone(ctx)
+		if err != nil {
+			t.Errorf("CQ handler: RecvDone: %v", err)
+		}
+		entries <- x
+	})
+	require.NoError(t, err)
+	_, r = e.message(t, c, d, 7, 24)
+	gotE := until(1, entries)
+	assert.Same(t, r, gotE[0])
+	assertStatus(t, recvOK, gotE[0], "receive reaped in the CQ handler")
+	_, err = c.SendWait(ctx, 1)
+	require.NoError(t, err)
+
+	// bad input
+	_, err = b.RecvNotify(nil)
+	assert.ErrorIs(t, err, vipl.ErrInvalidParameter)
+	_, err = cq.Notify(nil)
+	assert.ErrorIs(t, err, vipl.ErrInvalidParameter)
+	// a handler still waiting when the Nic closes never runs (Cleanup
+	// closes it)
+	_, err = b.RecvNotify(func(*vipl.Desc) { t.Error("a handler ran after Close") })
+	require.NoError(t, err)
+}

@@ -247,7 +247,9 @@ func (v *Vi) done(ctx context.Context, op string, q Queue) (*Desc, error) {
 		return d, nil
 	}
 	if c := v.nic.pollCycles(); c > 0 {
-		if err := v.nic.agent.Events().Idle(ctx, c); err != nil {
+		err := v.nic.agent.Events().Idle(ctx, c)
+		v.nic.waited()
+		if err != nil {
 			return nil, wrapErr(op, err)
 		}
 	}
@@ -300,7 +302,9 @@ func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*D
 			}
 			left = deadline - now
 		}
-		if _, err := ev.Wait(ctx, g, left); err != nil {
+		_, err := ev.Wait(ctx, g, left)
+		v.nic.waited()
+		if err != nil {
 			if Code(err) == Timeout {
 				if d := v.reap(q); d != nil {
 					return d, nil

@@ -60,6 +60,9 @@ type Nic struct {
 	vis     map[ViID]*Vi           // the VIs created through this Nic
 	cqs     map[CQID]*CQ           // the CQs created through this Nic
 	errs    *errorQueue            // ErrorCallback's (errors.go), nil until set
+
+	notifyOnce sync.Once
+	nt         atomic.Pointer[notifier] // the Notify handlers (notify.go), nil until the first
 }
 
 type memRange struct {
@@ -152,6 +155,7 @@ func (n *Nic) Park(ctx context.Context) error {
 	for {
 		var err error
 		g, err = ev.Wait(ctx, g, 0)
+		n.waited()
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -188,6 +192,9 @@ func (n *Nic) pollCycles() uint64 {
 // its memory. Buffers from Alloc are unusable afterwards. Closing twice
 // does nothing.
 func (n *Nic) Close(ctx context.Context) error {
+	if nt := n.nt.Load(); nt != nil {
+		nt.close()
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
