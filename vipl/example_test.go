@@ -410,3 +410,60 @@ func ExampleNic_NSGetHostByName() {
 	// this NIC is alpha
 	// VIP_ERROR_NAMESERVICE
 }
+
+// Completion queues: two VIs' receive queues report to one CQ; CQ.Wait
+// names the VI whose receive completed, and RecvDone reaps it.
+func ExampleNic_CreateCQ() {
+	ctx := context.Background()
+	sim := startSimulator(ctx)
+	defer sim.Stop()
+	nic, err := vipl.OpenNic(ctx, sim.Addr(), 0, vipl.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer nic.Close(ctx)
+	ptag, _ := nic.CreatePtag(ctx)
+	buf, err := nic.Alloc(ctx, 2*4096)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h, _ := nic.RegisterMem(ctx, buf.VA, len(buf.Bytes), vipl.MemAttributes{Ptag: ptag})
+
+	cq, err := nic.CreateCQ(ctx, 8)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: 4096, Ptag: ptag}
+	var senders, receivers []*vipl.Vi
+	for range 2 {
+		s, _ := nic.CreateVi(ctx, attrs)
+		r, err := nic.CreateViWithCQ(ctx, attrs, nil, cq) // receives report to cq
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		s.ConnectLoopback(ctx, r)
+		senders, receivers = append(senders, s), append(receivers, r)
+	}
+	// one message to the second receiver: descriptors in page 0, data in page 1
+	copy(buf.Bytes[4096:], "hello")
+	recv, _ := nic.NewDesc(buf.VA, h, &vipl.Descriptor{Segments: []vipl.DataSegment{{Addr: buf.VA + 4096 + 64, Handle: h, Length: 64}}})
+	receivers[1].PostRecv(ctx, recv)
+	send, _ := nic.NewDesc(buf.VA+64, h, &vipl.Descriptor{Segments: []vipl.DataSegment{{Addr: buf.VA + 4096, Handle: h, Length: 5}}})
+	senders[1].PostSend(ctx, send)
+
+	v, q, err := cq.Wait(ctx, 10)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, _ := v.RecvDone(ctx)
+	fmt.Println("entry: second receiver:", v == receivers[1], "queue:", q)
+	fmt.Printf("%s %q\n", d.Status(), buf.Bytes[4096+64:4096+64+d.Length()])
+	// Output:
+	// entry: second receiver: true queue: receive
+	// DONE|op=RECEIVE "hello"
+}
