@@ -2,11 +2,17 @@
 # Synthesizes via_nic (default parameters) with Yosys, generic gate library,
 # and writes the cell counts to docs/synthesis.md.
 #
-#   sim-scripts/synth.sh [-f]
+#   sim-scripts/synth.sh [-f | -c]
 #
 # -f also flattens the netlist and optimizes it once more
 # (sim-scripts/synth-flat.ys, about 100 s more) and records that total in
 # docs/synthesis.md; without it the last recorded flattened total is kept.
+# -c is make test's check: the same script up to the end of the coarse
+# phase (synth -run begin:fine: elaboration, proc, the word-level
+# optimizations, memories), then the same checks (latches, loops, drivers);
+# it writes no docs (about a quarter of the full flow's time: the gate
+# mapping and its optimizations are most of it). `make synth` runs the full
+# flow and updates docs/synthesis.md.
 #
 # The control processor's memories and the admin windows (via_cpu_ram) and
 # the generic RAMs (via_ram: the TPT's region table and page-list cache) are
@@ -19,10 +25,12 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 full=0
+coarse=0
 case "${1:-}" in
   -f) full=1 ;;
+  -c) coarse=1 ;;
   "") ;;
-  *) echo "usage: $0 [-f]" >&2; exit 2 ;;
+  *) echo "usage: $0 [-f | -c]" >&2; exit 2 ;;
 esac
 cd "$root"
 out=build/synth
@@ -30,6 +38,21 @@ mkdir -p "$out"
 rm -f "$out/stat.txt" "$out/stat_flat.txt" "$out/rams.txt"
 
 start=$(date +%s)
+if [ $coarse -eq 1 ]; then
+  # synth.ys with the coarse phase only, its outputs beside the full flow's
+  script=$out/synth-coarse.ys
+  sed -e 's/^synth -top via_nic$/synth -top via_nic -run begin:fine/' \
+      -e 's#build/synth/stat.txt#build/synth/stat_coarse.txt#' \
+      -e 's#build/synth/rams.txt#build/synth/rams_coarse.txt#' sim-scripts/synth.ys > "$script"
+  grep -q -- '-run begin:fine' "$script" || { echo "synth: sim-scripts/synth.ys has no 'synth -top via_nic' line" >&2; exit 1; }
+  if ! yosys -q -l "$out/yosys-coarse.log" "$script" >/dev/null 2>&1; then
+    grep -E "ERROR|Assert|assert" "$out/yosys-coarse.log" >&2 || tail -n 20 "$out/yosys-coarse.log" >&2
+    echo "synth: coarse check FAILED (log $out/yosys-coarse.log)" >&2
+    exit 1
+  fi
+  echo "synth: coarse check ok ($(( $(date +%s) - start ))s: elaborated, no latch, loop or driver conflict; make synth for the gate counts)"
+  exit 0
+fi
 script=sim-scripts/synth.ys
 [ $full -eq 0 ] || script=sim-scripts/synth-flat.ys
 if ! yosys -q -l "$out/yosys.log" "$script" >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The hardware half of `make test`, as one pool of single-threaded jobs
 # (sim-scripts/jobs.sh: as many at a time as CPUs, longest first): lint,
-# synthesis, every RTL unit bench in both simulators (the short variants
+# synthesis (its coarse check, synth.sh -c; `make synth` maps to gates),
+# every RTL unit bench in both simulators (the short variants
 # under Icarus, benches.sh -S), the firmware's native
 # tests, and the co-simulation models the Go tests use (VCD and FST builds,
 # the echo server). One pool keeps every core busy without running more
@@ -21,7 +22,7 @@ done
 q=$(printf '%q' "$root")
 {
   echo "0 lint $q/sim-scripts/lint.sh"
-  echo "0 synth $q/sim-scripts/synth.sh"
+  echo "0 synth $q/sim-scripts/synth.sh -c"
   echo "0 synth-blocks $q/sim-scripts/synth-blocks.sh"
   echo "0 firmware make --no-print-directory -C $q/firmware test"
   echo "0 sim-vcd $q/sim-scripts/build-sim.sh -j 1 vcd"
