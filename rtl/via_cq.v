@@ -28,6 +28,10 @@
 // whose CQ is PAUSEd waits at the head (and everything behind it) until
 // PAUSE is cleared: the driver moves a ring that way (ResizeCQ).
 //
+// abort (the soft reset's drain): queued events are dropped, PAUSE is
+// ignored, nothing new is written; busy falls once the writes in flight
+// have their responses.
+//
 // The engine's asynchronous error queue takes aerr_pulse (via_vi_engine).
 
 `timescale 1ns / 1ps
@@ -92,6 +96,9 @@ module via_cq #(
     input  wire                    m_axi_bvalid,
     output wire                    m_axi_bready,
 
+    /* verilator lint_off SYMRSVDWORD */
+    input  wire                    abort,         // level: drain (via_soft_reset's dma_abort)
+    /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
     output reg                     entry_pulse,   // an entry's write got its response
     output reg                     aerr_pulse,    // a CQ overflowed or lost an entry
@@ -113,8 +120,8 @@ generate
     if (DATA_WIDTH < 64) begin : g_bad_width
         `VIA_PARAM_FAIL(("via_cq: DATA_WIDTH=%0d, must be at least 64", DATA_WIDTH))
     end
-    if (ADDR_WIDTH < 33 || ADDR_WIDTH > 64) begin : g_bad_addr
-        `VIA_PARAM_FAIL(("via_cq: ADDR_WIDTH=%0d, must be 33..64", ADDR_WIDTH))
+    if (ADDR_WIDTH < 32 || ADDR_WIDTH > 64) begin : g_bad_addr
+        `VIA_PARAM_FAIL(("via_cq: ADDR_WIDTH=%0d, must be 32..64", ADDR_WIDTH))
     end
     if (NUM_VI < 1 || NUM_VI > 1024) begin : g_bad_num_vi
         `VIA_PARAM_FAIL(("via_cq: NUM_VI=%0d, must be 1..1024", NUM_VI))
@@ -140,9 +147,11 @@ reg  [ADDR_WIDTH-1:12] c_base [0:NUM_CQ-1];
 reg  [15:0]      c_prod  [0:NUM_CQ-1];
 reg  [15:0]      c_cons  [0:NUM_CQ-1];
 
-// binding table: {enable, CQ} per VI and queue (index {VI, queue})
-reg  [2*NUM_VI-1:0] b_en;
-reg  [CW-1:0]    b_cq [0:2*NUM_VI-1];   // no reset: read only where b_en is 1
+// binding table: {enable, CQ} per VI and queue (index {VI, queue}; one
+// entry per index value, so at least 2 * NUM_VI: the index's width fits it)
+localparam NB = 2 << VI_WIDTH;
+reg  [NB-1:0]    b_en;
+reg  [CW-1:0]    b_cq [0:NB-1];   // no reset: read only where b_en is 1
 
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [31:0]      cons_word, bind_word;   // the last words written (read back; some bits reserved)
@@ -152,6 +161,11 @@ reg  [3:0]       wr_out;     // entry writes awaiting their response
 reg              aw_pend, w_pend;   // the last entry's AW, W not yet taken
 
 wire [63:0] base64 = sel_ok ? {{(64-ADDR_WIDTH){1'b0}}, c_base[sel_i], 12'd0} : 64'd0;
+// bits 63:12 of the selected CQ's base after a CQ_BASE_HI write; the block
+// keeps ADDR_WIDTH-1:12 of them (none of wr_data when ADDR_WIDTH is 32)
+/* verilator lint_off UNUSEDSIGNAL */
+wire [51:0] base_hi_new = {wr_data, base64[31:12]};
+/* verilator lint_on UNUSEDSIGNAL */
 
 via_bar0_cq_regs regs_inst (
     .clk(clk),
@@ -230,16 +244,18 @@ wire [CW-1:0] h_cq    = b_cq[ev_head];
 wire [15:0]   h_prod  = c_prod[h_cq];
 wire [15:0]   h_size  = 16'd1 << c_log2[h_cq];
 wire          h_full  = (h_prod - c_cons[h_cq]) >= h_size;
-wire          h_paused = h_bound && c_pause[h_cq];
+// (abort: events are dropped, paused or not, and nothing new is written;
+// the writes in flight finish, then busy falls and the soft reset goes on)
+wire          h_paused = h_bound && c_pause[h_cq] && !abort;
 // the CQ of each write awaiting its response, in order
 reg  [CW-1:0] wq [0:15];
 reg  [3:0]    wq_wp, wq_rp;
 wire          b_err  = b_fire && m_axi_bresp[1];
 // (not in the cycle of a failed response: one error a cycle)
 wire          h_go    = ev_have && !aw_pend && !w_pend && !h_paused && wr_out != 4'hF && !b_err;
-wire          h_write = h_go && h_bound && c_en[h_cq] && !c_ovf[h_cq] && !h_full;
-wire          h_ovf   = h_go && h_bound && c_en[h_cq] && !c_ovf[h_cq] && h_full;
-wire          h_drop  = h_go && h_bound && (!c_en[h_cq] || c_ovf[h_cq] || h_full);
+wire          h_write = h_go && h_bound && c_en[h_cq] && !c_ovf[h_cq] && !h_full && !abort;
+wire          h_ovf   = h_go && h_bound && c_en[h_cq] && !c_ovf[h_cq] && h_full && !abort;
+wire          h_drop  = h_go && h_bound && (!c_en[h_cq] || c_ovf[h_cq] || h_full || abort);
 wire [15:0]   h_slot  = h_prod & (h_size - 16'd1);
 wire [VI_WIDTH-1:0] h_vi = ev_head[VI_WIDTH:1];
 wire [ADDR_WIDTH-1:0] h_addr = {c_base[h_cq], 12'd0} + {{(ADDR_WIDTH-19){1'b0}}, h_slot, 3'b000};
@@ -276,7 +292,7 @@ always @(posedge clk) begin
             c_en[i] <= 1'b0; c_pause[i] <= 1'b0; c_ovf[i] <= 1'b0; c_log2[i] <= 4'd0;
             c_base[i] <= {(ADDR_WIDTH-12){1'b0}}; c_prod[i] <= 16'd0; c_cons[i] <= 16'd0;
         end
-        b_en <= {(2*NUM_VI){1'b0}};
+        b_en <= {NB{1'b0}};
         cons_word <= 32'd0;
         bind_word <= 32'd0;
         cnt_entries <= 32'd0;
@@ -361,7 +377,7 @@ always @(posedge clk) begin
             end
         end
         if (base_lo_we && sel_ok) c_base[sel_i][31:12] <= wr_data[31:12];
-        if (base_hi_we && sel_ok) c_base[sel_i][ADDR_WIDTH-1:32] <= wr_data[ADDR_WIDTH-33:0];
+        if (base_hi_we && sel_ok) c_base[sel_i] <= base_hi_new[ADDR_WIDTH-13:0];
         if (cons_we) begin
             cons_word <= wr_data;
             if (w_cons_ok) c_cons[w_cons_cq[CW-1:0]] <= wr_data[`VIA_CQ_CONS_INDEX_RANGE];

@@ -798,6 +798,7 @@ via_cq #(
     .m_axi_bresp(m_axi_bresp),
     .m_axi_bvalid(m_axi_bvalid[2]),
     .m_axi_bready(m_axi_bready[2]),
+    .abort(abort),
     .busy(cq_busy),
     .entry_pulse(cq_entry),
     .aerr_pulse(cq_aerr),

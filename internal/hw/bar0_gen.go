@@ -602,7 +602,7 @@ var (
 	CqCtrlOverflow = Field{Reg: RegCqCtrl, Name: "OVERFLOW", LSB: 16, Width: 1, Access: AccessRW}
 	// CqCtrlBusy is CQ_CTRL[31:31] (rw): Read only: entry writes of any CQ await their response.
 	CqCtrlBusy = Field{Reg: RegCqCtrl, Name: "BUSY", LSB: 31, Width: 1, Access: AccessRW}
-	// CqStateProd is CQ_STATE[15:0] (ro): Entries written (or dropped for overflow) since RESET, modulo 2**16: the next entry's SEQ.
+	// CqStateProd is CQ_STATE[15:0] (ro): Entries written since RESET (a write answered with an error counts; a completion dropped for a full or disabled CQ does not), modulo 2**16: the next entry's SEQ.
 	CqStateProd = Field{Reg: RegCqState, Name: "PROD", LSB: 0, Width: 16, Access: AccessRO}
 	// CqStateCons is CQ_STATE[31:16] (ro): The consumer count last written through CQ_CONS.
 	CqStateCons = Field{Reg: RegCqState, Name: "CONS", LSB: 16, Width: 16, Access: AccessRO}
