@@ -8,6 +8,8 @@
 //                  RDMA enables, peer), written by the firmware
 //   via_vi_tx      send engine: fetch, gather, frame out, status write-back
 //   via_vi_rx      receive engine: frame in, fetch, scatter, write-back
+//   via_cq         completion queues: the engines' completion events into
+//                  CQ rings in host memory (issue 11; BAR0 block `cq`)
 //   BAR0 block `vi` (via_bar0_vi_regs): the counters
 //
 // Outside: the TPT lookup ports (four: TX fetch, TX data, RX fetch, RX
@@ -632,7 +634,9 @@ via_vi_rx #(
 
 // ------------------------------------------------------------ asynchronous errors
 // the receive engine's refused plain RDMA writes (VIP_ERROR_RDMAW_PROT for
-// the target VI) and the firmware's pushes (AERR_PUSH: CONN_LOST), queued
+// the target VI), the completion queues' errors (CATASTROPHIC for resource
+// CQ: an overflow, a failed entry write) and the firmware's pushes
+// (AERR_PUSH: CONN_LOST), queued
 // for the driver: VI_AERR pops them, IRQ_STATUS.ASYNC_ERR says one was
 // queued; a full queue drops and counts (VI_AERR_LOST). The receive
 // engine goes first; a firmware push waits in fw_held until the queue
