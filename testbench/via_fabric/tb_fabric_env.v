@@ -638,7 +638,7 @@ initial begin
     check(w == {16'hfab0, 8'd4, P[7:0]}, "INFO");
 
     // ---------------------------------------------------------------- 1
-    random_traffic($test$plusargs("short") ? 10 : 30);
+    random_traffic($test$plusargs("short") ? 5 : 30);
 
     // ---------------------------------------------------------------- 2
     hot_spot($test$plusargs("short") ? 10 : 20, 0);
@@ -850,7 +850,7 @@ initial begin
     // (L = 1 repeats the traffic phases with fewer frames: the same logic,
     // a shorter run in Icarus)
     tb_reset(6'd1);
-    random_traffic($test$plusargs("short") ? 6 : 12);
+    random_traffic($test$plusargs("short") ? 3 : 12);
     hot_spot(8, 0);
     hot_spot(4, 1);
 

@@ -12,7 +12,8 @@
 //       (0.62 .. 0.675).
 // A third part, tb_fabric_msg, tests the message hold (one message at a time
 // per output). PASS when all are done; any failure is a $fatal.
-// Plusargs: +vcd=PATH, +seed=N, +short (a third of the random traffic and
+// Plusargs: +vcd=PATH, +seed=N, +short (a sixth of the random traffic (a
+// quarter in the message-hold part) and
 // half the hot spot at L=25, for make test's run in Icarus; the run in
 // the other simulator stays whole).
 
