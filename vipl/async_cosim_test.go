@@ -1,18 +1,13 @@
 package vipl_test
 
 import (
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vianic/vianic/driver"
-	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/firmware"
-	"github.com/vianic/vianic/internal/simulator"
-	"github.com/vianic/vianic/internal/simulator/simtest"
 	"github.com/vianic/vianic/vipl"
 )
 
@@ -20,22 +15,14 @@ import (
 // CATASTROPHIC, about the NIC, with the trap in the message, once per
 // fault; after a recovery the NIC works again and the handler stays.
 func TestCosimAsyncErrorCatastrophic(t *testing.T) {
-	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
 	ctx := ctxT(t)
-	node, err := simbus.OpenNode(ctx, simAddress(s), 0, simbus.NodeOptions{Name: t.Name(), MemoryBytes: testMemBytes,
-		Driver: driver.Options{Logger: slog.New(slog.DiscardHandler)}})
-	require.NoError(t, err)
-	t.Cleanup(func() { node.Close() })
-	sess, err := node.NIC.OpenSession(t.Name(), 0)
-	require.NoError(t, err)
-	n, err := vipl.NewNic(ctx, vipl.NewLocalAgent(node.NIC, sess))
-	require.NoError(t, err)
+	node, _, n := openDriverNic(t)
 	got := make(chan vipl.ErrorDescriptor, 4)
 	require.NoError(t, n.ErrorCallback(func(d vipl.ErrorDescriptor) { got <- d }))
 
 	// the fault test image traps on its first admin command
 	require.NoError(t, node.NIC.Reload(ctx, firmware.FaultTestImage()))
-	_, err = n.CreatePtag(ctx)
+	_, err := n.CreatePtag(ctx)
 	requireCode(t, vipl.ErrorResource, err, "the firmware faulted")
 	var d vipl.ErrorDescriptor
 	select {

@@ -52,7 +52,10 @@ type badEnv struct {
 	attrs      vipl.ViAttributes
 }
 
-func newBadEnv(t *testing.T, rdmaWrite bool) *badEnv {
+// openDriverNic starts a one-node simulator and opens its NIC through the
+// driver (so that a test can read BAR0 and reach the driver's session) and
+// vipl on a session of it; closing the node is a cleanup.
+func openDriverNic(t *testing.T) (*simbus.Node, *driver.Session, *vipl.Nic) {
 	t.Helper()
 	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
 	ctx := ctxT(t)
@@ -64,6 +67,14 @@ func newBadEnv(t *testing.T, rdmaWrite bool) *badEnv {
 	require.NoError(t, err)
 	n, err := vipl.NewNic(ctx, vipl.NewLocalAgent(node.NIC, sess))
 	require.NoError(t, err)
+	return node, sess, n
+}
+
+func newBadEnv(t *testing.T, rdmaWrite bool) *badEnv {
+	t.Helper()
+	ctx := ctxT(t)
+	node, sess, n := openDriverNic(t)
+	var err error
 	t.Cleanup(func() {
 		// a failed test may leave the receive engine holding a
 		// translation: the deregistrations of Close would each wait for

@@ -4,17 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/driver/simbus"
 	"github.com/vianic/vianic/internal/hw"
-	"github.com/vianic/vianic/internal/simulator"
-	"github.com/vianic/vianic/internal/simulator/simtest"
 	"github.com/vianic/vianic/vipl"
 )
 
@@ -45,16 +41,9 @@ const (
 
 func newCQEnv(t *testing.T) *cqEnv {
 	t.Helper()
-	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 1})
 	ctx := ctxT(t)
-	node, err := simbus.OpenNode(ctx, simAddress(s), 0, simbus.NodeOptions{Name: t.Name(), MemoryBytes: testMemBytes,
-		Driver: driver.Options{Logger: slog.New(slog.DiscardHandler)}})
-	require.NoError(t, err)
-	t.Cleanup(func() { node.Close() })
-	sess, err := node.NIC.OpenSession(t.Name(), 0)
-	require.NoError(t, err)
-	n, err := vipl.NewNic(ctx, vipl.NewLocalAgent(node.NIC, sess))
-	require.NoError(t, err)
+	node, _, n := openDriverNic(t)
+	var err error
 	t.Cleanup(func() {
 		if !t.Failed() {
 			assert.NoError(t, n.Close(context.Background()))
@@ -128,34 +117,33 @@ func (e *cqEnv) message(t *testing.T, from, to *vipl.Vi, k, n int) (send, recv *
 // descriptor it names from its queue: the descriptor must be done at once.
 func reap(t *testing.T, cq *vipl.CQ) (*vipl.Vi, vipl.Queue, *vipl.Desc) {
 	t.Helper()
-	ctx := ctxT(t)
-	v, q, err := cq.Wait(ctx, 1)
+	v, q, err := cq.Wait(ctxT(t), 1)
 	require.NoError(t, err, "an entry on CQ %d within 1 ms", cq.ID())
+	return v, q, reapNamed(t, v, q)
+}
+
+// reapDone is reap with CQ.Done: the entry must be there.
+func reapDone(t *testing.T, cq *vipl.CQ) (*vipl.Vi, vipl.Queue, *vipl.Desc) {
+	t.Helper()
+	v, q, err := cq.Done(ctxT(t))
+	require.NoError(t, err, "an entry on CQ %d", cq.ID())
+	return v, q, reapNamed(t, v, q)
+}
+
+// reapNamed reaps the head of queue q of v, which must be done.
+func reapNamed(t *testing.T, v *vipl.Vi, q vipl.Queue) *vipl.Desc {
+	t.Helper()
 	require.NotNil(t, v)
+	ctx := ctxT(t)
 	var d *vipl.Desc
+	var err error
 	if q == vipl.SendQueue {
 		d, err = v.SendDone(ctx)
 	} else {
 		d, err = v.RecvDone(ctx)
 	}
 	require.NoError(t, err, "the entry's descriptor (VI %d, %s queue) is done when the entry is seen", v.ID(), q)
-	return v, q, d
-}
-
-// reapDone is reap with CQ.Done: the entry must be there.
-func reapDone(t *testing.T, cq *vipl.CQ) (*vipl.Vi, vipl.Queue, *vipl.Desc) {
-	t.Helper()
-	ctx := ctxT(t)
-	v, q, err := cq.Done(ctx)
-	require.NoError(t, err, "an entry on CQ %d", cq.ID())
-	var d *vipl.Desc
-	if q == vipl.SendQueue {
-		d, err = v.SendDone(ctx)
-	} else {
-		d, err = v.RecvDone(ctx)
-	}
-	require.NoError(t, err, "the entry's descriptor (VI %d, %s queue) is done", v.ID(), q)
-	return v, q, d
+	return d
 }
 
 func TestCosimCQ(t *testing.T) {
