@@ -103,20 +103,24 @@ func (n *NIC) cqWaitIdle(ctx context.Context) error {
 	return fmt.Errorf("driver: CQ_CTRL.BUSY did not fall")
 }
 
+// writeRegs writes each {offset, value} in order (posted). Call with
+// n.mu held.
+func (n *NIC) writeRegs(ctx context.Context, regs ...[2]uint32) error {
+	for _, w := range regs {
+		if err := n.b.Write32(ctx, w[0], w[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // cqProgram sets CQ cq up: ring at pa with 2**log2 entries, counts reset,
 // enabled. Call with n.mu held.
 func (n *NIC) cqProgram(ctx context.Context, cq CQ, pa uint64, log2 uint) error {
 	ctrl := hw.CqCtrlEnable.Val(1) | hw.CqCtrlReset.Val(1) | hw.CqCtrlLog2Entries.Val(uint32(log2))
-	for _, w := range [][2]uint32{
-		{hw.RegCqSel, uint32(cq)},
-		{hw.RegCqCtrl, hw.CqCtrlReset.Val(1)},
-		{hw.RegCqBaseLo, uint32(pa)},
-		{hw.RegCqBaseHi, uint32(pa >> 32)},
-		{hw.RegCqCtrl, ctrl},
-	} {
-		if err := n.b.Write32(ctx, w[0], w[1]); err != nil {
-			return err
-		}
+	if err := n.writeRegs(ctx, [2]uint32{hw.RegCqSel, uint32(cq)}, [2]uint32{hw.RegCqCtrl, hw.CqCtrlReset.Val(1)},
+		[2]uint32{hw.RegCqBaseLo, uint32(pa)}, [2]uint32{hw.RegCqBaseHi, uint32(pa >> 32)}, [2]uint32{hw.RegCqCtrl, ctrl}); err != nil {
+		return err
 	}
 	v, err := n.b.Read32(ctx, hw.RegCqCtrl)
 	if err != nil {
@@ -259,10 +263,7 @@ func (s *Session) destroyCQ(ctx context.Context, cq CQ, info *cqInfo) error {
 	n.mu.Lock()
 	err := n.begin(ctx)
 	if err == nil {
-		err = n.b.Write32(ctx, hw.RegCqSel, uint32(cq))
-	}
-	if err == nil {
-		err = n.b.Write32(ctx, hw.RegCqCtrl, 0)
+		err = n.writeRegs(ctx, [2]uint32{hw.RegCqSel, uint32(cq)}, [2]uint32{hw.RegCqCtrl, 0})
 	}
 	if err == nil {
 		err = n.cqWaitIdle(ctx)
@@ -321,10 +322,8 @@ func (s *Session) ResizeCQ(ctx context.Context, cq CQ, entries int) (*hostvm.Buf
 	}
 	// Pause: completions for the CQ wait at the NIC; then no write of it is
 	// in flight and PROD is final.
-	for _, w := range [][2]uint32{{hw.RegCqSel, uint32(cq)}, {hw.RegCqCtrl, old | hw.CqCtrlPause.Val(1)}} {
-		if err := n.b.Write32(ctx, w[0], w[1]); err != nil {
-			return fail(hw.VipReturnErrorResource, err, "pausing CQ %d", uint32(cq))
-		}
+	if err := n.writeRegs(ctx, [2]uint32{hw.RegCqSel, uint32(cq)}, [2]uint32{hw.RegCqCtrl, old | hw.CqCtrlPause.Val(1)}); err != nil {
+		return fail(hw.VipReturnErrorResource, err, "pausing CQ %d", uint32(cq))
 	}
 	if err := n.cqWaitIdle(ctx); err != nil {
 		return fail(hw.VipReturnErrorResource, err, "CQ %d", uint32(cq))
@@ -342,11 +341,9 @@ func (s *Session) ResizeCQ(ctx context.Context, cq CQ, entries int) (*hostvm.Buf
 		copy(buf.Bytes[int(seq&newMask)*CQEntryBytes:][:CQEntryBytes], info.buf.Bytes[int(seq&oldMask)*CQEntryBytes:][:CQEntryBytes])
 	}
 	ctrl := hw.CqCtrlEnable.Val(1) | hw.CqCtrlLog2Entries.Val(uint32(log2))
-	for _, w := range [][2]uint32{{hw.RegCqBaseLo, uint32(pa)}, {hw.RegCqBaseHi, uint32(pa >> 32)}, {hw.RegCqCtrl, ctrl}} {
-		if err := n.b.Write32(ctx, w[0], w[1]); err != nil {
-			// The NIC's state is unknown: keep both rings.
-			return nil, vipErr(op, hw.VipReturnErrorResource, err, "moving CQ %d", uint32(cq))
-		}
+	if err := n.writeRegs(ctx, [2]uint32{hw.RegCqBaseLo, uint32(pa)}, [2]uint32{hw.RegCqBaseHi, uint32(pa >> 32)}, [2]uint32{hw.RegCqCtrl, ctrl}); err != nil {
+		// The NIC's state is unknown: keep both rings.
+		return nil, vipErr(op, hw.VipReturnErrorResource, err, "moving CQ %d", uint32(cq))
 	}
 	s.ringFree(info.buf)
 	info.buf, info.log2 = buf, log2

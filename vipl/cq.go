@@ -3,6 +3,7 @@ package vipl
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -169,14 +170,7 @@ func (c *CQ) Done(ctx context.Context) (*Vi, Queue, error) {
 	if err != nil || ok {
 		return v, q, err
 	}
-	if cy := c.nic.pollCycles(); cy > 0 {
-		err := c.nic.agent.Events().Idle(ctx, cy)
-		c.nic.waited()
-		if err != nil {
-			return nil, 0, wrapErr(op, err)
-		}
-	}
-	return nil, 0, newErr(op, NotDone, nil, "")
+	return nil, 0, c.nic.notDone(ctx, op)
 }
 
 // Wait waits for the CQ's next entry (VipCQWait): as Done, but it blocks on
@@ -191,45 +185,21 @@ func (c *CQ) Wait(ctx context.Context, timeoutMs uint32) (*Vi, Queue, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	ev := c.nic.agent.Events()
-	limited := timeoutMs != Infinite
-	var deadline uint64
-	if limited {
-		deadline = ev.Cycle() + msToCycles(timeoutMs, ev.ClockPS())
-	}
-	look := func() (*Vi, Queue, bool, error) {
+	var v *Vi
+	var q Queue
+	what := func() string { return fmt.Sprintf("no entry on CQ %d", c.id) }
+	err = c.nic.waitFor(ctx, op, timeoutMs, what, func() (bool, error) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if err := c.check(op); err != nil {
-			return nil, 0, false, err
+			return false, err
 		}
-		return c.take(ctx, op)
-	}
-	for {
-		g := ev.Gen()
-		if v, q, ok, err := look(); err != nil || ok {
-			return v, q, err
-		}
-		var left uint64 // 0: no limit
-		if limited {
-			now := ev.Cycle()
-			if now >= deadline {
-				return nil, 0, newErr(op, Timeout, nil, "no entry on CQ %d within %d ms", c.id, timeoutMs)
-			}
-			left = deadline - now
-		}
-		_, err := ev.Wait(ctx, g, left)
-		c.nic.waited()
-		if err != nil {
-			if Code(err) == Timeout {
-				if v, q, ok, err := look(); err != nil || ok {
-					return v, q, err
-				}
-				return nil, 0, newErr(op, Timeout, err, "no entry on CQ %d within %d ms", c.id, timeoutMs)
-			}
-			return nil, 0, wrapErr(op, err)
-		}
-	}
+		var ok bool
+		var err error
+		v, q, ok, err = c.take(ctx, op)
+		return ok, err
+	})
+	return v, q, err
 }
 
 // CreateViWithCQ creates a VI whose send queue reports to sendCQ and whose

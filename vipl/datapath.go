@@ -3,6 +3,7 @@ package vipl
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"sync"
 )
 
@@ -246,14 +247,59 @@ func (v *Vi) done(ctx context.Context, op string, q Queue) (*Desc, error) {
 	if d := v.reap(q); d != nil {
 		return d, nil
 	}
-	if c := v.nic.pollCycles(); c > 0 {
-		err := v.nic.agent.Events().Idle(ctx, c)
-		v.nic.waited()
+	return nil, v.nic.notDone(ctx, op)
+}
+
+// notDone is a Done call's miss: in lockstep mode it lets the poll
+// interval pass first (the notifier looks afterwards); VIP_NOT_DONE.
+func (n *Nic) notDone(ctx context.Context, op string) error {
+	if c := n.pollCycles(); c > 0 {
+		err := n.agent.Events().Idle(ctx, c)
+		n.waited()
 		if err != nil {
-			return nil, wrapErr(op, err)
+			return wrapErr(op, err)
 		}
 	}
-	return nil, newErr(op, NotDone, nil, "")
+	return newErr(op, NotDone, nil, "")
+}
+
+// waitFor blocks on the completion interrupt until look finds what the
+// caller waits for (true), fails, or timeoutMs milliseconds of simulated
+// time have passed (Infinite: no limit; VIP_TIMEOUT with what, after one
+// last look; what() says what did not come). The generation is taken before each look, so a completion
+// after the look ends the next wait. The notifier looks after each wait.
+func (n *Nic) waitFor(ctx context.Context, op string, timeoutMs uint32, what func() string, look func() (bool, error)) error {
+	ev := n.agent.Events()
+	limited := timeoutMs != Infinite
+	var deadline uint64
+	if limited {
+		deadline = ev.Cycle() + msToCycles(timeoutMs, ev.ClockPS())
+	}
+	for {
+		g := ev.Gen()
+		if ok, err := look(); err != nil || ok {
+			return err
+		}
+		var left uint64 // 0: no limit
+		if limited {
+			now := ev.Cycle()
+			if now >= deadline {
+				return newErr(op, Timeout, nil, "%s within %d ms", what(), timeoutMs)
+			}
+			left = deadline - now
+		}
+		_, err := ev.Wait(ctx, g, left)
+		n.waited()
+		if err != nil {
+			if Code(err) == Timeout {
+				if ok, err := look(); err != nil || ok {
+					return err
+				}
+				return newErr(op, Timeout, err, "%s within %d ms", what(), timeoutMs)
+			}
+			return wrapErr(op, err)
+		}
+	}
 }
 
 // SendWait waits for the send queue's head to complete and reaps it
@@ -283,37 +329,13 @@ func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*D
 	if err := v.nic.checkLocked(op); err != nil {
 		return nil, err
 	}
-	ev := v.nic.agent.Events()
-	limited := timeoutMs != Infinite
-	var deadline uint64
-	if limited {
-		deadline = ev.Cycle() + msToCycles(timeoutMs, ev.ClockPS())
-	}
-	for {
-		g := ev.Gen()
-		if d := v.reap(q); d != nil {
-			return d, nil
-		}
-		var left uint64 // 0: no limit
-		if limited {
-			now := ev.Cycle()
-			if now >= deadline {
-				return nil, newErr(op, Timeout, nil, "nothing completed on the %s queue of VI %d within %d ms", q, v.id, timeoutMs)
-			}
-			left = deadline - now
-		}
-		_, err := ev.Wait(ctx, g, left)
-		v.nic.waited()
-		if err != nil {
-			if Code(err) == Timeout {
-				if d := v.reap(q); d != nil {
-					return d, nil
-				}
-				return nil, newErr(op, Timeout, err, "nothing completed on the %s queue of VI %d within %d ms", q, v.id, timeoutMs)
-			}
-			return nil, wrapErr(op, err)
-		}
-	}
+	var d *Desc
+	what := func() string { return fmt.Sprintf("nothing completed on the %s queue of VI %d", q, v.id) }
+	err := v.nic.waitFor(ctx, op, timeoutMs, what, func() (bool, error) {
+		d = v.reap(q)
+		return d != nil, nil
+	})
+	return d, err
 }
 
 // ConnectLoopback joins the VI with peer, another IDLE VI of the same NIC
