@@ -187,7 +187,11 @@ func (s *Session) CreateCQ(ctx context.Context, entries int) (CQ, *hostvm.Buffer
 		undo()
 		return 0, nil, vipErr(op, hw.VipReturnErrorResource, err, "the ring of %d entries", 1<<info.log2)
 	}
-	if err := n.cqProgram(ctx, cq, pa, info.log2); err != nil {
+	err = n.cqProgram(ctx, cq, pa, info.log2)
+	if err == nil {
+		err = n.routeLocked(ctx, uint32(cq), true, s.vec) // its interrupts: the session's vector (evt.go)
+	}
+	if err != nil {
 		s.ringFree(buf)
 		undo()
 		return 0, nil, vipErr(op, hw.VipReturnErrorResource, err, "setting CQ %d up", uint32(cq))

@@ -36,9 +36,10 @@ const IRQVIDone = irqVIDone
 // (the leader's, until the earliest deadline among the waiters); the
 // others wait for its broadcast.
 type Completions struct {
-	n    *NIC
-	bit  uint32 // the IRQ_STATUS bit: VI_DONE, or FW_EVENT for FWEvents
-	name string
+	n     *NIC
+	bit   uint32 // the IRQ_STATUS bit: VI_DONE, a vector's, or FW_EVENT for FWEvents
+	name  string
+	async bool // the bus wait also waits for ASYNC_ERR (and drains the errors)
 
 	mu        sync.Mutex
 	gen       uint64
@@ -52,7 +53,7 @@ type Completions struct {
 // Completions returns the NIC's completion path (one per NIC).
 func (n *NIC) Completions() *Completions {
 	n.complOnce.Do(func() {
-		n.compl = &Completions{n: n, bit: irqVIDone, name: "VI_DONE", changed: make(chan struct{}), deadlines: map[uint64]int{}}
+		n.compl = newCompletions(n, irqVIDone, "VI_DONE", true)
 	})
 	return n.compl
 }
@@ -62,9 +63,13 @@ func (n *NIC) Completions() *Completions {
 // generation scheme as Completions (one per NIC).
 func (n *NIC) FWEvents() *Completions {
 	n.fwevOnce.Do(func() {
-		n.fwev = &Completions{n: n, bit: hw.IrqStatusFwEventMask, name: "FW_EVENT", changed: make(chan struct{}), deadlines: map[uint64]int{}}
+		n.fwev = newCompletions(n, hw.IrqStatusFwEventMask, "FW_EVENT", false)
 	})
 	return n.fwev
+}
+
+func newCompletions(n *NIC, bit uint32, name string, async bool) *Completions {
+	return &Completions{n: n, bit: bit, name: name, async: async, changed: make(chan struct{}), deadlines: map[uint64]int{}}
 }
 
 // Gen returns the completion generation (see Completions).
@@ -91,10 +96,11 @@ func (c *Completions) enable(ctx context.Context) error {
 }
 
 // mask is what the path's bus wait waits for: its bit, and on the
-// completion path the asynchronous errors (drained by the leader, so that
-// a process blocked in a wait learns of them: async.go).
+// completion paths (VI_DONE, the vectors) the asynchronous errors (drained
+// by the leader, so that a process blocked in a wait learns of them:
+// async.go).
 func (c *Completions) mask() uint32 {
-	if c.bit == irqVIDone {
+	if c.async {
 		return c.bit | irqAsync
 	}
 	return c.bit

@@ -280,6 +280,7 @@ type Session struct {
 	regions map[MemHandle]*region
 	vis     map[VI]struct{}
 	viCQ    map[VI]*[2]*CQ // the CQs a VI's queues are bound to (cq.go)
+	vec     int            // the session's interrupt vector (evt.go)
 
 	// doorbell grants (session_grant.go)
 	grantOnce sync.Once
@@ -335,7 +336,7 @@ func (n *NIC) OpenSession(name string, vaBytes int64) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("driver: OpenSession %q: %w", name, err)
 	}
-	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, epoch: n.resets.Load(), ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}, vis: map[VI]struct{}{}}
+	s := &Session{n: n, name: name, space: sp, phys: n.mem.phys, epoch: n.resets.Load(), ptags: map[Ptag]struct{}{}, regions: map[MemHandle]*region{}, vis: map[VI]struct{}{}, vec: n.allocVector()}
 	n.mem.sessions[s] = struct{}{}
 	return s, nil
 }
@@ -655,6 +656,7 @@ func (s *Session) Close(ctx context.Context) error {
 		}
 		s.closed = true
 		s.forgetSession()
+		s.n.freeVector(s.vec)
 		s.n.memMu.Lock()
 		delete(s.n.mem.sessions, s)
 		s.n.memMu.Unlock()

@@ -161,6 +161,9 @@ type NIC struct {
 	compl     *Completions
 	fwevOnce  sync.Once
 	fwev      *Completions // FW_EVENT (FWEvents)
+	vec       vecState     // the interrupt vectors' users and moderation (evt.go)
+	vecOnce   [NumVectors]sync.Once
+	vecEv     [NumVectors]*Completions // the vectors' completion paths (VectorEvents)
 	// asynchronous errors (async.go), made on first use
 	asyncOnce sync.Once
 	async     *asyncState

@@ -122,6 +122,13 @@ func (s *Session) CreateVI(ctx context.Context, attrs VIAttrs) (VI, error) {
 		}
 		return 0, vipErr(op, hw.VipReturnErrorResource, err, "granting the doorbell page of VI %d", uint32(vi))
 	}
+	// Its completion interrupts go to the session's vector (evt.go).
+	if err := s.route(ctx, uint32(vi), false); err != nil {
+		if derr := s.destroyVIOnce(ctx, vi); derr != nil {
+			s.n.log.Warn("CreateVI: destroying the VI whose interrupt could not be routed", "vi", uint32(vi), "err", derr)
+		}
+		return 0, vipErr(op, hw.VipReturnErrorResource, err, "routing the interrupts of VI %d", uint32(vi))
+	}
 	return vi, nil
 }
 

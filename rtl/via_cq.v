@@ -101,6 +101,7 @@ module via_cq #(
     /* verilator lint_on SYMRSVDWORD */
     output wire                    busy,
     output reg                     entry_pulse,   // an entry's write got its response
+    output reg  [7:0]              entry_cq,      // ... the entry's CQ (with entry_pulse)
     output reg                     aerr_pulse,    // a CQ overflowed or lost an entry
     output reg  [7:0]              aerr_cq
 );
@@ -309,6 +310,7 @@ always @(posedge clk) begin
         wq_wp <= 4'd0;
         wq_rp <= 4'd0;
         entry_pulse <= 1'b0;
+        entry_cq <= 8'd0;
         aerr_pulse <= 1'b0;
         aerr_cq <= 8'd0;
     end else begin
@@ -354,6 +356,7 @@ always @(posedge clk) begin
         wr_out <= wr_out + {3'd0, h_write} - {3'd0, b_fire};
         if (b_fire) begin
             entry_pulse <= 1'b1;
+            entry_cq <= {{(8-CW){1'b0}}, wq[wq_rp]};
             wq_rp <= wq_rp + 4'd1;
             if (m_axi_bresp[1]) begin
                 // (no head decision in this cycle: h_go is 0)

@@ -92,6 +92,8 @@ via_bar0_irq_regs regs_inst (
     .irq_status_vi_done_i(status_word[`VIA_IRQ_STATUS_VI_DONE_RANGE]),
     .irq_status_fw_event_i(status_word[`VIA_IRQ_STATUS_FW_EVENT_RANGE]),
     .irq_status_async_err_i(status_word[`VIA_IRQ_STATUS_ASYNC_ERR_RANGE]),
+    .irq_status_spare_i(status_word[`VIA_IRQ_STATUS_SPARE_RANGE]),
+    .irq_status_vec_i(status_word[`VIA_IRQ_STATUS_VEC_RANGE]),
     .irq_status_other_i(status_word[`VIA_IRQ_STATUS_OTHER_RANGE]),
     .irq_enable_we(enable_we),
     .irq_enable_i(enable_word),

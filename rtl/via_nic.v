@@ -565,6 +565,8 @@ wire                    net_e_busy;
 wire                    vi_busy;
 wire                    vi_done_pulse;
 wire                    vi_aerr_pulse;
+wire [7:0]              vi_evt_irq;
+wire                    vi_evt_busy;
 wire [1:0]              vi_inflight_epoch;
 wire [1:0]              diag_inflight_epoch;
 
@@ -680,9 +682,10 @@ wire cpu_rst = blk_rst || !cpu_run;
 
 // hardware interrupt causes: the diagnostic engine's completion, the VI
 // engine's descriptor completions and asynchronous errors, the firmware's
-// HOST_EVENT (the control
+// HOST_EVENT, the interrupt vectors of via_evt (the control
 // processor's other causes are raised inside via_regfile)
 reg [NUM_IRQ-1:0] irq_set;
+integer ev;
 
 always @* begin
     irq_set = {NUM_IRQ{1'b0}};
@@ -695,6 +698,11 @@ always @* begin
     end
     if (NUM_IRQ > `VIA_IRQ_STATUS_ASYNC_ERR_LSB) begin
         irq_set[`VIA_IRQ_STATUS_ASYNC_ERR_LSB % NUM_IRQ] = vi_aerr_pulse;
+    end
+    for (ev = 0; ev < 8; ev = ev + 1) begin
+        if (NUM_IRQ > `VIA_IRQ_STATUS_VEC_LSB + ev) begin
+            irq_set[(`VIA_IRQ_STATUS_VEC_LSB + ev) % NUM_IRQ] = vi_evt_irq[ev];
+        end
     end
 end
 
@@ -1427,6 +1435,8 @@ via_vi_engine #(
     .busy(vi_busy),
     .done_pulse(vi_done_pulse),
     .aerr_pulse(vi_aerr_pulse),
+    .evt_irq(vi_evt_irq),
+    .evt_busy(vi_evt_busy),
     .fw_aerr_push(fw_aerr_push),
     .fw_aerr_data(fw_aerr_data)
 );
@@ -1505,6 +1515,9 @@ via_net #(
 // a peripheral access, an admin event, a multi-cycle BAR0 read or a
 // log/complete strobe is under way.
 //
+// The VI engine's interrupt vectors (via_evt) are busy while a moderation
+// time limit runs: the interrupt it raises must come at its cycle.
+//
 // The TPT is quiet when it has no command in progress (prog_busy), no
 // lookup is presented or unanswered and no page-list fetch is in flight.
 // One exception: the clear of its table after a reset (prog_busy from the
@@ -1534,7 +1547,7 @@ wire cpu_quiet = (cpu_rst || cpu_halted || (cpu_wfi && !cpu_irq_wake && !per_tim
 wire quiet = cpu_quiet &&
              !diag_busy && !diag_start && !diag_done_pulse && !soft_reset_busy && !soft_reset_req &&
              !probe_busy && !lk_pending && !tpt_rd_busy && (!tpt_prog_busy || tpt_clearing_reg) &&
-             !lk_arb_busy && !vi_busy && !net_e_busy && !(|rd_mux_busy) && !(|wr_mux_busy) &&
+             !lk_arb_busy && !vi_busy && !vi_evt_busy && !net_e_busy && !(|rd_mux_busy) && !(|wr_mux_busy) &&
              !m_axis_tvalid && !s_axis_tvalid &&
              !s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid &&
              !s_axil_bvalid && !s_axil_rvalid && !reg_wr_en && !reg_rd_en;

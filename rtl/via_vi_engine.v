@@ -174,6 +174,8 @@ module via_vi_engine #(
     output wire                    busy,
     output wire                    done_pulse,
     output wire                    aerr_pulse,    // an asynchronous error was queued (IRQ_STATUS.ASYNC_ERR)
+    output wire [7:0]              evt_irq,       // the interrupt vectors (via_evt; IRQ_STATUS.VEC)
+    output wire                    evt_busy,      // a moderation timer runs (not DMA: for via_nic's idle only)
     // the firmware's AERR_PUSH: one cycle, {CODE, VI}
     input  wire                    fw_aerr_push,
     input  wire [23:0]             fw_aerr_data
@@ -237,9 +239,9 @@ wire [VI_WIDTH-1:0] rx_aerr_vi;
 wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
 wire       tx_done_q, tx_done_ev, cq_done_ready, cq_busy, cq_entry, cq_aerr;
 wire [VI_WIDTH-1:0] tx_done_vi, rx_done_vi;
-wire [7:0] cq_aerr_cq;
-wire       vi_wr_hit, vi_rd_hit, cq_wr_hit, cq_rd_hit;
-wire [31:0] vi_rd_data, cq_rd_data;
+wire [7:0] cq_aerr_cq, cq_entry_cq;
+wire       vi_wr_hit, vi_rd_hit, cq_wr_hit, cq_rd_hit, evt_wr_hit, evt_rd_hit;
+wire [31:0] vi_rd_data, cq_rd_data, evt_rd_data;
 wire [1:0] tx_epoch, rx_epoch;
 
 // ------------------------------------------------------------ context commits
@@ -750,9 +752,9 @@ assign busy       = tx_busy || rx_busy || q_busy || work_valid || ctx_valid || c
 // VI_DONE: a descriptor completed, or a CQ entry is in memory
 assign done_pulse = tx_done || rx_done || cq_entry;
 
-assign wr_hit  = vi_wr_hit || cq_wr_hit;
-assign rd_hit  = vi_rd_hit || cq_rd_hit;
-assign rd_data = vi_rd_data | cq_rd_data;
+assign wr_hit  = vi_wr_hit || cq_wr_hit || evt_wr_hit;
+assign rd_hit  = vi_rd_hit || cq_rd_hit || evt_rd_hit;
+assign rd_data = vi_rd_data | cq_rd_data | evt_rd_data;
 
 // ------------------------------------------------------------ completion queues
 
@@ -805,8 +807,42 @@ via_cq #(
     .abort(abort),
     .busy(cq_busy),
     .entry_pulse(cq_entry),
+    .entry_cq(cq_entry_cq),
     .aerr_pulse(cq_aerr),
     .aerr_cq(cq_aerr_cq)
+);
+
+// ------------------------------------------------------------ interrupt vectors
+// the same completions as via_cq's events (send engine: those whose Status
+// write was issued, after its response), and via_cq's entries
+
+via_evt #(
+    .NUM_VI(NUM_VI),
+    .VI_WIDTH(VI_WIDTH),
+    .NUM_CQ(NUM_CQ),
+    .NUM_VEC(8)
+) evt_inst (
+    .clk(clk),
+    .rst(rst),
+    .wr_en(wr_en),
+    .wr_addr(wr_addr),
+    .wr_data(wr_data),
+    .wr_strb(wr_strb),
+    .wr_hit(evt_wr_hit),
+    .rd_en(rd_en),
+    .rd_addr(rd_addr),
+    .rd_fire(rd_fire),
+    .rd_hit(evt_rd_hit),
+    .rd_data(evt_rd_data),
+    .tx_done(tx_done_ev),
+    .tx_done_vi(tx_done_vi),
+    .tx_done_q(tx_done_q),
+    .rx_done(rx_done),
+    .rx_done_vi(rx_done_vi),
+    .cq_done(cq_entry),
+    .cq_done_cq(cq_entry_cq),
+    .irq_set(evt_irq),
+    .busy(evt_busy)
 );
 
 endmodule

@@ -150,6 +150,11 @@ type KernelAgent interface {
 	// be registered; Free returns the allocation that starts at va.
 	Alloc(ctx context.Context, n int) (Mapping, error)
 	Free(ctx context.Context, va uint64) error
+	// SetModeration sets the moderation of the process's completion
+	// interrupt: raised once count completions of armed queues and CQs
+	// have come, or cycles NIC cycles after the first (count 0 or 1: at
+	// once; cycles 0: no time limit).
+	SetModeration(ctx context.Context, count, cycles uint32) error
 	// SetErrorHandler makes fn the receiver of the process's asynchronous
 	// errors (nil: none): errors about its VIs and about the NIC. fn must
 	// not block; the agent calls it when it learns of an error, which is
@@ -170,6 +175,14 @@ type AsyncError struct {
 	CQ       CQID   // the CQ of a ResourceCQ error
 	Cycle    uint64 // the NIC cycle at which the agent learned of it
 	Message  string // what the agent knows more (a firmware fault's description)
+}
+
+// SetModeration implements KernelAgent.
+func (a *LocalAgent) SetModeration(ctx context.Context, count, cycles uint32) error {
+	if err := a.fence(ctx); err != nil {
+		return agentErr("SetModeration", err)
+	}
+	return agentErr("SetModeration", a.s.SetModeration(ctx, count, cycles))
 }
 
 // SetErrorHandler implements KernelAgent.
@@ -207,7 +220,7 @@ var _ KernelAgent = (*LocalAgent)(nil)
 // the session; nic stays the caller's.
 func NewLocalAgent(nic *driver.NIC, s *driver.Session) *LocalAgent {
 	a := &LocalAgent{nic: nic, s: s, bufs: map[uint64]*hostvm.Buffer{}}
-	a.ev = &localEvents{a: a, nic: nic, c: nic.Completions()}
+	a.ev = &localEvents{a: a, nic: nic, c: s.Events()}
 	return a
 }
 
@@ -508,6 +521,14 @@ func (e *localEvents) Idle(ctx context.Context, cycles uint64) error {
 	}
 	_, err := e.nic.Idle(ctx, cycles)
 	return agentErr("Idle", err)
+}
+
+func (e *localEvents) Arm(ctx context.Context, vi ViID, q Queue) error {
+	return agentErr("Arm", e.a.s.Arm(ctx, driver.VI(vi), int(q)))
+}
+
+func (e *localEvents) ArmCQ(ctx context.Context, cq CQID) error {
+	return agentErr("ArmCQ", e.a.s.ArmCQ(ctx, driver.CQ(cq)))
 }
 
 func (e *localEvents) Cycle() uint64     { return e.nic.Cycle() }

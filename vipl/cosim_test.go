@@ -296,8 +296,16 @@ func newDataEnvNode(t *testing.T, s *simulator.Sim, node int, opts vipl.Options)
 	n, err := vipl.OpenNic(ctx, simAddress(s), node, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { n.Close(context.Background()) })
+	return newDataEnvOn(t, n)
+}
+
+// newDataEnvOn is newDataEnv on a Nic already open.
+func newDataEnvOn(t *testing.T, n *vipl.Nic) *dataEnv {
+	t.Helper()
+	ctx := ctxT(t)
 	e := &dataEnv{n: n}
 	p := mustPtag(t, n)
+	var err error
 	e.buf, err = n.Alloc(ctx, 8*4096)
 	require.NoError(t, err)
 	e.h, err = n.RegisterMem(ctx, e.buf.VA, len(e.buf.Bytes), vipl.MemAttributes{Ptag: p})

@@ -188,7 +188,8 @@ func (c *CQ) Wait(ctx context.Context, timeoutMs uint32) (*Vi, Queue, error) {
 	var v *Vi
 	var q Queue
 	what := func() string { return fmt.Sprintf("no entry on CQ %d", c.id) }
-	err = c.nic.waitFor(ctx, op, timeoutMs, what, func() (bool, error) {
+	arm := func() error { return c.nic.agent.Events().ArmCQ(ctx, c.id) }
+	err = c.nic.waitFor(ctx, op, timeoutMs, what, arm, func() (bool, error) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if err := c.check(op); err != nil {

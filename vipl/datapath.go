@@ -54,7 +54,7 @@ type Doorbell interface {
 // wake-ups (see Wait).
 type Events interface {
 	// Gen returns the completion generation, which grows every time the
-	// agent has seen and cleared VI_DONE.
+	// agent has seen and cleared the process's completion interrupt.
 	Gen() uint64
 	// Wait blocks until the generation is past gen, or timeoutCycles
 	// cycles have passed (0: no timeout; an *Error with VIP_TIMEOUT), or
@@ -73,6 +73,14 @@ type Events interface {
 	// FreeRunning says time passes on its own (real hardware, a
 	// free-running simulator).
 	FreeRunning() bool
+	// Arm and ArmCQ arm the completion interrupt of one of the process's
+	// VI queues or CQs: its next completions raise the process's interrupt
+	// (after the moderation SetModeration set), which grows the
+	// generation. A waiter takes Gen, looks, arms, looks again, and only
+	// then calls Wait. The interrupt is the process's own: completions of
+	// other processes' queues do not grow its generation.
+	Arm(ctx context.Context, vi ViID, q Queue) error
+	ArmCQ(ctx context.Context, cq CQID) error
 }
 
 // queue is vipl's bookkeeping of one work queue: the descriptors posted
@@ -263,12 +271,15 @@ func (n *Nic) notDone(ctx context.Context, op string) error {
 	return newErr(op, NotDone, nil, "")
 }
 
-// waitFor blocks on the completion interrupt until look finds what the
-// caller waits for (true), fails, or timeoutMs milliseconds of simulated
-// time have passed (Infinite: no limit; VIP_TIMEOUT with what, after one
-// last look; what() says what did not come). The generation is taken before each look, so a completion
-// after the look ends the next wait. The notifier looks after each wait.
-func (n *Nic) waitFor(ctx context.Context, op string, timeoutMs uint32, what func() string, look func() (bool, error)) error {
+// waitFor blocks on the process's completion interrupt until look finds
+// what the caller waits for (true), fails, or timeoutMs milliseconds of
+// simulated time have passed (Infinite: no limit; VIP_TIMEOUT with what,
+// after one last look; what() says what did not come). Before it blocks it
+// arms what it waits for (arm) and looks once more: the generation is
+// taken before the first look, so a completion after it either is found by
+// the second look or raises the armed interrupt and ends the wait. The
+// notifier looks after each wait.
+func (n *Nic) waitFor(ctx context.Context, op string, timeoutMs uint32, what func() string, arm func() error, look func() (bool, error)) error {
 	ev := n.agent.Events()
 	limited := timeoutMs != Infinite
 	var deadline uint64
@@ -287,6 +298,12 @@ func (n *Nic) waitFor(ctx context.Context, op string, timeoutMs uint32, what fun
 				return newErr(op, Timeout, nil, "%s within %d ms", what(), timeoutMs)
 			}
 			left = deadline - now
+		}
+		if err := arm(); err != nil {
+			return wrapErr(op, err)
+		}
+		if ok, err := look(); err != nil || ok {
+			return err
 		}
 		_, err := ev.Wait(ctx, g, left)
 		n.waited()
@@ -331,7 +348,8 @@ func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*D
 	}
 	var d *Desc
 	what := func() string { return fmt.Sprintf("nothing completed on the %s queue of VI %d", q, v.id) }
-	err := v.nic.waitFor(ctx, op, timeoutMs, what, func() (bool, error) {
+	arm := func() error { return v.nic.agent.Events().Arm(ctx, v.id, q) }
+	err := v.nic.waitFor(ctx, op, timeoutMs, what, arm, func() (bool, error) {
 		d = v.reap(q)
 		return d != nil, nil
 	})

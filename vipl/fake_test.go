@@ -279,6 +279,7 @@ type fakeEvents struct {
 	events  []fakeEvent
 	changed chan struct{}
 	waits   int // Wait calls that blocked
+	arms    int // Arm and ArmCQ calls
 }
 
 type fakeEvent struct {
@@ -413,4 +414,24 @@ func (f *fakeAgent) BindCQ(context.Context, ViID, Queue, CQID) error {
 }
 func (f *fakeAgent) CQConsumed(context.Context, CQID, uint16) error {
 	return &Error{Op: "CQConsumed", Code: InvalidParameter}
+}
+
+// The fake NIC raises its interrupt at every completion, armed or not
+// (what an armed queue would see); Arm and ArmCQ only count.
+func (e *fakeEvents) Arm(context.Context, ViID, Queue) error {
+	e.mu.Lock()
+	e.arms++
+	e.mu.Unlock()
+	return nil
+}
+
+func (e *fakeEvents) ArmCQ(context.Context, CQID) error {
+	e.mu.Lock()
+	e.arms++
+	e.mu.Unlock()
+	return nil
+}
+
+func (f *fakeAgent) SetModeration(context.Context, uint32, uint32) error {
+	return &Error{Op: "SetModeration", Code: ErrorNotSupported}
 }

@@ -126,6 +126,7 @@ func (nt *notifier) run() {
 		waiting := len(nt.regs) > 0
 		nt.mu.Unlock()
 		if waiting && ev.FreeRunning() {
+			nt.arm(ev)
 			if _, err := ev.Wait(nt.ctx, g, msToCycles(freeRunWait, ev.ClockPS())); err != nil && Code(err) != Timeout {
 				select {
 				case <-nt.stop:
@@ -139,6 +140,22 @@ func (nt *notifier) run() {
 		case <-nt.poke:
 		case <-nt.stop:
 			return
+		}
+	}
+}
+
+// arm arms the queues and CQs the handlers wait on (a free-running
+// notifier's wait; one that fails leaves the wait to its time limit).
+func (nt *notifier) arm(ev Events) {
+	nt.mu.Lock()
+	regs := append([]*Notification(nil), nt.regs...)
+	nt.mu.Unlock()
+	for _, x := range regs {
+		switch {
+		case x.vi != nil && !x.vi.destroyed.Load():
+			_ = ev.Arm(nt.ctx, x.vi.id, x.q)
+		case x.cq != nil:
+			_ = ev.ArmCQ(nt.ctx, x.cq.id)
 		}
 	}
 }

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xe31c519b0991aa19)
+#define VIA_BAR0_HASH VIA_ULL(0xc9296365069090fc)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -39,7 +39,7 @@
 #define VIA_DEFAULT_DMA_ID_WIDTH VIA_U(4) /* AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..6). */
 #define VIA_DEFAULT_DMA_MAX_BURST VIA_U(16) /* Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256). */
 #define VIA_DEFAULT_DMA_MAX_OUTSTANDING VIA_U(4) /* Read bursts the DMA diagnostic engine keeps in flight at most (1..15). */
-#define VIA_DEFAULT_NUM_IRQ VIA_U(8) /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i]. */
+#define VIA_DEFAULT_NUM_IRQ VIA_U(16) /* Number of interrupt outputs; IRQ_STATUS bit i drives irq[i] (bits 8..15 are the interrupt vectors of via_evt). */
 #define VIA_DEFAULT_NET_FIFO_DEPTH VIA_U(64) /* Depth in beats of the network loopback FIFO. */
 #define VIA_DEFAULT_SOFT_RESET_CYCLES VIA_U(16) /* Cycles a soft reset holds the NIC's blocks in reset. */
 #define VIA_DEFAULT_CPU_IMEM_BYTES VIA_U(16384) /* Control processor instruction memory in bytes (power of two, at most 256 KiB). */
@@ -186,8 +186,12 @@
 #define VIA_IRQ_STATUS_FW_EVENT_MASK VIA_U(0x00000020)
 #define VIA_IRQ_STATUS_ASYNC_ERR_SHIFT VIA_U(6)
 #define VIA_IRQ_STATUS_ASYNC_ERR_MASK VIA_U(0x00000040)
-#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(7)
-#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffffff80)
+#define VIA_IRQ_STATUS_SPARE_SHIFT VIA_U(7)
+#define VIA_IRQ_STATUS_SPARE_MASK VIA_U(0x00000080)
+#define VIA_IRQ_STATUS_VEC_SHIFT VIA_U(8)
+#define VIA_IRQ_STATUS_VEC_MASK VIA_U(0x0000ff00)
+#define VIA_IRQ_STATUS_OTHER_SHIFT VIA_U(16)
+#define VIA_IRQ_STATUS_OTHER_MASK VIA_U(0xffff0000)
 
 /* IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit. */
 #define VIA_REG_IRQ_ENABLE VIA_U(0x0c4)
@@ -509,6 +513,51 @@
 #define VIA_CQ_CAP_MAX_LOG2_SHIFT VIA_U(16)
 #define VIA_CQ_CAP_MAX_LOG2_MASK VIA_U(0x000f0000)
 
+/* EVT_ARM (rw): Arms a VI's queue or a CQ: its completions (a descriptor's after its Status write, a CQ's after its entry's write) count for its vector until the vector's interrupt is raised, which disarms every queue and CQ routed to the vector. Reads the last word written. */
+#define VIA_REG_EVT_ARM VIA_U(0x2c0)
+#define VIA_EVT_ARM_INDEX_SHIFT VIA_U(0)
+#define VIA_EVT_ARM_INDEX_MASK VIA_U(0x0000ffff)
+#define VIA_EVT_ARM_QUEUE_SHIFT VIA_U(16)
+#define VIA_EVT_ARM_QUEUE_MASK VIA_U(0x00010000)
+#define VIA_EVT_ARM_CQ_SHIFT VIA_U(17)
+#define VIA_EVT_ARM_CQ_MASK VIA_U(0x00020000)
+
+/* EVT_MAP (rw): Routes a VI's two queues, or a CQ, to a vector, and disarms them. Reads the last word written. */
+#define VIA_REG_EVT_MAP VIA_U(0x2c4)
+#define VIA_EVT_MAP_INDEX_SHIFT VIA_U(0)
+#define VIA_EVT_MAP_INDEX_MASK VIA_U(0x0000ffff)
+#define VIA_EVT_MAP_CQ_SHIFT VIA_U(17)
+#define VIA_EVT_MAP_CQ_MASK VIA_U(0x00020000)
+#define VIA_EVT_MAP_VEC_SHIFT VIA_U(24)
+#define VIA_EVT_MAP_VEC_MASK VIA_U(0x07000000)
+
+/* EVT_VSEL (rw): Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address. */
+#define VIA_REG_EVT_VSEL VIA_U(0x2c8)
+#define VIA_EVT_VSEL_VEC_SHIFT VIA_U(0)
+#define VIA_EVT_VSEL_VEC_MASK VIA_U(0x000000ff)
+
+/* EVT_MOD (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first. */
+#define VIA_REG_EVT_MOD VIA_U(0x2cc)
+#define VIA_EVT_MOD_COUNT_SHIFT VIA_U(0)
+#define VIA_EVT_MOD_COUNT_MASK VIA_U(0x000000ff)
+#define VIA_EVT_MOD_TIME_SHIFT VIA_U(16)
+#define VIA_EVT_MOD_TIME_MASK VIA_U(0xffff0000)
+
+/* EVT_RAISED (ro): Interrupts the selected vector raised (wraps). */
+#define VIA_REG_EVT_RAISED VIA_U(0x2d0)
+
+/* EVT_EVENTS (ro): Completions of armed queues and CQs the selected vector counted (wraps). */
+#define VIA_REG_EVT_EVENTS VIA_U(0x2d4)
+
+/* EVT_CAP (ro): Interrupt-vector capabilities. */
+#define VIA_REG_EVT_CAP VIA_U(0x2d8)
+#define VIA_EVT_CAP_NUM_SHIFT VIA_U(0)
+#define VIA_EVT_CAP_NUM_MASK VIA_U(0x000000ff)
+#define VIA_EVT_CAP_IRQ_LSB_SHIFT VIA_U(8)
+#define VIA_EVT_CAP_IRQ_LSB_MASK VIA_U(0x0000ff00)
+#define VIA_EVT_CAP_CQS_SHIFT VIA_U(16)
+#define VIA_EVT_CAP_CQS_MASK VIA_U(0x00ff0000)
+
 /* CPU_CTRL (rw): Control processor control. */
 #define VIA_REG_CPU_CTRL VIA_U(0x200)
 #define VIA_CPU_CTRL_RUN_SHIFT VIA_U(0)
@@ -642,6 +691,10 @@ static inline uint32_t via_irq_status_fw_event_get(uint32_t v) { return (uint32_
 static inline uint32_t via_irq_status_fw_event_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_FW_EVENT_MASK) | ((x << VIA_IRQ_STATUS_FW_EVENT_SHIFT) & VIA_IRQ_STATUS_FW_EVENT_MASK)); }
 static inline uint32_t via_irq_status_async_err_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_ASYNC_ERR_MASK) >> VIA_IRQ_STATUS_ASYNC_ERR_SHIFT); }
 static inline uint32_t via_irq_status_async_err_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_ASYNC_ERR_MASK) | ((x << VIA_IRQ_STATUS_ASYNC_ERR_SHIFT) & VIA_IRQ_STATUS_ASYNC_ERR_MASK)); }
+static inline uint32_t via_irq_status_spare_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_SPARE_MASK) >> VIA_IRQ_STATUS_SPARE_SHIFT); }
+static inline uint32_t via_irq_status_spare_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_SPARE_MASK) | ((x << VIA_IRQ_STATUS_SPARE_SHIFT) & VIA_IRQ_STATUS_SPARE_MASK)); }
+static inline uint32_t via_irq_status_vec_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_VEC_MASK) >> VIA_IRQ_STATUS_VEC_SHIFT); }
+static inline uint32_t via_irq_status_vec_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_VEC_MASK) | ((x << VIA_IRQ_STATUS_VEC_SHIFT) & VIA_IRQ_STATUS_VEC_MASK)); }
 static inline uint32_t via_irq_status_other_get(uint32_t v) { return (uint32_t)((v & VIA_IRQ_STATUS_OTHER_MASK) >> VIA_IRQ_STATUS_OTHER_SHIFT); }
 static inline uint32_t via_irq_status_other_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_IRQ_STATUS_OTHER_MASK) | ((x << VIA_IRQ_STATUS_OTHER_SHIFT) & VIA_IRQ_STATUS_OTHER_MASK)); }
 static inline uint32_t via_diag_ctrl_start_get(uint32_t v) { return (uint32_t)((v & VIA_DIAG_CTRL_START_MASK) >> VIA_DIAG_CTRL_START_SHIFT); }
@@ -736,6 +789,30 @@ static inline uint32_t via_cq_cap_num_get(uint32_t v) { return (uint32_t)((v & V
 static inline uint32_t via_cq_cap_num_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CAP_NUM_MASK) | ((x << VIA_CQ_CAP_NUM_SHIFT) & VIA_CQ_CAP_NUM_MASK)); }
 static inline uint32_t via_cq_cap_max_log2_get(uint32_t v) { return (uint32_t)((v & VIA_CQ_CAP_MAX_LOG2_MASK) >> VIA_CQ_CAP_MAX_LOG2_SHIFT); }
 static inline uint32_t via_cq_cap_max_log2_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CQ_CAP_MAX_LOG2_MASK) | ((x << VIA_CQ_CAP_MAX_LOG2_SHIFT) & VIA_CQ_CAP_MAX_LOG2_MASK)); }
+static inline uint32_t via_evt_arm_index_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_ARM_INDEX_MASK) >> VIA_EVT_ARM_INDEX_SHIFT); }
+static inline uint32_t via_evt_arm_index_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_ARM_INDEX_MASK) | ((x << VIA_EVT_ARM_INDEX_SHIFT) & VIA_EVT_ARM_INDEX_MASK)); }
+static inline uint32_t via_evt_arm_queue_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_ARM_QUEUE_MASK) >> VIA_EVT_ARM_QUEUE_SHIFT); }
+static inline uint32_t via_evt_arm_queue_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_ARM_QUEUE_MASK) | ((x << VIA_EVT_ARM_QUEUE_SHIFT) & VIA_EVT_ARM_QUEUE_MASK)); }
+static inline uint32_t via_evt_arm_cq_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_ARM_CQ_MASK) >> VIA_EVT_ARM_CQ_SHIFT); }
+static inline uint32_t via_evt_arm_cq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_ARM_CQ_MASK) | ((x << VIA_EVT_ARM_CQ_SHIFT) & VIA_EVT_ARM_CQ_MASK)); }
+static inline uint32_t via_evt_map_index_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_MAP_INDEX_MASK) >> VIA_EVT_MAP_INDEX_SHIFT); }
+static inline uint32_t via_evt_map_index_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_MAP_INDEX_MASK) | ((x << VIA_EVT_MAP_INDEX_SHIFT) & VIA_EVT_MAP_INDEX_MASK)); }
+static inline uint32_t via_evt_map_cq_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_MAP_CQ_MASK) >> VIA_EVT_MAP_CQ_SHIFT); }
+static inline uint32_t via_evt_map_cq_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_MAP_CQ_MASK) | ((x << VIA_EVT_MAP_CQ_SHIFT) & VIA_EVT_MAP_CQ_MASK)); }
+static inline uint32_t via_evt_map_vec_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_MAP_VEC_MASK) >> VIA_EVT_MAP_VEC_SHIFT); }
+static inline uint32_t via_evt_map_vec_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_MAP_VEC_MASK) | ((x << VIA_EVT_MAP_VEC_SHIFT) & VIA_EVT_MAP_VEC_MASK)); }
+static inline uint32_t via_evt_vsel_vec_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_VSEL_VEC_MASK) >> VIA_EVT_VSEL_VEC_SHIFT); }
+static inline uint32_t via_evt_vsel_vec_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_VSEL_VEC_MASK) | ((x << VIA_EVT_VSEL_VEC_SHIFT) & VIA_EVT_VSEL_VEC_MASK)); }
+static inline uint32_t via_evt_mod_count_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_MOD_COUNT_MASK) >> VIA_EVT_MOD_COUNT_SHIFT); }
+static inline uint32_t via_evt_mod_count_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_MOD_COUNT_MASK) | ((x << VIA_EVT_MOD_COUNT_SHIFT) & VIA_EVT_MOD_COUNT_MASK)); }
+static inline uint32_t via_evt_mod_time_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_MOD_TIME_MASK) >> VIA_EVT_MOD_TIME_SHIFT); }
+static inline uint32_t via_evt_mod_time_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_MOD_TIME_MASK) | ((x << VIA_EVT_MOD_TIME_SHIFT) & VIA_EVT_MOD_TIME_MASK)); }
+static inline uint32_t via_evt_cap_num_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_CAP_NUM_MASK) >> VIA_EVT_CAP_NUM_SHIFT); }
+static inline uint32_t via_evt_cap_num_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_CAP_NUM_MASK) | ((x << VIA_EVT_CAP_NUM_SHIFT) & VIA_EVT_CAP_NUM_MASK)); }
+static inline uint32_t via_evt_cap_irq_lsb_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_CAP_IRQ_LSB_MASK) >> VIA_EVT_CAP_IRQ_LSB_SHIFT); }
+static inline uint32_t via_evt_cap_irq_lsb_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_CAP_IRQ_LSB_MASK) | ((x << VIA_EVT_CAP_IRQ_LSB_SHIFT) & VIA_EVT_CAP_IRQ_LSB_MASK)); }
+static inline uint32_t via_evt_cap_cqs_get(uint32_t v) { return (uint32_t)((v & VIA_EVT_CAP_CQS_MASK) >> VIA_EVT_CAP_CQS_SHIFT); }
+static inline uint32_t via_evt_cap_cqs_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_EVT_CAP_CQS_MASK) | ((x << VIA_EVT_CAP_CQS_SHIFT) & VIA_EVT_CAP_CQS_MASK)); }
 static inline uint32_t via_cpu_ctrl_run_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_CTRL_RUN_MASK) >> VIA_CPU_CTRL_RUN_SHIFT); }
 static inline uint32_t via_cpu_ctrl_run_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_CPU_CTRL_RUN_MASK) | ((x << VIA_CPU_CTRL_RUN_SHIFT) & VIA_CPU_CTRL_RUN_MASK)); }
 static inline uint32_t via_cpu_status_running_get(uint32_t v) { return (uint32_t)((v & VIA_CPU_STATUS_RUNNING_MASK) >> VIA_CPU_STATUS_RUNNING_SHIFT); }

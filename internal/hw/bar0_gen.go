@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xe31c519b0991aa19
+const Bar0Hash uint64 = 0xc9296365069090fc
 
 // Constants of the layout.
 const (
@@ -102,8 +102,8 @@ const (
 	DefaultDmaMaxBurst = 16
 	// DefaultDmaMaxOutstanding: Read bursts the DMA diagnostic engine keeps in flight at most (1..15).
 	DefaultDmaMaxOutstanding = 4
-	// DefaultNumIrq: Number of interrupt outputs; IRQ_STATUS bit i drives irq[i].
-	DefaultNumIrq = 8
+	// DefaultNumIrq: Number of interrupt outputs; IRQ_STATUS bit i drives irq[i] (bits 8..15 are the interrupt vectors of via_evt).
+	DefaultNumIrq = 16
 	// DefaultNetFifoDepth: Depth in beats of the network loopback FIFO.
 	DefaultNetFifoDepth = 64
 	// DefaultSoftResetCycles: Cycles a soft reset holds the NIC's blocks in reset.
@@ -342,6 +342,20 @@ const (
 	RegCqDropped uint32 = 0x2b0
 	// RegCqCap (ro): Completion-queue capabilities.
 	RegCqCap uint32 = 0x2b4
+	// RegEvtArm (rw): Arms a VI's queue or a CQ: its completions (a descriptor's after its Status write, a CQ's after its entry's write) count for its vector until the vector's interrupt is raised, which disarms every queue and CQ routed to the vector. Reads the last word written.
+	RegEvtArm uint32 = 0x2c0
+	// RegEvtMap (rw): Routes a VI's two queues, or a CQ, to a vector, and disarms them. Reads the last word written.
+	RegEvtMap uint32 = 0x2c4
+	// RegEvtVsel (rw): Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address.
+	RegEvtVsel uint32 = 0x2c8
+	// RegEvtMod (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.
+	RegEvtMod uint32 = 0x2cc
+	// RegEvtRaised (ro): Interrupts the selected vector raised (wraps).
+	RegEvtRaised uint32 = 0x2d0
+	// RegEvtEvents (ro): Completions of armed queues and CQs the selected vector counted (wraps).
+	RegEvtEvents uint32 = 0x2d4
+	// RegEvtCap (ro): Interrupt-vector capabilities.
+	RegEvtCap uint32 = 0x2d8
 	// RegCpuCtrl (rw): Control processor control.
 	RegCpuCtrl uint32 = 0x200
 	// RegCpuStatus (ro): Control processor status.
@@ -404,7 +418,9 @@ const (
 	IrqStatusViDoneMask       = 0x10       // IRQ_STATUS[4:4]
 	IrqStatusFwEventMask      = 0x20       // IRQ_STATUS[5:5]
 	IrqStatusAsyncErrMask     = 0x40       // IRQ_STATUS[6:6]
-	IrqStatusOtherMask        = 0xffffff80 // IRQ_STATUS[31:7]
+	IrqStatusSpareMask        = 0x80       // IRQ_STATUS[7:7]
+	IrqStatusVecMask          = 0xff00     // IRQ_STATUS[15:8]
+	IrqStatusOtherMask        = 0xffff0000 // IRQ_STATUS[31:16]
 	DiagCtrlStartMask         = 0x1        // DIAG_CTRL[0:0]
 	DiagCtrlAbortMask         = 0x2        // DIAG_CTRL[1:1]
 	DiagCfgMaxBurstMask       = 0x1ff      // DIAG_CFG[8:0]
@@ -451,6 +467,18 @@ const (
 	CqBindCqMask              = 0xff000000 // CQ_BIND[31:24]
 	CqCapNumMask              = 0xffff     // CQ_CAP[15:0]
 	CqCapMaxLog2Mask          = 0xf0000    // CQ_CAP[19:16]
+	EvtArmIndexMask           = 0xffff     // EVT_ARM[15:0]
+	EvtArmQueueMask           = 0x10000    // EVT_ARM[16:16]
+	EvtArmCqMask              = 0x20000    // EVT_ARM[17:17]
+	EvtMapIndexMask           = 0xffff     // EVT_MAP[15:0]
+	EvtMapCqMask              = 0x20000    // EVT_MAP[17:17]
+	EvtMapVecMask             = 0x7000000  // EVT_MAP[26:24]
+	EvtVselVecMask            = 0xff       // EVT_VSEL[7:0]
+	EvtModCountMask           = 0xff       // EVT_MOD[7:0]
+	EvtModTimeMask            = 0xffff0000 // EVT_MOD[31:16]
+	EvtCapNumMask             = 0xff       // EVT_CAP[7:0]
+	EvtCapIrqLsbMask          = 0xff00     // EVT_CAP[15:8]
+	EvtCapCqsMask             = 0xff0000   // EVT_CAP[23:16]
 	CpuCtrlRunMask            = 0x1        // CPU_CTRL[0:0]
 	CpuStatusRunningMask      = 0x1        // CPU_STATUS[0:0]
 	CpuStatusHaltedMask       = 0x2        // CPU_STATUS[1:1]
@@ -528,8 +556,12 @@ var (
 	IrqStatusFwEvent = Field{Reg: RegIrqStatus, Name: "FW_EVENT", LSB: 5, Width: 1, Access: AccessW1C}
 	// IrqStatusAsyncErr is IRQ_STATUS[6:6] (w1c): An asynchronous error was queued for the driver (read VI_AERR until it is empty).
 	IrqStatusAsyncErr = Field{Reg: RegIrqStatus, Name: "ASYNC_ERR", LSB: 6, Width: 1, Access: AccessW1C}
-	// IrqStatusOther is IRQ_STATUS[31:7] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
-	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 7, Width: 25, Access: AccessW1C}
+	// IrqStatusSpare is IRQ_STATUS[7:7] (w1c): Not raised by the hardware; settable through IRQ_FORCE (for tests).
+	IrqStatusSpare = Field{Reg: RegIrqStatus, Name: "SPARE", LSB: 7, Width: 1, Access: AccessW1C}
+	// IrqStatusVec is IRQ_STATUS[15:8] (w1c): The interrupt vectors (via_evt): bit 8+v is vector v's interrupt, raised for the armed queues and CQs routed to it (a process's own), after its moderation (docs/vi.md, Interrupt vectors).
+	IrqStatusVec = Field{Reg: RegIrqStatus, Name: "VEC", LSB: 8, Width: 8, Access: AccessW1C}
+	// IrqStatusOther is IRQ_STATUS[31:16] (w1c): Causes defined by later blocks; settable through IRQ_FORCE.
+	IrqStatusOther = Field{Reg: RegIrqStatus, Name: "OTHER", LSB: 16, Width: 16, Access: AccessW1C}
 	// DiagCtrlStart is DIAG_CTRL[0:0] (wo): Write 1 to start a copy; ignored while BUSY.
 	DiagCtrlStart = Field{Reg: RegDiagCtrl, Name: "START", LSB: 0, Width: 1, Access: AccessWO}
 	// DiagCtrlAbort is DIAG_CTRL[1:1] (wo): Write 1 to stop issuing bursts; the engine finishes those in flight and reports ABORTED.
@@ -622,6 +654,30 @@ var (
 	CqCapNum = Field{Reg: RegCqCap, Name: "NUM", LSB: 0, Width: 16, Access: AccessRO}
 	// CqCapMaxLog2 is CQ_CAP[19:16] (ro): Largest LOG2_ENTRIES (MaxCQEntries = 2**MAX_LOG2).
 	CqCapMaxLog2 = Field{Reg: RegCqCap, Name: "MAX_LOG2", LSB: 16, Width: 4, Access: AccessRO}
+	// EvtArmIndex is EVT_ARM[15:0] (rw): The VI (< NUM_VI) or, with CQ, the CQ (< NUM of EVT_CAP); others are ignored.
+	EvtArmIndex = Field{Reg: RegEvtArm, Name: "INDEX", LSB: 0, Width: 16, Access: AccessRW}
+	// EvtArmQueue is EVT_ARM[16:16] (rw): A VI's queue: 0 send, 1 receive.
+	EvtArmQueue = Field{Reg: RegEvtArm, Name: "QUEUE", LSB: 16, Width: 1, Access: AccessRW}
+	// EvtArmCq is EVT_ARM[17:17] (rw): 1: INDEX names a CQ.
+	EvtArmCq = Field{Reg: RegEvtArm, Name: "CQ", LSB: 17, Width: 1, Access: AccessRW}
+	// EvtMapIndex is EVT_MAP[15:0] (rw): The VI (< NUM_VI) or, with CQ, the CQ; others are ignored.
+	EvtMapIndex = Field{Reg: RegEvtMap, Name: "INDEX", LSB: 0, Width: 16, Access: AccessRW}
+	// EvtMapCq is EVT_MAP[17:17] (rw): 1: INDEX names a CQ.
+	EvtMapCq = Field{Reg: RegEvtMap, Name: "CQ", LSB: 17, Width: 1, Access: AccessRW}
+	// EvtMapVec is EVT_MAP[26:24] (rw): The vector (< VECS of EVT_CAP).
+	EvtMapVec = Field{Reg: RegEvtMap, Name: "VEC", LSB: 24, Width: 3, Access: AccessRW}
+	// EvtVselVec is EVT_VSEL[7:0] (rw): The vector (< VECS of EVT_CAP); others select nothing (writes ignored, reads zero).
+	EvtVselVec = Field{Reg: RegEvtVsel, Name: "VEC", LSB: 0, Width: 8, Access: AccessRW}
+	// EvtModCount is EVT_MOD[7:0] (rw): Completions per interrupt (0 and 1: the first raises it at once). Reset 1.
+	EvtModCount = Field{Reg: RegEvtMod, Name: "COUNT", LSB: 0, Width: 8, Access: AccessRW}
+	// EvtModTime is EVT_MOD[31:16] (rw): Cycles from the first completion to the interrupt at most (0: no limit, only COUNT raises it). Reset 0.
+	EvtModTime = Field{Reg: RegEvtMod, Name: "TIME", LSB: 16, Width: 16, Access: AccessRW}
+	// EvtCapNum is EVT_CAP[7:0] (ro): Vectors.
+	EvtCapNum = Field{Reg: RegEvtCap, Name: "NUM", LSB: 0, Width: 8, Access: AccessRO}
+	// EvtCapIrqLsb is EVT_CAP[15:8] (ro): The IRQ_STATUS bit of vector 0: vector v raises bit IRQ_LSB + v.
+	EvtCapIrqLsb = Field{Reg: RegEvtCap, Name: "IRQ_LSB", LSB: 8, Width: 8, Access: AccessRO}
+	// EvtCapCqs is EVT_CAP[23:16] (ro): CQs the block routes (NUM of CQ_CAP).
+	EvtCapCqs = Field{Reg: RegEvtCap, Name: "CQS", LSB: 16, Width: 8, Access: AccessRO}
 	// CpuCtrlRun is CPU_CTRL[0:0] (rw): 1 runs the core from address 0; 0 holds it in reset (its memories keep their contents).
 	CpuCtrlRun = Field{Reg: RegCpuCtrl, Name: "RUN", LSB: 0, Width: 1, Access: AccessRW}
 	// CpuStatusRunning is CPU_STATUS[0:0] (ro): RUN is 1 and the core has not halted.
@@ -721,6 +777,8 @@ var Bar0 = Map{
 			IrqStatusViDone,
 			IrqStatusFwEvent,
 			IrqStatusAsyncErr,
+			IrqStatusSpare,
+			IrqStatusVec,
 			IrqStatusOther,
 		}},
 		{Name: "IRQ_ENABLE", Offset: RegIrqEnable, Access: AccessRW, Doc: "Interrupt enables, one bit per IRQ_STATUS bit.", Fields: []Field{}},
@@ -857,6 +915,30 @@ var Bar0 = Map{
 		{Name: "CQ_CAP", Offset: RegCqCap, Access: AccessRO, Doc: "Completion-queue capabilities.", Fields: []Field{
 			CqCapNum,
 			CqCapMaxLog2,
+		}},
+		{Name: "EVT_ARM", Offset: RegEvtArm, Access: AccessRW, Doc: "Arms a VI's queue or a CQ: its completions (a descriptor's after its Status write, a CQ's after its entry's write) count for its vector until the vector's interrupt is raised, which disarms every queue and CQ routed to the vector. Reads the last word written.", Fields: []Field{
+			EvtArmIndex,
+			EvtArmQueue,
+			EvtArmCq,
+		}},
+		{Name: "EVT_MAP", Offset: RegEvtMap, Access: AccessRW, Doc: "Routes a VI's two queues, or a CQ, to a vector, and disarms them. Reads the last word written.", Fields: []Field{
+			EvtMapIndex,
+			EvtMapCq,
+			EvtMapVec,
+		}},
+		{Name: "EVT_VSEL", Offset: RegEvtVsel, Access: AccessRW, Doc: "Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address.", Fields: []Field{
+			EvtVselVec,
+		}},
+		{Name: "EVT_MOD", Offset: RegEvtMod, Access: AccessRW, Doc: "Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.", Fields: []Field{
+			EvtModCount,
+			EvtModTime,
+		}},
+		{Name: "EVT_RAISED", Offset: RegEvtRaised, Access: AccessRO, Doc: "Interrupts the selected vector raised (wraps).", Fields: []Field{}},
+		{Name: "EVT_EVENTS", Offset: RegEvtEvents, Access: AccessRO, Doc: "Completions of armed queues and CQs the selected vector counted (wraps).", Fields: []Field{}},
+		{Name: "EVT_CAP", Offset: RegEvtCap, Access: AccessRO, Doc: "Interrupt-vector capabilities.", Fields: []Field{
+			EvtCapNum,
+			EvtCapIrqLsb,
+			EvtCapCqs,
 		}},
 		{Name: "CPU_CTRL", Offset: RegCpuCtrl, Access: AccessRW, Doc: "Control processor control.", Fields: []Field{
 			CpuCtrlRun,

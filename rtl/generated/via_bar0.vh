@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'he31c519b0991aa19
+`define VIA_BAR0_HASH 64'hc9296365069090fc
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -32,7 +32,7 @@
 `define VIA_DEFAULT_DMA_ID_WIDTH 4 // AXI4 ID bits of the DMA master (3..32: the DMA requesters use IDs 0..6).
 `define VIA_DEFAULT_DMA_MAX_BURST 16 // Longest AXI4 burst the DMA engine issues, in beats (power of two, 2..256).
 `define VIA_DEFAULT_DMA_MAX_OUTSTANDING 4 // Read bursts the DMA diagnostic engine keeps in flight at most (1..15).
-`define VIA_DEFAULT_NUM_IRQ 8 // Number of interrupt outputs; IRQ_STATUS bit i drives irq[i].
+`define VIA_DEFAULT_NUM_IRQ 16 // Number of interrupt outputs; IRQ_STATUS bit i drives irq[i] (bits 8..15 are the interrupt vectors of via_evt).
 `define VIA_DEFAULT_NET_FIFO_DEPTH 64 // Depth in beats of the network loopback FIFO.
 `define VIA_DEFAULT_SOFT_RESET_CYCLES 16 // Cycles a soft reset holds the NIC's blocks in reset.
 `define VIA_DEFAULT_CPU_IMEM_BYTES 16384 // Control processor instruction memory in bytes (power of two, at most 256 KiB).
@@ -200,10 +200,18 @@
 `define VIA_IRQ_STATUS_ASYNC_ERR_MSB 6
 `define VIA_IRQ_STATUS_ASYNC_ERR_WIDTH 1
 `define VIA_IRQ_STATUS_ASYNC_ERR_RANGE 6:6
-`define VIA_IRQ_STATUS_OTHER_LSB 7
+`define VIA_IRQ_STATUS_SPARE_LSB 7
+`define VIA_IRQ_STATUS_SPARE_MSB 7
+`define VIA_IRQ_STATUS_SPARE_WIDTH 1
+`define VIA_IRQ_STATUS_SPARE_RANGE 7:7
+`define VIA_IRQ_STATUS_VEC_LSB 8
+`define VIA_IRQ_STATUS_VEC_MSB 15
+`define VIA_IRQ_STATUS_VEC_WIDTH 8
+`define VIA_IRQ_STATUS_VEC_RANGE 15:8
+`define VIA_IRQ_STATUS_OTHER_LSB 16
 `define VIA_IRQ_STATUS_OTHER_MSB 31
-`define VIA_IRQ_STATUS_OTHER_WIDTH 25
-`define VIA_IRQ_STATUS_OTHER_RANGE 31:7
+`define VIA_IRQ_STATUS_OTHER_WIDTH 16
+`define VIA_IRQ_STATUS_OTHER_RANGE 31:16
 `define VIA_REG_IRQ_ENABLE 16'h00c4 // rw Interrupt enables, one bit per IRQ_STATUS bit.
 `define VIA_REG_IRQ_FORCE 16'h00c8 // w1s Write 1 to set the matching IRQ_STATUS bit (for testing interrupt paths); reads as zero.
 `define VIA_REG_IRQ_PENDING 16'h00cc // ro IRQ_STATUS AND IRQ_ENABLE: the levels on the irq outputs.
@@ -464,6 +472,61 @@
 `define VIA_CQ_CAP_MAX_LOG2_MSB 19
 `define VIA_CQ_CAP_MAX_LOG2_WIDTH 4
 `define VIA_CQ_CAP_MAX_LOG2_RANGE 19:16
+`define VIA_REG_EVT_ARM 16'h02c0 // rw Arms a VI's queue or a CQ: its completions (a descriptor's after its Status write, a CQ's after its entry's write) count for its vector until the vector's interrupt is raised, which disarms every queue and CQ routed to the vector. Reads the last word written.
+`define VIA_EVT_ARM_INDEX_LSB 0
+`define VIA_EVT_ARM_INDEX_MSB 15
+`define VIA_EVT_ARM_INDEX_WIDTH 16
+`define VIA_EVT_ARM_INDEX_RANGE 15:0
+`define VIA_EVT_ARM_QUEUE_LSB 16
+`define VIA_EVT_ARM_QUEUE_MSB 16
+`define VIA_EVT_ARM_QUEUE_WIDTH 1
+`define VIA_EVT_ARM_QUEUE_RANGE 16:16
+`define VIA_EVT_ARM_CQ_LSB 17
+`define VIA_EVT_ARM_CQ_MSB 17
+`define VIA_EVT_ARM_CQ_WIDTH 1
+`define VIA_EVT_ARM_CQ_RANGE 17:17
+`define VIA_REG_EVT_MAP 16'h02c4 // rw Routes a VI's two queues, or a CQ, to a vector, and disarms them. Reads the last word written.
+`define VIA_EVT_MAP_INDEX_LSB 0
+`define VIA_EVT_MAP_INDEX_MSB 15
+`define VIA_EVT_MAP_INDEX_WIDTH 16
+`define VIA_EVT_MAP_INDEX_RANGE 15:0
+`define VIA_EVT_MAP_CQ_LSB 17
+`define VIA_EVT_MAP_CQ_MSB 17
+`define VIA_EVT_MAP_CQ_WIDTH 1
+`define VIA_EVT_MAP_CQ_RANGE 17:17
+`define VIA_EVT_MAP_VEC_LSB 24
+`define VIA_EVT_MAP_VEC_MSB 26
+`define VIA_EVT_MAP_VEC_WIDTH 3
+`define VIA_EVT_MAP_VEC_RANGE 26:24
+`define VIA_REG_EVT_VSEL 16'h02c8 // rw Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address.
+`define VIA_EVT_VSEL_VEC_LSB 0
+`define VIA_EVT_VSEL_VEC_MSB 7
+`define VIA_EVT_VSEL_VEC_WIDTH 8
+`define VIA_EVT_VSEL_VEC_RANGE 7:0
+`define VIA_REG_EVT_MOD 16'h02cc // rw Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.
+`define VIA_EVT_MOD_COUNT_LSB 0
+`define VIA_EVT_MOD_COUNT_MSB 7
+`define VIA_EVT_MOD_COUNT_WIDTH 8
+`define VIA_EVT_MOD_COUNT_RANGE 7:0
+`define VIA_EVT_MOD_TIME_LSB 16
+`define VIA_EVT_MOD_TIME_MSB 31
+`define VIA_EVT_MOD_TIME_WIDTH 16
+`define VIA_EVT_MOD_TIME_RANGE 31:16
+`define VIA_REG_EVT_RAISED 16'h02d0 // ro Interrupts the selected vector raised (wraps).
+`define VIA_REG_EVT_EVENTS 16'h02d4 // ro Completions of armed queues and CQs the selected vector counted (wraps).
+`define VIA_REG_EVT_CAP 16'h02d8 // ro Interrupt-vector capabilities.
+`define VIA_EVT_CAP_NUM_LSB 0
+`define VIA_EVT_CAP_NUM_MSB 7
+`define VIA_EVT_CAP_NUM_WIDTH 8
+`define VIA_EVT_CAP_NUM_RANGE 7:0
+`define VIA_EVT_CAP_IRQ_LSB_LSB 8
+`define VIA_EVT_CAP_IRQ_LSB_MSB 15
+`define VIA_EVT_CAP_IRQ_LSB_WIDTH 8
+`define VIA_EVT_CAP_IRQ_LSB_RANGE 15:8
+`define VIA_EVT_CAP_CQS_LSB 16
+`define VIA_EVT_CAP_CQS_MSB 23
+`define VIA_EVT_CAP_CQS_WIDTH 8
+`define VIA_EVT_CAP_CQS_RANGE 23:16
 `define VIA_REG_CPU_CTRL 16'h0200 // rw Control processor control.
 `define VIA_CPU_CTRL_RUN_LSB 0
 `define VIA_CPU_CTRL_RUN_MSB 0

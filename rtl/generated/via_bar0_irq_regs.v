@@ -43,7 +43,9 @@ module via_bar0_irq_regs (
     input  wire        irq_status_vi_done_i,
     input  wire        irq_status_fw_event_i,
     input  wire        irq_status_async_err_i,
-    input  wire [24:0] irq_status_other_i,
+    input  wire        irq_status_spare_i,
+    input  wire [7:0]  irq_status_vec_i,
+    input  wire [15:0] irq_status_other_i,
 
     // IRQ_ENABLE (rw): Interrupt enables, one bit per IRQ_STATUS bit.
     output wire        irq_enable_we,
@@ -96,7 +98,9 @@ always @* begin
             rd_word[4] = irq_status_vi_done_i;
             rd_word[5] = irq_status_fw_event_i;
             rd_word[6] = irq_status_async_err_i;
-            rd_word[31:7] = irq_status_other_i;
+            rd_word[7] = irq_status_spare_i;
+            rd_word[15:8] = irq_status_vec_i;
+            rd_word[31:16] = irq_status_other_i;
         end
         `VIA_REG_IRQ_ENABLE: begin
             rd_match = 1'b1;

@@ -29,6 +29,7 @@ rtl/generated/via_bar0_tpt_regs.v
 rtl/via_tpt_probe.v
 rtl/generated/via_bar0_vi_regs.v
 rtl/generated/via_bar0_cq_regs.v
+rtl/generated/via_bar0_evt_regs.v
 rtl/via_desc_pipe.v
 rtl/via_vi_ctx.v
 rtl/via_vi_queues.v
@@ -36,5 +37,6 @@ rtl/via_vi_tx.v
 rtl/via_vi_rx.v
 rtl/via_vi_engine.v
 rtl/via_cq.v
+rtl/via_evt.v
 testbench/common/axil_master.v
 testbench/via_bar0_regs/tb_via_bar0_regs.v

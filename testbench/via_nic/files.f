@@ -25,6 +25,7 @@ rtl/generated/via_bar0_admin_regs.v
 rtl/generated/via_bar0_tpt_regs.v
 rtl/generated/via_bar0_vi_regs.v
 rtl/generated/via_bar0_cq_regs.v
+rtl/generated/via_bar0_evt_regs.v
 rtl/via_soft_reset.v
 rtl/via_dma_diag.v
 rtl/via_ram.v
@@ -40,6 +41,7 @@ rtl/via_vi_tx.v
 rtl/via_vi_rx.v
 rtl/via_vi_engine.v
 rtl/via_cq.v
+rtl/via_evt.v
 rtl/via_cpu_ram.v
 rtl/via_cpu.v
 rtl/via_cpu_periph.v
