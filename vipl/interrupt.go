@@ -46,3 +46,7 @@ func (n *Nic) SetModeration(ctx context.Context, m Moderation) error {
 	}
 	return wrapErr(op, n.agent.SetModeration(ctx, uint32(m.Count), uint32(cycles)))
 }
+
+// Interrupts returns how many times the process has taken its completion
+// interrupt (the wake-ups of its waits; moderation makes them fewer).
+func (n *Nic) Interrupts() uint64 { return n.agent.Events().Gen() }

@@ -59,6 +59,8 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 	if g := f.CQ; g != nil {
 		fmt.Fprintf(tw, "CQ latency 8 B, doorbell to the receive's CQ entry taken: polling / CQWait\t%d / %d cycles (wakeup +%d; RecvDone without a CQ: %d)\t\n", g.LatencyPoll, g.LatencyWait, g.WakeupOverhead, g.LatencyNoCQPoll)
 		fmt.Fprintf(tw, "CQ entries, %d x 8 B posted at once (sends and receives on one CQ)\t%d entries in %d cycles = %.3g entries/s (%.1f cycles/entry after the first = %.3g/s)\t\n", g.Entries/2, g.Entries, g.Cycles, g.EntriesPerSec, g.CyclesPerEntry, g.SteadyPerSec)
+		fmt.Fprintf(tw, "completion to wake-up, 8 B, doorbell to CQWait's return: no moderation / moderated (%d entries or %d cycles)\t%d / %d cycles\t\n", g.ModCount, g.ModCycles, g.LatencyWait, g.LatencyMod)
+		fmt.Fprintf(tw, "interrupts for %d entries taken through CQWait: no moderation / moderated\t%d in %d cycles / %d in %d cycles\t\n", g.Entries, g.BurstIRQs, g.BurstWait, g.BurstModIRQs, g.BurstModWait)
 	}
 	fmt.Fprintf(tw, "simulator, 2 nodes under this traffic, no trace\t%.3g cycles/s (%d cycles in %.2f s)\t>= 1,000,000\n", f.CyclesPerSec, f.TrafficCycles, f.TrafficWallSec)
 	fmt.Fprintf(tw, "simulator CPU time per simulated cycle, same traffic (all threads)\t%.2f us (%.2f s)\t\n", f.SimCPUPerCycleUS, f.SimCPUSec)

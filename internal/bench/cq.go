@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/vianic/vianic/vipl"
 )
@@ -24,6 +25,16 @@ type CQFigures struct {
 	LatencyWait     uint64  `json:"latency_wait"`       // the same through CQWait (the interrupt wakes the process)
 	WakeupOverhead  int64   `json:"wakeup_overhead"`    // LatencyWait - LatencyPoll
 	LatencyNoCQPoll uint64  `json:"latency_no_cq_poll"` // 8 B, doorbell to RecvDone, polling, the pair without a CQ
+
+	// Interrupt moderation (Nic.SetModeration): ModCount completions or
+	// ModCycles cycles after the first, whichever comes first.
+	ModCount     int    `json:"mod_count"`
+	ModCycles    uint64 `json:"mod_cycles"`
+	LatencyMod   uint64 `json:"latency_mod"`   // LatencyWait with moderation (a lone message waits for the time limit)
+	BurstWait    uint64 `json:"burst_wait"`    // the entry-rate burst taken through CQWait: first doorbell to the last entry
+	BurstIRQs    uint64 `json:"burst_irqs"`    // ... interrupts the process took for it
+	BurstModWait uint64 `json:"burst_mod_wait"` // the same with moderation
+	BurstModIRQs uint64 `json:"burst_mod_irqs"`
 }
 
 // viCQ measures CQ figures on n (after the other figures: descriptor
@@ -160,21 +171,27 @@ func viCQ(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress fu
 	g.LatencyNoCQPoll = at[0] - c0
 	progress("CQ latency 8 B: %d cycles polling the CQ, %d through CQWait, %d polling RecvDone without a CQ", g.LatencyPoll, g.LatencyWait, g.LatencyNoCQPoll)
 
-	// entry rate
-	if err := post(o.RateMessages); err != nil {
-		return err
+	// entry rate (burst: every entry taken as it comes, polling or waiting)
+	burst := func(wait bool) (c0, first, last, irqs uint64, err error) {
+		if err := post(o.RateMessages); err != nil {
+			return 0, 0, 0, 0, err
+		}
+		c0, i0 := n.nic.Cycle(), n.nic.Interrupts()
+		for i := range 2 * o.RateMessages {
+			at, _, err := take(wait)
+			if err != nil {
+				return 0, 0, 0, 0, err
+			}
+			if i == 0 {
+				first = at
+			}
+			last = at
+		}
+		return c0, first, last, n.nic.Interrupts() - i0, nil
 	}
-	c0 = n.nic.Cycle()
-	var first, last uint64
-	for i := range 2 * o.RateMessages {
-		at, _, err := take(false)
-		if err != nil {
-			return err
-		}
-		if i == 0 {
-			first = at
-		}
-		last = at
+	c0, first, last, _, err := burst(false)
+	if err != nil {
+		return err
 	}
 	g.Entries = 2 * o.RateMessages
 	g.Cycles = last - c0
@@ -186,6 +203,32 @@ func viCQ(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress fu
 	}
 	progress("CQ entries: %d (sends and receives of %d x 8 B) in %d cycles: %.3g entries/s, %.1f cycles/entry after the first",
 		g.Entries, o.RateMessages, g.Cycles, g.EntriesPerSec, g.CyclesPerEntry)
+
+	// interrupts: the burst through CQWait, then with moderation; the lone
+	// message's wake-up with moderation
+	c0, _, last, g.BurstIRQs, err = burst(true)
+	if err != nil {
+		return err
+	}
+	g.BurstWait = last - c0
+	g.ModCount, g.ModCycles = 16, 250
+	mod := vipl.Moderation{Count: g.ModCount, Delay: time.Duration(g.ModCycles*uint64(f.ClockPS)/1000) * time.Nanosecond}
+	if err := n.nic.SetModeration(ctx, mod); err != nil {
+		return err
+	}
+	c0, _, last, g.BurstModIRQs, err = burst(true)
+	if err != nil {
+		return err
+	}
+	g.BurstModWait = last - c0
+	if g.LatencyMod, err = latency(true); err != nil {
+		return err
+	}
+	if err := n.nic.SetModeration(ctx, vipl.Moderation{}); err != nil {
+		return err
+	}
+	progress("CQ interrupts: %d entries through CQWait in %d cycles with %d interrupts; moderated (%d entries or %d cycles) %d cycles with %d interrupts; a lone 8 B message %d cycles (%d without)",
+		g.Entries, g.BurstWait, g.BurstIRQs, g.ModCount, g.ModCycles, g.BurstModWait, g.BurstModIRQs, g.LatencyMod, g.LatencyWait)
 	f.CQ = &g
 	if err := c.Disconnect(ctx); err != nil {
 		return err

@@ -46,6 +46,16 @@ func TestBenchVISmoke(t *testing.T) {
 	assert.Greater(t, f.TrafficCycles, uint64(0))
 	assert.Greater(t, f.CyclesPerSec, 0.0)
 	assert.Empty(t, f.BridgeBusyPerSec)
+	// completion queues and their interrupts
+	require.NotNil(t, f.CQ)
+	g := f.CQ
+	assert.Equal(t, 16, g.Entries)
+	assert.GreaterOrEqual(t, g.LatencyWait, g.LatencyPoll, "a wake-up is no faster than polling every cycle")
+	assert.Greater(t, g.LatencyMod, g.LatencyWait, "a lone message waits for the moderation's time limit")
+	assert.LessOrEqual(t, g.LatencyMod, g.LatencyWait+g.ModCycles, "... at most that long")
+	assert.GreaterOrEqual(t, g.BurstIRQs, uint64(1))
+	assert.Less(t, g.BurstModIRQs, g.BurstIRQs, "moderation takes fewer interrupts")
+	assert.GreaterOrEqual(t, g.BurstModIRQs, uint64(1))
 }
 
 // TestBenchRemoteSmoke runs BenchRemote small (2 nodes only). The modeled
