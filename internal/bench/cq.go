@@ -30,9 +30,9 @@ type CQFigures struct {
 	// ModCycles cycles after the first, whichever comes first.
 	ModCount     int    `json:"mod_count"`
 	ModCycles    uint64 `json:"mod_cycles"`
-	LatencyMod   uint64 `json:"latency_mod"`   // LatencyWait with moderation (a lone message waits for the time limit)
-	BurstWait    uint64 `json:"burst_wait"`    // the entry-rate burst taken through CQWait: first doorbell to the last entry
-	BurstIRQs    uint64 `json:"burst_irqs"`    // ... interrupts the process took for it
+	LatencyMod   uint64 `json:"latency_mod"`    // LatencyWait with moderation (a lone message waits for the time limit)
+	BurstWait    uint64 `json:"burst_wait"`     // the entry-rate burst taken through CQWait: first doorbell to the last entry
+	BurstIRQs    uint64 `json:"burst_irqs"`     // ... interrupts the process took for it
 	BurstModWait uint64 `json:"burst_mod_wait"` // the same with moderation
 	BurstModIRQs uint64 `json:"burst_mod_irqs"`
 }
