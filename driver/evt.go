@@ -244,10 +244,16 @@ func (n *NIC) VectorStats(ctx context.Context, v int) (VectorStats, error) {
 // ReadIRQStatus reads IRQ_STATUS (for tests and diagnostics: which causes
 // are latched).
 func (n *NIC) ReadIRQStatus(ctx context.Context) (uint32, error) {
+	return n.ReadReg(ctx, hw.RegIrqStatus)
+}
+
+// ReadReg reads the BAR0 register at off (for tests and diagnostics:
+// counters).
+func (n *NIC) ReadReg(ctx context.Context, off uint32) (uint32, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if err := n.begin(ctx); err != nil {
 		return 0, err
 	}
-	return n.b.Read32(ctx, hw.RegIrqStatus)
+	return n.b.Read32(ctx, off)
 }

@@ -240,6 +240,8 @@ wire       tx_busy, rx_busy, tx_done, rx_done, q_busy;
 wire       tx_done_q, tx_done_ev, cq_done_ready, cq_busy, cq_entry, cq_aerr;
 wire [VI_WIDTH-1:0] tx_done_vi, rx_done_vi;
 wire [7:0] cq_aerr_cq, cq_entry_cq;
+wire                q_ovf, tx_wbl, rx_wbl;
+wire [VI_WIDTH-1:0] q_ovf_vi, tx_wbl_vi, rx_wbl_vi;
 wire       vi_wr_hit, vi_rd_hit, cq_wr_hit, cq_rd_hit, evt_wr_hit, evt_rd_hit;
 wire [31:0] vi_rd_data, cq_rd_data, evt_rd_data;
 wire [1:0] tx_epoch, rx_epoch;
@@ -339,6 +341,8 @@ via_vi_queues #(
     .cnt_doorbell(q_cnt_doorbell),
     .cnt_db_dropped(q_cnt_db_dropped),
     .cnt_overflow(q_cnt_overflow),
+    .ovf_pulse(q_ovf),
+    .ovf_vi(q_ovf_vi),
     .cnt_bad_write(q_cnt_bad_write),
     .cnt_adv_stale(q_cnt_adv_stale),
     .cnt_chained(q_cnt_chained),
@@ -504,7 +508,9 @@ via_vi_tx #(
     .cnt_desc(tx_cnt_desc),
     .cnt_err(tx_cnt_err),
     .cnt_frames(tx_cnt_frames),
-    .cnt_wb_lost(tx_cnt_wb_lost)
+    .cnt_wb_lost(tx_cnt_wb_lost),
+    .wbl_pulse(tx_wbl),
+    .wbl_vi(tx_wbl_vi)
 );
 
 // ------------------------------------------------------------ receive engine
@@ -628,6 +634,8 @@ via_vi_rx #(
     .cnt_drop_bad_vi(rx_cnt_bad_vi),
     .cnt_drop_aborted(rx_cnt_aborted),
     .cnt_wb_lost(rx_cnt_wb_lost),
+    .wbl_pulse(rx_wbl),
+    .wbl_vi(rx_wbl_vi),
     .cnt_rdma(rx_cnt_rdma),
     .cnt_rdma_prot(rx_cnt_rdma_prot),
     .aerr_valid(rx_aerr_valid),
@@ -645,6 +653,8 @@ via_vi_rx #(
 // takes it (a second one meanwhile is dropped and counted)
 localparam [31:0] AERR_RDMAW_PROT32 = `VIA_VIP_ERROR_RDMAW_PROT;
 localparam [31:0] AERR_CATA32       = `VIA_VIP_ERROR_CATASTROPHIC;
+localparam [31:0] AERR_OVERRUN32    = `VIA_VIP_ERROR_VI_OVERRUN;
+localparam [31:0] AERR_COMP_PROT32  = `VIA_VIP_ERROR_COMP_PROT;
 localparam [31:0] RES_VI32          = `VIA_VIP_RESOURCE_VI;
 localparam [31:0] RES_CQ32          = `VIA_VIP_RESOURCE_CQ;
 // entries: {RESOURCE (4), CODE (8), VI or CQ (16)}
@@ -657,23 +667,41 @@ wire [15:0]         rx_aerr_vi16 = {{(16-VI_WIDTH){1'b0}}, rx_aerr_vi};
 /* verilator lint_off UNUSEDSIGNAL */
 wire [4:0]          aerr_level;   // for waveforms
 /* verilator lint_on UNUSEDSIGNAL */
-// the completion queues' errors (CQ overflow, a failed entry write) wait
-// in cq_held as the firmware's do in fw_held; the receive engine goes
-// first, then cq_held, then fw_held
-reg         fw_held, cq_held;
+// the other sources wait in holding registers until the queue takes
+// them, in this order after the receive engine's refused RDMA writes:
+// the completion queues' errors (CQ overflow, a failed entry write), a
+// post dropped because its queue was full (VI_OVERRUN), a Status
+// write-back the TPT refused, send then receive (COMP_PROT: the error
+// could not be reported in the descriptor), the firmware's pushes; a
+// second event of a source whose register is still full is dropped and
+// counted (VI_AERR_LOST)
+reg         fw_held, cq_held, ov_held, tw_held, rw_held;
 reg  [23:0] fw_held_data;
 reg  [7:0]  cq_held_cq;
+reg  [VI_WIDTH-1:0] ov_held_vi, tw_held_vi, rw_held_vi;
 wire        cq_taken = cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        ov_taken = ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        tw_taken = tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        rw_taken = rw_held && !tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        fw_taken = fw_held && !rw_held && !tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
 wire        cq_drop  = cq_aerr && cq_held && !cq_taken;
-wire        fw_taken = fw_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
+wire        ov_drop  = q_ovf && ov_held && !ov_taken;
+wire        tw_drop  = tx_wbl && tw_held && !tw_taken;
+wire        rw_drop  = rx_wbl && rw_held && !rw_taken;
 wire        fw_drop  = fw_aerr_push && fw_held && !fw_taken;
+wire [15:0] ov_vi16  = {{(16-VI_WIDTH){1'b0}}, ov_held_vi};
+wire [15:0] tw_vi16  = {{(16-VI_WIDTH){1'b0}}, tw_held_vi};
+wire [15:0] rw_vi16  = {{(16-VI_WIDTH){1'b0}}, rw_held_vi};
 via_fifo #(.WIDTH(28), .DEPTH(16)) aerr_fifo (
     .clk(clk),
     .rst(rst),
     .s_data(rx_aerr_valid ? {RES_VI32[3:0], AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} :
             cq_held ? {RES_CQ32[3:0], AERR_CATA32[7:0], 8'd0, cq_held_cq} :
+            ov_held ? {RES_VI32[3:0], AERR_OVERRUN32[7:0], ov_vi16} :
+            tw_held ? {RES_VI32[3:0], AERR_COMP_PROT32[7:0], tw_vi16} :
+            rw_held ? {RES_VI32[3:0], AERR_COMP_PROT32[7:0], rw_vi16} :
             {RES_VI32[3:0], fw_held_data}),
-    .s_valid(rx_aerr_valid || cq_held || fw_held),
+    .s_valid(rx_aerr_valid || cq_held || ov_held || tw_held || rw_held || fw_held),
     .s_ready(aerr_s_ready),
     .m_data(aerr_head),
     .m_valid(aerr_head_valid),
@@ -687,8 +715,33 @@ always @(posedge clk) begin
         fw_held_data <= 24'd0;
         cq_held <= 1'b0;
         cq_held_cq <= 8'd0;
+        ov_held <= 1'b0;
+        tw_held <= 1'b0;
+        rw_held <= 1'b0;
+        ov_held_vi <= {VI_WIDTH{1'b0}};
+        tw_held_vi <= {VI_WIDTH{1'b0}};
+        rw_held_vi <= {VI_WIDTH{1'b0}};
     end else begin
-        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop} + {31'd0, cq_drop};
+        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop} + {31'd0, cq_drop}
+                   + {31'd0, ov_drop} + {31'd0, tw_drop} + {31'd0, rw_drop};
+        if (q_ovf && (!ov_held || ov_taken)) begin
+            ov_held <= 1'b1;
+            ov_held_vi <= q_ovf_vi;
+        end else if (ov_taken) begin
+            ov_held <= 1'b0;
+        end
+        if (tx_wbl && (!tw_held || tw_taken)) begin
+            tw_held <= 1'b1;
+            tw_held_vi <= tx_wbl_vi;
+        end else if (tw_taken) begin
+            tw_held <= 1'b0;
+        end
+        if (rx_wbl && (!rw_held || rw_taken)) begin
+            rw_held <= 1'b1;
+            rw_held_vi <= rx_wbl_vi;
+        end else if (rw_taken) begin
+            rw_held <= 1'b0;
+        end
         if (fw_aerr_push && (!fw_held || fw_taken)) begin
             fw_held <= 1'b1;
             fw_held_data <= fw_aerr_data;
@@ -703,7 +756,7 @@ always @(posedge clk) begin
         end
     end
 end
-assign aerr_pulse = rx_aerr_valid || fw_taken || cq_taken;
+assign aerr_pulse = rx_aerr_valid || fw_taken || cq_taken || ov_taken || tw_taken || rw_taken;
 
 // ------------------------------------------------------------ registers, status
 

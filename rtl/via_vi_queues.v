@@ -167,6 +167,8 @@ module via_vi_queues #(
     output reg  [31:0]         cnt_bad_write,
     output reg  [31:0]         cnt_adv_stale,
     output reg  [31:0]         cnt_chained,
+    output reg                 ovf_pulse,     // a post was dropped (cnt_overflow), one cycle
+    output reg  [VI_WIDTH-1:0] ovf_vi,        // ... its VI
 
     // an operation is in progress or a send queue has work to hand out
     // (via_nic's idle detection: the NIC is not idle while work waits)
@@ -676,10 +678,13 @@ always @(posedge clk) begin
         cnt_doorbell   <= 32'd0;
         cnt_db_dropped <= 32'd0;
         cnt_overflow   <= 32'd0;
+        ovf_pulse      <= 1'b0;
+        ovf_vi         <= {VI_WIDTH{1'b0}};
         cnt_bad_write  <= 32'd0;
         cnt_adv_stale  <= 32'd0;
         cnt_chained    <= 32'd0;
     end else begin
+        ovf_pulse <= 1'b0;
         if (work_valid && work_ready) begin
             work_valid <= 1'b0;
         end
@@ -708,6 +713,8 @@ always @(posedge clk) begin
             end
             if (n_overflow) begin
                 cnt_overflow <= cnt_overflow + 32'd1;
+                ovf_pulse <= 1'b1;
+                ovf_vi <= op_qa_reg[QW-1:1];
             end
             if (n_chained) begin
                 cnt_chained <= cnt_chained + 32'd1;

@@ -247,6 +247,8 @@ module via_vi_rx #(
     output reg  [31:0]             cnt_drop_bad_vi,
     output reg  [31:0]             cnt_drop_aborted,
     output reg  [31:0]             cnt_wb_lost,
+    output reg                     wbl_pulse,   // a receive's Status write-back refused by its lookup (one cycle, at its advance)
+    output reg  [VI_WIDTH-1:0]     wbl_vi,      // ... the receive's VI
     output reg  [31:0]             cnt_rdma,       // RDMA writes placed
     output reg  [31:0]             cnt_rdma_prot,  // RDMA writes refused (protection)
     // a plain RDMA write was refused (pulse): the asynchronous error
@@ -888,11 +890,13 @@ always @(posedge clk) begin
         done_vi <= {VI_WIDTH{1'b0}};
         cnt_desc <= 32'd0; cnt_err <= 32'd0; cnt_drop_no_recv <= 32'd0; cnt_drop_bad_vi <= 32'd0;
         cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
+        wbl_pulse <= 1'b0; wbl_vi <= {VI_WIDTH{1'b0}};
         cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
         aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
         done_pulse <= 1'b0;
+        wbl_pulse <= 1'b0;
         aerr_valid <= 1'b0;
 
         // ---------------- stream side
@@ -1161,6 +1165,9 @@ always @(posedge clk) begin
                         done_vi <= rb_vi;
                         cnt_desc <= cnt_desc + 32'd1;
                         if (r_err[cb]) cnt_err <= cnt_err + 32'd1;
+                    end else begin
+                        wbl_pulse <= 1'b1;
+                        wbl_vi <= rb_vi;
                     end
                     if (rb_vi == hot_vi) hot_empty <= 1'b0;
                     r_full[cb] <= 1'b0; r_wbd[cb] <= 1'b0; r_lost[cb] <= 1'b0; r_err[cb] <= 1'b0;

@@ -270,7 +270,9 @@ module via_vi_tx #(
     output reg  [31:0]             cnt_desc,
     output reg  [31:0]             cnt_err,
     output reg  [31:0]             cnt_frames,
-    output reg  [31:0]             cnt_wb_lost
+    output reg  [31:0]             cnt_wb_lost,
+    output reg                     wbl_pulse,   // a Status write-back refused by its lookup (one cycle)
+    output reg  [VI_WIDTH-1:0]     wbl_vi       // ... the descriptor's VI
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -1099,6 +1101,8 @@ always @(posedge clk) begin
         cnt_err <= 32'd0;
         cnt_frames <= 32'd0;
         cnt_wb_lost <= 32'd0;
+        wbl_pulse <= 1'b0;
+        wbl_vi <= {VI_WIDTH{1'b0}};
     end else if (!flush) begin
         done_pulse <= 1'b0;
         done_ev <= 1'b0;
@@ -1335,6 +1339,7 @@ always @(posedge clk) begin
         wep_cnt1 <= wep_cnt1 + wep_inc1 - wep_dec1;
 
         // ---------------- Status writes
+        wbl_pulse <= 1'b0;
         if (wa_start) begin
             if (wa_ok) begin
                 wa_busy <= 1'b1;
@@ -1346,6 +1351,8 @@ always @(posedge clk) begin
                 bf_wp <= bf_wp + 1'b1;
             end else begin
                 cnt_wb_lost <= cnt_wb_lost + 32'd1;
+                wbl_pulse <= 1'b1;
+                wbl_vi <= r_vi[wa_i];
                 wa_rp <= wa_rp + 1'b1;
             end
         end

@@ -1,13 +1,17 @@
 package vipl_test
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vianic/vianic/driver"
 	"github.com/vianic/vianic/firmware"
+	"github.com/vianic/vianic/internal/hw"
 	"github.com/vianic/vianic/vipl"
 )
 
@@ -44,4 +48,54 @@ func TestCosimAsyncErrorCatastrophic(t *testing.T) {
 	require.NoError(t, err, "after the recovery")
 	assert.Empty(t, got)
 	require.NoError(t, n.Close(ctx))
+}
+
+// A raw doorbell that posts past MaxDescriptorsPerQueue (vipl refuses
+// such a post; a program ringing the page itself can do it): the NIC drops
+// the post (VI_DB_OVERFLOW) and the process gets VI_OVERRUN for the VI,
+// once per dropped post; the VI's queue keeps what it had.
+func TestCosimAsyncErrorOverrun(t *testing.T) {
+	ctx := ctxT(t)
+	node, sess, n := openDriverNic(t)
+	t.Cleanup(func() { n.Close(context.Background()) })
+	e := newDataEnvOn(t, n)
+	var mu sync.Mutex
+	var got []vipl.ErrorDescriptor
+	require.NoError(t, n.ErrorCallback(func(d vipl.ErrorDescriptor) {
+		mu.Lock()
+		got = append(got, d)
+		mu.Unlock()
+	}))
+	attrs, err := n.Query(ctx)
+	require.NoError(t, err)
+	max := int(attrs.MaxDescriptorsPerQueue)
+	recv := e.desc(t, 0, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(8192, 64)}})
+	db, err := sess.Doorbell(driver.VI(e.b.ID()))
+	require.NoError(t, err)
+	require.NoError(t, db.SetHandle(ctx, driver.QueueRecv, driver.MemHandle(e.h)))
+	over0, err := node.NIC.ReadReg(ctx, hw.RegViDbOverflow)
+	require.NoError(t, err)
+	// nothing is sent to b: its receives stay queued
+	for range max + 2 {
+		require.NoError(t, db.Ring(ctx, driver.QueueRecv, recv.VA()))
+	}
+	require.NoError(t, db.Flush(ctx))
+	_, err = node.NIC.Idle(ctx, 20_000)
+	require.NoError(t, err)
+	over1, err := node.NIC.ReadReg(ctx, hw.RegViDbOverflow)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(2), over1-over0, "two posts past %d dropped", max)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, got, 2, "one VI_OVERRUN per dropped post")
+	for _, d := range got {
+		assert.Equal(t, vipl.ErrorViOverrun, d.ErrorCode)
+		assert.Equal(t, vipl.ResourceVi, d.ResourceCode)
+		assert.Equal(t, e.b.ID(), d.ViID)
+		assert.Same(t, e.b, d.Vi)
+	}
+	info, err := e.b.Query(ctx)
+	require.NoError(t, err)
+	assert.False(t, info.RecvQueueEmpty)
+	assert.Equal(t, vipl.ViConnected, info.State, "the VI keeps working")
 }

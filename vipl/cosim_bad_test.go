@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -558,8 +559,17 @@ func TestCosimBadProtection(t *testing.T) {
 	runSendCases(t, e, cases)
 
 	// descriptors the TPT refuses, rung through the raw doorbell: the
-	// status cannot be written back, VI_WB_LOST counts each, and the
-	// queue goes on with the next descriptor
+	// status cannot be written back, VI_WB_LOST counts each, the process
+	// gets an asynchronous COMP_PROT for its VI (the error could not be
+	// reported in the descriptor), and the queue goes on with the next
+	// descriptor
+	var aerrMu sync.Mutex
+	var aerrs []vipl.ErrorDescriptor
+	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) {
+		aerrMu.Lock()
+		aerrs = append(aerrs, d)
+		aerrMu.Unlock()
+	}))
 	db, err := e.sess.Doorbell(driver.VI(e.a.ID()))
 	require.NoError(t, err)
 	lost0 := e.counter(t, hw.RegViWbLost)
@@ -585,11 +595,52 @@ func TestCosimBadProtection(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, uint32(0x5A5A0000), binary.LittleEndian.Uint32(r.mem[28:]), "%s: nothing written back", r.name)
 		assert.Equal(t, lost0+uint32(i+1), e.counter(t, hw.RegViWbLost), "%s: VI_WB_LOST", r.name)
+		aerrMu.Lock()
+		if assert.Len(t, aerrs, i+1, "%s: one asynchronous error", r.name) {
+			a := aerrs[i]
+			assert.Equal(t, vipl.ErrorCompProt, a.ErrorCode, r.name)
+			assert.Equal(t, vipl.ResourceVi, a.ResourceCode, r.name)
+			assert.Equal(t, e.a.ID(), a.ViID, r.name)
+			assert.Same(t, e.a, a.Vi, r.name)
+		}
+		aerrMu.Unlock()
 	}
+	require.NoError(t, e.n.ErrorCallback(nil))
 	// vipl's HANDLE cache says e.h: restore it before vipl posts again
 	require.NoError(t, db.SetHandle(ctx, driver.QueueSend, driver.MemHandle(e.h)))
 	e.checkGuards(t, "raw descriptors")
 	e.goodExchange(t, "after the protection errors")
+
+	// a receive in unregistered memory, rung raw on b, then a message: the
+	// receive takes it but can write no status (VI_WB_LOST), and the
+	// process gets COMP_PROT for b
+	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) {
+		aerrMu.Lock()
+		aerrs = append(aerrs, d)
+		aerrMu.Unlock()
+	}))
+	dbB, err := e.sess.Doorbell(driver.VI(e.b.ID()))
+	require.NoError(t, err)
+	lost1 := e.counter(t, hw.RegViWbLost)
+	binary.LittleEndian.PutUint32(notReg.Bytes[28:], 0x5A5A0000)
+	require.NoError(t, dbB.SetHandle(ctx, driver.QueueRecv, driver.MemHandle(e.h)))
+	require.NoError(t, dbB.Ring(ctx, driver.QueueRecv, notReg.VA))
+	require.NoError(t, dbB.Flush(ctx))
+	e.sendOnly(t, e.desc(t, 4, &vipl.Descriptor{Segments: oneSeg(e)}), "a message for the raw receive")
+	_, err = e.node.NIC.Idle(ctx, 20_000)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0x5A5A0000), binary.LittleEndian.Uint32(notReg.Bytes[28:]), "the raw receive: nothing written back")
+	assert.Equal(t, lost1+1, e.counter(t, hw.RegViWbLost), "the raw receive: VI_WB_LOST")
+	aerrMu.Lock()
+	if assert.Len(t, aerrs, len(raw)+1, "the raw receive: one asynchronous error") {
+		a := aerrs[len(raw)]
+		assert.Equal(t, vipl.ErrorCompProt, a.ErrorCode)
+		assert.Equal(t, vipl.ResourceVi, a.ResourceCode)
+		assert.Same(t, e.b, a.Vi)
+	}
+	aerrMu.Unlock()
+	require.NoError(t, e.n.ErrorCallback(nil))
+	e.goodExchange(t, "after the raw receive")
 	e.pairWorks(t)
 }
 
