@@ -17,8 +17,9 @@
 //
 // Moderation, per vector (EVT_MOD): after the first counted completion the
 // vector's interrupt (irq_set[v], one cycle) is raised once COUNT have been
-// counted or TIME cycles have passed since that first one, whichever comes
-// first (COUNT 0 or 1: at once; TIME 0: no time limit). Raising it disarms
+// counted or TIME cycles have passed since that first one (irq_set in cycle
+// t + 2 + TIME for a first completion in cycle t), whichever comes first
+// (COUNT 0 or 1: at once; TIME 0: no time limit). Raising it disarms
 // every queue and CQ routed to the vector and starts the count again; the
 // completions counted in the cycle it is raised are covered by it.
 //

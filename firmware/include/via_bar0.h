@@ -536,7 +536,7 @@
 #define VIA_EVT_VSEL_VEC_SHIFT VIA_U(0)
 #define VIA_EVT_VSEL_VEC_MASK VIA_U(0x000000ff)
 
-/* EVT_MOD (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first. */
+/* EVT_MOD (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or the time limit after the first has passed, whichever is first. */
 #define VIA_REG_EVT_MOD VIA_U(0x2cc)
 #define VIA_EVT_MOD_COUNT_SHIFT VIA_U(0)
 #define VIA_EVT_MOD_COUNT_MASK VIA_U(0x000000ff)

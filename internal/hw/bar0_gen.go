@@ -348,7 +348,7 @@ const (
 	RegEvtMap uint32 = 0x2c4
 	// RegEvtVsel (rw): Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address.
 	RegEvtVsel uint32 = 0x2c8
-	// RegEvtMod (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.
+	// RegEvtMod (rw): Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or the time limit after the first has passed, whichever is first.
 	RegEvtMod uint32 = 0x2cc
 	// RegEvtRaised (ro): Interrupts the selected vector raised (wraps).
 	RegEvtRaised uint32 = 0x2d0
@@ -670,7 +670,7 @@ var (
 	EvtVselVec = Field{Reg: RegEvtVsel, Name: "VEC", LSB: 0, Width: 8, Access: AccessRW}
 	// EvtModCount is EVT_MOD[7:0] (rw): Completions per interrupt (0 and 1: the first raises it at once). Reset 1.
 	EvtModCount = Field{Reg: RegEvtMod, Name: "COUNT", LSB: 0, Width: 8, Access: AccessRW}
-	// EvtModTime is EVT_MOD[31:16] (rw): Cycles from the first completion to the interrupt at most (0: no limit, only COUNT raises it). Reset 0.
+	// EvtModTime is EVT_MOD[31:16] (rw): Time limit in cycles: the interrupt is raised at most TIME + 2 cycles after the cycle of the first completion (0: no limit, only COUNT raises it). Reset 0.
 	EvtModTime = Field{Reg: RegEvtMod, Name: "TIME", LSB: 16, Width: 16, Access: AccessRW}
 	// EvtCapNum is EVT_CAP[7:0] (ro): Vectors.
 	EvtCapNum = Field{Reg: RegEvtCap, Name: "NUM", LSB: 0, Width: 8, Access: AccessRO}
@@ -929,7 +929,7 @@ var Bar0 = Map{
 		{Name: "EVT_VSEL", Offset: RegEvtVsel, Access: AccessRW, Doc: "Selects the vector that EVT_MOD, EVT_RAISED and EVT_EVENTS address.", Fields: []Field{
 			EvtVselVec,
 		}},
-		{Name: "EVT_MOD", Offset: RegEvtMod, Access: AccessRW, Doc: "Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.", Fields: []Field{
+		{Name: "EVT_MOD", Offset: RegEvtMod, Access: AccessRW, Doc: "Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or the time limit after the first has passed, whichever is first.", Fields: []Field{
 			EvtModCount,
 			EvtModTime,
 		}},

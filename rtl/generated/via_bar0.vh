@@ -503,7 +503,7 @@
 `define VIA_EVT_VSEL_VEC_MSB 7
 `define VIA_EVT_VSEL_VEC_WIDTH 8
 `define VIA_EVT_VSEL_VEC_RANGE 7:0
-`define VIA_REG_EVT_MOD 16'h02cc // rw Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or TIME cycles after the first, whichever is first.
+`define VIA_REG_EVT_MOD 16'h02cc // rw Moderation of the selected vector: once a completion of an armed queue or CQ of it has come, its interrupt is raised when COUNT of them have come or the time limit after the first has passed, whichever is first.
 `define VIA_EVT_MOD_COUNT_LSB 0
 `define VIA_EVT_MOD_COUNT_MSB 7
 `define VIA_EVT_MOD_COUNT_WIDTH 8
