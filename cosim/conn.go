@@ -108,9 +108,13 @@ type Conn struct {
 	opts Options
 
 	// sem is held (a token in the channel) by whoever writes to the
-	// socket; it also owns spare. Acquiring it respects contexts.
+	// socket; it also owns spare and carry. Acquiring it respects
+	// contexts.
 	sem   chan struct{}
 	spare []byte
+	// carry is what an interrupted write left of bytes that must go (see
+	// writeSock): it goes first in the next write.
+	carry []byte
 
 	bmu     sync.Mutex // guards cur, curN, posted, cancels
 	cur     []byte     // batch being filled: header, count, entries
@@ -679,25 +683,27 @@ func (c *Conn) acquire(ctx context.Context) error {
 
 func (c *Conn) release() { <-c.sem }
 
-// takeBatch moves the posted writes into spare and returns spare holding
-// the finished MMIO_WRITE message followed by the pending CANCELs, or an
-// empty slice. Call with sem held.
+// takeBatch moves the posted writes into spare and returns what must go
+// out next: the rest of an interrupted write (carry), the finished
+// MMIO_WRITE message, the pending CANCELs; or an empty slice. Call with sem
+// held.
 func (c *Conn) takeBatch() []byte {
-	c.bmu.Lock()
-	n := c.curN
-	if n == 0 && len(c.cancels) == 0 {
-		c.bmu.Unlock()
-		return c.spare[:0]
+	b := c.spare[:0]
+	if len(c.carry) > 0 {
+		b, c.carry = c.carry, nil
 	}
-	var b []byte
-	if n > 0 {
+	c.bmu.Lock()
+	if n := c.curN; n > 0 {
 		c.cur, c.spare = c.spare[:cap(c.spare)], c.cur
 		c.curN = 0
-		b = c.spare[:batchHead+n*writeEntrySize]
-		finishWriteBatch(b, n)
+		w := c.spare[:batchHead+n*writeEntrySize]
+		finishWriteBatch(w, n)
 		c.batches.Add(1)
-	} else {
-		b = c.spare[:0]
+		if len(b) == 0 {
+			b = w
+		} else {
+			b = append(b, w...)
+		}
 	}
 	for _, t := range c.cancels {
 		b = appendCancel(b, t)
@@ -721,11 +727,23 @@ func (c *Conn) cancel(tag uint32) {
 	}
 }
 
-// writeSock writes b to the socket; call with sem held. If ctx ends while
-// the write is blocked (a simulator that stopped reading), the write is
-// interrupted; a partly written message breaks the stream and closes the
-// Conn.
-func (c *Conn) writeSock(ctx context.Context, b []byte, batch bool) error {
+// writeSock writes b to the socket; call with sem held. Its first must
+// bytes were accepted already (posted writes and CANCELs taken from the
+// buffer, the rest of an earlier write); what follows is at most one
+// request. If ctx ends before the socket has taken b (a simulator that
+// stopped reading, or a ctx done before the write began), the write is
+// interrupted, and what is left of the accepted bytes (and of the request,
+// if part of it went) goes first in the next write, the flusher's if
+// nobody else's. So a context neither loses accepted writes nor breaks
+// the stream, and never closes the Conn: in lockstep a wait canceled as
+// it goes out behind posted writes is routine (a parked client whose
+// partner is done), and a closed driver connection would leave its node's
+// user connections attached and no longer waiting, stopping time for
+// every client. It returns ctx.Err() when the request (without one, the
+// accepted bytes) did not go, nil once the request went, even in part
+// (its answer comes; the caller's await sees ctx). Any other write error
+// closes the Conn.
+func (c *Conn) writeSock(ctx context.Context, b []byte, must int) error {
 	if len(b) == 0 {
 		return nil
 	}
@@ -739,26 +757,34 @@ func (c *Conn) writeSock(ctx context.Context, b []byte, batch bool) error {
 		})
 	}
 	n, err := c.nc.Write(b)
+	interrupted := false
 	if stop != nil && !stop() {
 		<-fired
 		c.nc.SetWriteDeadline(time.Time{})
-		if err != nil && n == 0 && !batch && errors.Is(err, os.ErrDeadlineExceeded) {
-			// Nothing was sent: the Conn is intact.
-			return ctx.Err()
-		}
+		interrupted = true
 	}
-	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// Part of a message, or posted writes already taken from the
-			// buffer, would be lost: the Conn cannot go on.
-			err = fmt.Errorf("write interrupted by %w after %d of %d bytes", ctx.Err(), n, len(b))
-		} else {
-			err = fmt.Errorf("writing to simulator: %w", err)
-		}
-		c.fail(err)
+	if err == nil {
+		return nil
+	}
+	if !interrupted || !errors.Is(err, os.ErrDeadlineExceeded) {
+		c.fail(fmt.Errorf("writing to simulator: %w", err))
 		return c.Err()
 	}
-	return nil
+	rest := b[n:]
+	if n <= must {
+		rest = b[n:must] // the request did not begin: it is dropped
+	}
+	if len(rest) > 0 {
+		c.carry = append([]byte(nil), rest...)
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+	if n > must {
+		return nil
+	}
+	return ctx.Err()
 }
 
 // Flush sends the posted writes buffered so far. It returns once they are
@@ -777,7 +803,7 @@ func (c *Conn) flush(ctx context.Context) error {
 	}
 	defer c.release()
 	b := c.takeBatch()
-	return c.writeSock(ctx, b, len(b) > 0)
+	return c.writeSock(ctx, b, len(b))
 }
 
 // flushLoop sends posted writes in the background: woken when the buffer
@@ -947,9 +973,9 @@ func (c *Conn) send(ctx context.Context, r *request, tag uint32) error {
 	}
 	defer c.release()
 	b := c.takeBatch()
-	batch := len(b) > 0
+	must := len(b)
 	b = r.encode(b, tag)
-	return c.writeSock(ctx, b, batch)
+	return c.writeSock(ctx, b, must)
 }
 
 // ack sends r and checks its ACK.

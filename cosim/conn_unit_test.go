@@ -379,3 +379,57 @@ func TestMemory(t *testing.T) {
 	require.NoError(t, m.Close())
 	require.NoError(t, m.Close())
 }
+
+// A call whose context is done (a wait canceled as it is sent: a parked
+// client whose partner finished) neither closes the Conn nor loses the
+// posted writes that go out with its request: they were accepted already,
+// and in lockstep a client whose connection died would stop time for the
+// others (its node's other connections stay attached but no longer wait).
+func TestDoneContextKeepsConnAndPostedWrites(t *testing.T) {
+	addr := startPeer(t, helloOKPayload(1, peerHash), func(p *peer) {
+		writes := 0
+		for {
+			h, b := p.read()
+			switch h.Type {
+			case 0:
+				return // closed
+			case msgMMIOWrite:
+				for i := range int(le.Uint32(b)) {
+					if v := le.Uint64(b[4+i*writeEntrySize+8:]); v != uint64(writes) {
+						p.t.Errorf("write %d carries %d", writes, v)
+					}
+					writes++
+				}
+			case msgWait: // answered when canceled
+			case msgCancel:
+				wd := make([]byte, waitDoneSize)
+				le.PutUint16(wd, waitAborted)
+				p.send(frame(msgWaitDone, le.Uint32(b), wd))
+			case msgStats:
+				p.send(frame(msgStatsData, h.Tag, nil))
+			case msgMMIORead:
+				rd := make([]byte, readDataSize)
+				le.PutUint64(rd[8:], uint64(writes))
+				p.send(frame(msgReadData, h.Tag, rd))
+			default:
+				p.t.Errorf("unexpected message %s", msgName(h.Type))
+				return
+			}
+		}
+	})
+	c, err := dialPeer(t, addr, Options{})
+	require.NoError(t, err)
+	defer c.Close()
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	const rounds = 1000
+	for i := range rounds {
+		require.NoError(t, c.Write32(t.Context(), peerReg, uint32(i)))
+		_, err := c.Run(done, 100)
+		require.ErrorIs(t, err, context.Canceled)
+		require.NoError(t, c.Err(), "round %d: the canceled call closed the connection", i)
+	}
+	v, err := c.Read32(t.Context(), peerReg)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(rounds), v, "every posted write reached the peer, in order")
+}

@@ -209,7 +209,7 @@ func (c *Conn) sendAttach(ctx context.Context, tag uint32, m *Memory) error {
 	}
 	defer c.release()
 	if b := c.takeBatch(); len(b) > 0 {
-		if err := c.writeSock(ctx, b, true); err != nil {
+		if err := c.writeSock(ctx, b, len(b)); err != nil {
 			return err
 		}
 	}

@@ -14,9 +14,10 @@
 //
 // A Conn is safe for concurrent use by many goroutines. Every call that can
 // block takes a context; when the context ends the call returns promptly
-// (the request may still complete in the simulator). When the simulator dies
-// or the socket breaks, every blocked call returns an error wrapping
-// ErrClosed and later calls fail at once.
+// (the request may still complete in the simulator), and the Conn stays
+// usable: posted writes already accepted still go out, in order. When the
+// simulator dies or the socket breaks, every blocked call returns an error
+// wrapping ErrClosed and later calls fail at once.
 //
 // Posted writes (Write32, Write64) never wait for the simulator: they are
 // appended to a buffer that is sent as one MMIO_WRITE message, by a

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -224,7 +223,7 @@ func (c *Completions) lead(ctx context.Context, now uint64) error {
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case errors.Is(err, context.Canceled):
+	case wctx.Err() != nil:
 		return nil // preempted by a waiter with an earlier deadline
 	}
 	return fmt.Errorf("driver: waiting for %s: %w", c.name, err)

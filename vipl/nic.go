@@ -135,7 +135,8 @@ func (n *Nic) Cycle() uint64 { return n.agent.Events().Cycle() }
 func (n *Nic) ClockPS() uint32 { return n.agent.Events().ClockPS() }
 
 // Park blocks on the simulator until ctx is done, letting simulated time
-// run for the other clients, then returns nil. Not a VIPL call. In
+// run for the other clients, then returns nil (or, if its wait on the NIC
+// failed on its own, a closed connection say, that error). Not a VIPL call. In
 // lockstep, time advances only while every client of the simulator is
 // blocked on it or gone, so a process that waits for something outside the
 // simulator with a Nic open (another process, another Nic of its own, a
@@ -157,6 +158,11 @@ func (n *Nic) Park(ctx context.Context) error {
 		g, err = ev.Wait(ctx, g, 0)
 		n.waited()
 		if ctx.Err() != nil {
+			// the end of the park; unless the wait failed for a reason
+			// of its own (a closed connection), which must not go unseen
+			if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				return wrapErr("Park", err)
+			}
 			return nil
 		}
 		if errors.Is(err, driver.ErrBusStalled) {

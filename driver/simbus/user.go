@@ -34,8 +34,13 @@ import (
 // they are applied at that same instant in every run. Sync does nothing
 // when nothing was written since the last one.
 //
-// Close it before the driver's connection (the node's detach would end
-// the wait and leave this connection holding time up). Safe for
+// Close it before the driver's connection. When the node's driver goes
+// away first (its connection closed, the node detached), the simulator
+// ends the wait, and the connection closes itself: attached and no
+// longer waiting, it would stop time for every client, so that one
+// node's failure would hang the others instead of failing them. The next
+// Write or Sync says why (errors.Is cosim.ErrClosed and
+// cosim.ErrDetached), later ones fail with cosim.ErrClosed. Safe for
 // concurrent use.
 type User struct {
 	c     *cosim.Conn
@@ -69,14 +74,21 @@ func DialUser(ctx context.Context, address string, node int, token uint64, name 
 	return u, nil
 }
 
-// park keeps the connection blocked (see User).
+// park keeps the connection blocked (see User); it closes the connection
+// when the wait ends for good while it is open (the node's driver went
+// away).
 func (u *User) park() {
 	defer close(u.parked)
 	for {
 		_, err := u.c.WaitIRQ(context.Background(), 0, 0)
-		if !errors.Is(err, cosim.ErrDeadlock) {
-			return // closed, or the node's driver went away
+		if errors.Is(err, cosim.ErrDeadlock) {
+			continue
 		}
+		if !errors.Is(err, cosim.ErrClosed) {
+			u.asyncError(fmt.Errorf("simbus: user connection of node %d: %w: its wait ended: %w", u.c.Node(), cosim.ErrClosed, err))
+			u.c.Close()
+		}
+		return
 	}
 }
 
