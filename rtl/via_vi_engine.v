@@ -643,14 +643,11 @@ via_vi_rx #(
 );
 
 // ------------------------------------------------------------ asynchronous errors
-// the receive engine's refused plain RDMA writes (VIP_ERROR_RDMAW_PROT for
-// the target VI), the completion queues' errors (CATASTROPHIC for resource
-// CQ: an overflow, a failed entry write) and the firmware's pushes
-// (AERR_PUSH: CONN_LOST), queued
-// for the driver: VI_AERR pops them, IRQ_STATUS.ASYNC_ERR says one was
-// queued; a full queue drops and counts (VI_AERR_LOST). The receive
-// engine goes first; a firmware push waits in fw_held until the queue
-// takes it (a second one meanwhile is dropped and counted)
+// errors the data path finds outside any call, queued for the driver:
+// VI_AERR pops them, IRQ_STATUS.ASYNC_ERR says one was queued; a full
+// queue drops and counts (VI_AERR_LOST). The receive engine's refused
+// plain RDMA writes (VIP_ERROR_RDMAW_PROT for the target VI) go first,
+// the other sources after them (below)
 localparam [31:0] AERR_RDMAW_PROT32 = `VIA_VIP_ERROR_RDMAW_PROT;
 localparam [31:0] AERR_CATA32       = `VIA_VIP_ERROR_CATASTROPHIC;
 localparam [31:0] AERR_OVERRUN32    = `VIA_VIP_ERROR_VI_OVERRUN;
@@ -667,41 +664,58 @@ wire [15:0]         rx_aerr_vi16 = {{(16-VI_WIDTH){1'b0}}, rx_aerr_vi};
 /* verilator lint_off UNUSEDSIGNAL */
 wire [4:0]          aerr_level;   // for waveforms
 /* verilator lint_on UNUSEDSIGNAL */
-// the other sources wait in holding registers until the queue takes
-// them, in this order after the receive engine's refused RDMA writes:
-// the completion queues' errors (CQ overflow, a failed entry write), a
-// post dropped because its queue was full (VI_OVERRUN), a Status
-// write-back the TPT refused, send then receive (COMP_PROT: the error
-// could not be reported in the descriptor), the firmware's pushes; a
-// second event of a source whose register is still full is dropped and
-// counted (VI_AERR_LOST)
-reg         fw_held, cq_held, ov_held, tw_held, rw_held;
-reg  [23:0] fw_held_data;
-reg  [7:0]  cq_held_cq;
-reg  [VI_WIDTH-1:0] ov_held_vi, tw_held_vi, rw_held_vi;
-wire        cq_taken = cq_held && !rx_aerr_valid && aerr_s_ready;
-wire        ov_taken = ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
-wire        tw_taken = tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
-wire        rw_taken = rw_held && !tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
-wire        fw_taken = fw_held && !rw_held && !tw_held && !ov_held && !cq_held && !rx_aerr_valid && aerr_s_ready;
-wire        cq_drop  = cq_aerr && cq_held && !cq_taken;
-wire        ov_drop  = q_ovf && ov_held && !ov_taken;
-wire        tw_drop  = tx_wbl && tw_held && !tw_taken;
-wire        rw_drop  = rx_wbl && rw_held && !rw_taken;
-wire        fw_drop  = fw_aerr_push && fw_held && !fw_taken;
-wire [15:0] ov_vi16  = {{(16-VI_WIDTH){1'b0}}, ov_held_vi};
-wire [15:0] tw_vi16  = {{(16-VI_WIDTH){1'b0}}, tw_held_vi};
-wire [15:0] rw_vi16  = {{(16-VI_WIDTH){1'b0}}, rw_held_vi};
+// the other sources wait in holding registers (one each) until the queue
+// takes them, in this order after the receive engine's refused RDMA
+// writes: the completion queues' errors (CQ overflow, a failed entry
+// write), a post dropped because its queue was full (VI_OVERRUN), a
+// Status write-back the TPT refused, send then receive (COMP_PROT: the
+// error could not be reported in the descriptor), the firmware's pushes
+// (AERR_PUSH); a second event of a source whose register is still full is
+// dropped and counted (VI_AERR_LOST)
+localparam NSRC = 5;
+wire [15:0] q_ovf_vi16  = {{(16-VI_WIDTH){1'b0}}, q_ovf_vi};
+wire [15:0] tx_wbl_vi16 = {{(16-VI_WIDTH){1'b0}}, tx_wbl_vi};
+wire [15:0] rx_wbl_vi16 = {{(16-VI_WIDTH){1'b0}}, rx_wbl_vi};
+// by priority (index 0 first): {RESOURCE, CODE, VI or CQ}
+wire [NSRC-1:0]    src_push = {fw_aerr_push, rx_wbl, tx_wbl, q_ovf, cq_aerr};
+wire [28*NSRC-1:0] src_data = {{RES_VI32[3:0], fw_aerr_data},
+                               {RES_VI32[3:0], AERR_COMP_PROT32[7:0], rx_wbl_vi16},
+                               {RES_VI32[3:0], AERR_COMP_PROT32[7:0], tx_wbl_vi16},
+                               {RES_VI32[3:0], AERR_OVERRUN32[7:0], q_ovf_vi16},
+                               {RES_CQ32[3:0], AERR_CATA32[7:0], 8'd0, cq_aerr_cq}};
+reg  [NSRC-1:0] held;
+reg  [27:0]     held_data [0:NSRC-1];
+// the first held source goes into the queue when the receive engine does not
+reg  [NSRC-1:0] taken;
+reg  [27:0]     head_data;
+reg             any_held;
+integer si;
+always @* begin
+    taken = {NSRC{1'b0}};
+    head_data = 28'd0;
+    any_held = 1'b0;
+    for (si = 0; si < NSRC; si = si + 1) begin
+        if (held[si] && !any_held) begin
+            any_held = 1'b1;
+            head_data = held_data[si];
+            taken[si] = !rx_aerr_valid && aerr_s_ready;
+        end
+    end
+end
+wire [NSRC-1:0] src_drop = src_push & held & ~taken;
+// (counts the drops of one cycle: at most NSRC + 1)
+reg  [2:0]      n_lost;
+always @* begin
+    n_lost = {2'd0, rx_aerr_valid && !aerr_s_ready};
+    for (si = 0; si < NSRC; si = si + 1) begin
+        n_lost = n_lost + {2'd0, src_drop[si]};
+    end
+end
 via_fifo #(.WIDTH(28), .DEPTH(16)) aerr_fifo (
     .clk(clk),
     .rst(rst),
-    .s_data(rx_aerr_valid ? {RES_VI32[3:0], AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} :
-            cq_held ? {RES_CQ32[3:0], AERR_CATA32[7:0], 8'd0, cq_held_cq} :
-            ov_held ? {RES_VI32[3:0], AERR_OVERRUN32[7:0], ov_vi16} :
-            tw_held ? {RES_VI32[3:0], AERR_COMP_PROT32[7:0], tw_vi16} :
-            rw_held ? {RES_VI32[3:0], AERR_COMP_PROT32[7:0], rw_vi16} :
-            {RES_VI32[3:0], fw_held_data}),
-    .s_valid(rx_aerr_valid || cq_held || ov_held || tw_held || rw_held || fw_held),
+    .s_data(rx_aerr_valid ? {RES_VI32[3:0], AERR_RDMAW_PROT32[7:0], rx_aerr_vi16} : head_data),
+    .s_valid(rx_aerr_valid || any_held),
     .s_ready(aerr_s_ready),
     .m_data(aerr_head),
     .m_valid(aerr_head_valid),
@@ -711,52 +725,21 @@ via_fifo #(.WIDTH(28), .DEPTH(16)) aerr_fifo (
 always @(posedge clk) begin
     if (rst) begin
         aerr_lost <= 32'd0;
-        fw_held <= 1'b0;
-        fw_held_data <= 24'd0;
-        cq_held <= 1'b0;
-        cq_held_cq <= 8'd0;
-        ov_held <= 1'b0;
-        tw_held <= 1'b0;
-        rw_held <= 1'b0;
-        ov_held_vi <= {VI_WIDTH{1'b0}};
-        tw_held_vi <= {VI_WIDTH{1'b0}};
-        rw_held_vi <= {VI_WIDTH{1'b0}};
+        held <= {NSRC{1'b0}};
+        for (si = 0; si < NSRC; si = si + 1) held_data[si] <= 28'd0;
     end else begin
-        aerr_lost <= aerr_lost + {31'd0, rx_aerr_valid && !aerr_s_ready} + {31'd0, fw_drop} + {31'd0, cq_drop}
-                   + {31'd0, ov_drop} + {31'd0, tw_drop} + {31'd0, rw_drop};
-        if (q_ovf && (!ov_held || ov_taken)) begin
-            ov_held <= 1'b1;
-            ov_held_vi <= q_ovf_vi;
-        end else if (ov_taken) begin
-            ov_held <= 1'b0;
-        end
-        if (tx_wbl && (!tw_held || tw_taken)) begin
-            tw_held <= 1'b1;
-            tw_held_vi <= tx_wbl_vi;
-        end else if (tw_taken) begin
-            tw_held <= 1'b0;
-        end
-        if (rx_wbl && (!rw_held || rw_taken)) begin
-            rw_held <= 1'b1;
-            rw_held_vi <= rx_wbl_vi;
-        end else if (rw_taken) begin
-            rw_held <= 1'b0;
-        end
-        if (fw_aerr_push && (!fw_held || fw_taken)) begin
-            fw_held <= 1'b1;
-            fw_held_data <= fw_aerr_data;
-        end else if (fw_taken) begin
-            fw_held <= 1'b0;
-        end
-        if (cq_aerr && (!cq_held || cq_taken)) begin
-            cq_held <= 1'b1;
-            cq_held_cq <= cq_aerr_cq;
-        end else if (cq_taken) begin
-            cq_held <= 1'b0;
+        aerr_lost <= aerr_lost + {29'd0, n_lost};
+        for (si = 0; si < NSRC; si = si + 1) begin
+            if (src_push[si] && (!held[si] || taken[si])) begin
+                held[si] <= 1'b1;
+                held_data[si] <= src_data[28*si +: 28];
+            end else if (taken[si]) begin
+                held[si] <= 1'b0;
+            end
         end
     end
 end
-assign aerr_pulse = rx_aerr_valid || fw_taken || cq_taken || ov_taken || tw_taken || rw_taken;
+assign aerr_pulse = rx_aerr_valid || |taken;
 
 // ------------------------------------------------------------ registers, status
 

@@ -565,11 +565,12 @@ func TestCosimBadProtection(t *testing.T) {
 	// descriptor
 	var aerrMu sync.Mutex
 	var aerrs []vipl.ErrorDescriptor
-	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) {
+	collect := func(d vipl.ErrorDescriptor) {
 		aerrMu.Lock()
 		aerrs = append(aerrs, d)
 		aerrMu.Unlock()
-	}))
+	}
+	require.NoError(t, e.n.ErrorCallback(collect))
 	db, err := e.sess.Doorbell(driver.VI(e.a.ID()))
 	require.NoError(t, err)
 	lost0 := e.counter(t, hw.RegViWbLost)
@@ -614,11 +615,7 @@ func TestCosimBadProtection(t *testing.T) {
 	// a receive in unregistered memory, rung raw on b, then a message: the
 	// receive takes it but can write no status (VI_WB_LOST), and the
 	// process gets COMP_PROT for b
-	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) {
-		aerrMu.Lock()
-		aerrs = append(aerrs, d)
-		aerrMu.Unlock()
-	}))
+	require.NoError(t, e.n.ErrorCallback(collect))
 	dbB, err := e.sess.Doorbell(driver.VI(e.b.ID()))
 	require.NoError(t, err)
 	lost1 := e.counter(t, hw.RegViWbLost)
