@@ -52,10 +52,14 @@ sim: deps
 # -timeout 20m: a hang still fails (with every goroutine's stack), but a
 # package whose HDL runs take long on a loaded 2-core machine (internal/vcd
 # runs benches in both simulators) does not fail at Go's default 10 minutes.
+# The longest packages are named first: go test starts the test binaries in
+# the order of its arguments (then ./... adds the rest, each package once),
+# so that the longest is not the last to start and run alone at the end.
+GOTEST_FIRST := ./vipl ./internal/vcd ./driver ./internal/simulator ./internal/bench ./cmd/vianic
 gotest: deps sim
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad" >&2; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -race -count=1 -timeout 20m $(GOTEST_FIRST) ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
@@ -64,12 +68,14 @@ fmt:
 # synthesis, the RTL benches, the firmware's tests and the simulator's build
 # as one pool of single-threaded jobs (sim-scripts/test-hw.sh); then the Go
 # tests.
+# internal/vcd's waveform checks read the dumps the benches kept
+# (build/bench-dumps/, VIANIC_BENCH_DUMPS) instead of simulating again.
 test: deps
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory check-generated && \
 	sim-scripts/test-hw.sh && \
 	echo "make test: lint, synth, benches, firmware and simulator build done at $$(( $$(date +%s) - start )) s" && \
-	$(MAKE) --no-print-directory gotest && \
+	VIANIC_BENCH_DUMPS=$(CURDIR)/build/bench-dumps $(MAKE) --no-print-directory gotest && \
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"
 
 demo: deps

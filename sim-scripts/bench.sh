@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one RTL unit bench in one simulator.
 #
-#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME
+#   sim-scripts/bench.sh [-s verilator|icarus] [-w out.vcd] [-W DIR] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME
 #
 # A bench lives in testbench/NAME/: tb_NAME.v (top module tb_NAME) and
 # files.f, one source path per line relative to the repository root ('#'
@@ -11,6 +11,14 @@
 # failure. Build products go to build/bench/NAME/SIM/. -j sets the compile
 # jobs of a Verilator build (default 2; benches.sh runs benches side by side
 # with 1).
+#
+# -W DIR keeps the waveform internal/vcd's tests read (a run with +short
+# and +vcd, as their own run of the bench would be) as DIR/NAME-SIM.vcd, so
+# that `make test`'s Go half reads it instead of simulating the bench again:
+# when the run is itself +short (-a +short and no -w) it writes the dump;
+# otherwise the built simulation runs once more with +short and the dump.
+# The dump is written under a temporary name and renamed only when its run
+# passed.
 set -euo pipefail
 
 sim=verilator
@@ -19,19 +27,21 @@ seed=1
 quiet=0
 extra=()
 jobs=2
-while getopts "s:w:r:a:j:q" opt; do
+keep_dir=""
+while getopts "s:w:W:r:a:j:q" opt; do
   case $opt in
     s) sim=$OPTARG ;;
     w) vcd=$OPTARG ;;
+    W) keep_dir=$OPTARG ;;
     r) seed=$OPTARG ;;
     q) quiet=1 ;;
     a) extra+=("$OPTARG") ;;
     j) jobs=$OPTARG ;;
-    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2 ;;
+    *) echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-W DIR] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [-s verilator|icarus] [-w out.vcd] [-W DIR] [-r seed] [-a +plusarg]... [-j JOBS] [-q] NAME" >&2; exit 2; }
 name=$1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +61,22 @@ incs=(-I"$root/rtl" -I"$root/rtl/generated" -I"$root/testbench/common")
 args=(+seed="$seed")
 [ -n "$vcd" ] && args+=(+vcd="$(realpath -m "$vcd")")
 args+=("${extra[@]}")
+# -W: the kept dump, from this run when it is the +short run with a dump,
+# else from a second run (after this one passed)
+keep="" keep_tmp="" keep_again=0
+if [ -n "$keep_dir" ]; then
+  mkdir -p "$keep_dir"
+  keep=$(realpath -m "$keep_dir/$name-$sim.vcd")
+  keep_tmp=$keep.tmp.$$
+  rm -f "$keep"
+  is_short=0
+  for a in "${extra[@]}"; do [ "$a" != +short ] || is_short=1; done
+  if [ -z "$vcd" ] && [ $is_short -eq 1 ]; then
+    args+=(+vcd="$keep_tmp")
+  else
+    keep_again=1
+  fi
+fi
 
 log=$out/run.log
 case $sim in
@@ -95,7 +121,27 @@ secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}')
 [ $quiet -eq 1 ] || cat "$log"
 if [ $rc -ne 0 ] || ! grep -q '^PASS' "$log" || grep -qE '^(FAIL|ERROR)' "$log"; then
   [ $quiet -eq 1 ] && tail -n 40 "$log" >&2
+  [ -z "$keep_tmp" ] || rm -f "$keep_tmp"
   echo "bench $name [$sim]: FAILED (exit $rc, ${secs}s, log $log)" >&2
   exit 1
 fi
-echo "bench $name [$sim]: ok (${secs}s)"
+if [ -n "$keep" ]; then
+  if [ $keep_again -eq 1 ]; then
+    # the same simulation (built above), +short with a dump, as
+    # internal/vcd's benchVCD runs it
+    again=("${run[@]}")
+    for i in "${!again[@]}"; do
+      case ${again[$i]} in +vcd=*|+short) unset "again[$i]" ;; esac
+    done
+    again+=(+vcd="$keep_tmp" +short)
+    if ! "${again[@]}" >"$out/keep.log" 2>&1 || ! grep -q '^PASS' "$out/keep.log" || grep -qE '^(FAIL|ERROR)' "$out/keep.log"; then
+      rm -f "$keep_tmp"
+      tail -n 40 "$out/keep.log" >&2
+      echo "bench $name [$sim]: the +short run with a waveform FAILED (log $out/keep.log)" >&2
+      exit 1
+    fi
+  fi
+  [ -f "$keep_tmp" ] || { echo "bench $name [$sim]: passed but wrote no dump" >&2; exit 1; }
+  mv "$keep_tmp" "$keep"
+fi
+echo "bench $name [$sim]: ok (${secs}s)${keep:+, waveform kept as $keep}"

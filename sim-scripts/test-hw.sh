@@ -7,7 +7,10 @@
 # tests, and the co-simulation models the Go tests use (VCD and FST builds,
 # the echo server). One pool keeps every core busy without running more
 # jobs than cores (Yosys, Icarus and Verilator's own passes are
-# single-threaded).
+# single-threaded). The benches keep the waveforms internal/vcd's tests read
+# in build/bench-dumps/ (benches.sh -W; emptied first, so that only this
+# run's are there): make test's Go half reads them (VIANIC_BENCH_DUMPS)
+# instead of simulating those benches again.
 #
 #   sim-scripts/test-hw.sh [-j JOBS]
 set -uo pipefail
@@ -20,6 +23,9 @@ while getopts "j:" opt; do
   esac
 done
 q=$(printf '%q' "$root")
+dumps=$root/build/bench-dumps
+rm -rf "$dumps"
+mkdir -p "$dumps"
 {
   echo "0 lint $q/sim-scripts/lint.sh"
   echo "0 synth $q/sim-scripts/synth.sh -c"
@@ -28,5 +34,5 @@ q=$(printf '%q' "$root")
   echo "0 sim-vcd $q/sim-scripts/build-sim.sh -j 1 vcd"
   echo "0 sim-fst $q/sim-scripts/build-sim.sh -j 1 fst"
   echo "0 sim-echo $q/sim-scripts/build-sim.sh echo"
-  "$root/sim-scripts/benches.sh" -S -l
+  "$root/sim-scripts/benches.sh" -S -W "$dumps" -l
 } | "$root/sim-scripts/jobs.sh" "${jobs[@]}" -n "lint, synth, benches, firmware, simulator"

@@ -84,9 +84,49 @@ var simTools = map[string][]string{
 	"icarus":    {"iverilog", "vvp"},
 }
 
+// keptDump returns the dump of bench name in simulator sim that make test's
+// hardware half kept (sim-scripts/bench.sh -W: the run benchVCD would do,
+// seed 1, +short, written only when it passed) in the directory
+// VIANIC_BENCH_DUMPS names, or "" when there is none or it is older than a
+// source of the bench (rtl/, the bench's directory, testbench/common/,
+// sim-scripts/bench.sh): then the test simulates the bench itself.
+func keptDump(t *testing.T, root, name, sim string) string {
+	t.Helper()
+	dir := os.Getenv("VIANIC_BENCH_DUMPS")
+	if dir == "" {
+		return ""
+	}
+	path := filepath.Join(dir, name+"-"+sim+".vcd")
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Logf("bench %s [%s]: no kept dump %s, simulating", name, sim, path)
+		return ""
+	}
+	newer := ""
+	for _, src := range []string{"rtl", filepath.Join("testbench", name), filepath.Join("testbench", "common"), filepath.Join("sim-scripts", "bench.sh")} {
+		filepath.WalkDir(filepath.Join(root, src), func(p string, d os.DirEntry, err error) error {
+			if err != nil || newer != "" {
+				return filepath.SkipAll
+			}
+			if info, err := d.Info(); err == nil && !d.IsDir() && info.ModTime().After(st.ModTime()) {
+				newer = p
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	}
+	if newer != "" {
+		t.Logf("bench %s [%s]: %s is newer than the kept dump %s, simulating", name, sim, newer, path)
+		return ""
+	}
+	return path
+}
+
 // benchVCD runs testbench/NAME in simulator sim with
 // `sim-scripts/bench.sh -q -s SIM -w X.vcd NAME` and returns the dump's
-// path. Each bench and simulator runs once per test binary.
+// path. Each bench and simulator runs once per test binary; under make
+// test, whose hardware half has run the same simulation with a dump
+// (keptDump), the test reads that dump instead.
 func benchVCD(t *testing.T, name, sim string) string {
 	t.Helper()
 	requireTools(t, simTools[sim]...)
@@ -115,6 +155,11 @@ func benchVCD(t *testing.T, name, sim string) string {
 	hdl.Unlock()
 
 	run.once.Do(func() {
+		if kept := keptDump(t, root, name, sim); kept != "" {
+			t.Logf("bench %s [%s]: reading the dump make test's run kept, %s", name, sim, kept)
+			run.vcd = kept
+			return
+		}
 		ctx := context.Background()
 		if d, ok := t.Deadline(); ok {
 			var cancel context.CancelFunc
