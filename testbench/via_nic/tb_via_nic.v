@@ -62,6 +62,7 @@ localparam DMA_ID_WIDTH = `VIA_DEFAULT_DMA_ID_WIDTH;
 localparam DMA_MAX_BURST = `VIA_DEFAULT_DMA_MAX_BURST;
 localparam DMA_MAX_OUTSTANDING = `VIA_DEFAULT_DMA_MAX_OUTSTANDING;
 localparam NUM_IRQ = `VIA_DEFAULT_NUM_IRQ;
+localparam [31:0] IRQ_MASK = (NUM_IRQ >= 32) ? 32'hffffffff : ((32'd1 << NUM_IRQ) - 32'd1);
 localparam NET_FIFO_DEPTH = `VIA_DEFAULT_NET_FIFO_DEPTH;
 localparam SOFT_RESET_CYCLES = `VIA_DEFAULT_SOFT_RESET_CYCLES;
 
@@ -1103,13 +1104,15 @@ initial begin
     expect_irq(8'h05);
     rd_check(`VIA_REG_IRQ_PENDING, 32'h00000005);
     wr(`VIA_REG_IRQ_ENABLE, 32'hffffffff);
-    rd_check(`VIA_REG_IRQ_ENABLE, 32'h000000ff);
+    rd_check(`VIA_REG_IRQ_ENABLE, IRQ_MASK);   // bits NUM_IRQ and up do not exist
     expect_irq(8'ha5);
     wr(`VIA_REG_IRQ_STATUS, 32'h00000021);
     expect_irq(8'h84);
     rd_check(`VIA_REG_IRQ_STATUS, 32'h00000084);
-    wr(`VIA_REG_IRQ_FORCE, 32'hffffff00);      // no such causes
+    wr(`VIA_REG_IRQ_FORCE, ~IRQ_MASK);         // no such causes
     rd_check(`VIA_REG_IRQ_STATUS, 32'h00000084);
+    wr(`VIA_REG_IRQ_FORCE, IRQ_MASK & 32'hffffff00);   // the vectors' bits (8 and up) exist
+    rd_check(`VIA_REG_IRQ_STATUS, (IRQ_MASK & 32'hffffff00) | 32'h00000084);
     wr(`VIA_REG_IRQ_STATUS, 32'hffffffff);
     expect_irq(8'h00);
     rd_check(`VIA_REG_IRQ_STATUS, 32'h0);
