@@ -10,7 +10,7 @@
 // same hardware-side inputs; the external blocks are real ones of via_nic
 // (via_nic_ctrl, via_net without traffic, via_tpt_probe with a TPT
 // that never answers and random counter pulses) on EXT_BLOCKS = 3 answer
-// slices. The `diag`, `vi` and `cq` blocks are left out (the DMA and VI engines
+// slices. The `diag`, `vi`, `cq` and `evt` blocks are left out (the DMA and VI engines
 // would double this bench's Verilator build, and their routing is the same
 // bus as the others'): their registers must answer SLVERR here like any
 // offset without a register (tb_via_bar0_regs and tb_via_nic have them). No bench names a
@@ -658,19 +658,22 @@ endfunction
 // of the block left out (a lookup table built from the generated one at
 // time 0)
 reg reg_at [0:`VIA_GLOBAL_BYTES/4-1];
-integer ti, diag_blk, vi_blk, cq_blk;
+integer ti, diag_blk, vi_blk, cq_blk, evt_blk;
 initial begin
     diag_blk = -1;
     vi_blk = -1;
     cq_blk = -1;
+    evt_blk = -1;
     for (ti = 0; ti < VIA_BAR0_REGS; ti = ti + 1) begin
         if (via_bar0_reg_offset(ti) == `VIA_REG_DIAG_CTRL) diag_blk = via_bar0_reg_block(ti);
         if (via_bar0_reg_offset(ti) == `VIA_REG_VI_DOORBELLS) vi_blk = via_bar0_reg_block(ti);
         if (via_bar0_reg_offset(ti) == `VIA_REG_CQ_SEL) cq_blk = via_bar0_reg_block(ti);
+        if (via_bar0_reg_offset(ti) == `VIA_REG_EVT_ARM) evt_blk = via_bar0_reg_block(ti);
     end
     for (ti = 0; ti < `VIA_GLOBAL_BYTES / 4; ti = ti + 1) reg_at[ti] = 1'b0;
     for (ti = 0; ti < VIA_BAR0_REGS; ti = ti + 1) begin
-        if (via_bar0_reg_block(ti) != diag_blk && via_bar0_reg_block(ti) != vi_blk && via_bar0_reg_block(ti) != cq_blk) reg_at[via_bar0_reg_offset(ti) >> 2] = 1'b1;
+        if (via_bar0_reg_block(ti) != diag_blk && via_bar0_reg_block(ti) != vi_blk && via_bar0_reg_block(ti) != cq_blk &&
+            via_bar0_reg_block(ti) != evt_blk) reg_at[via_bar0_reg_offset(ti) >> 2] = 1'b1;
     end
 end
 
