@@ -53,7 +53,7 @@ func TestProtocolDocExample(t *testing.T) {
 	require.Equal(t, len(ex["HELLO_OK"]), n, "HELLO_OK is one whole message")
 	assert.Equal(t, msgHelloOK, m.Type)
 	assert.Equal(t, uint32(1), m.Tag)
-	assert.Equal(t, Device{Major: 1, Minor: ProtocolMinor, Nodes: 2, IRQs: 8, BARBytes: 0x100000, ClockPS: 4000,
+	assert.Equal(t, Device{Major: 1, Minor: ProtocolMinor, Nodes: 2, IRQs: 16, BARBytes: 0x100000, ClockPS: 4000,
 		MapHash: 0xb02fb9f28ffe9a00, Cycle: 12, Mode: ModeLockstep, ClientID: 1, DataWidth: 64}, m.Hello)
 	// Every byte, pads included: rebuilt field by field.
 	p := make([]byte, helloOKSize)
