@@ -60,7 +60,7 @@ func TestProtocolDocExample(t *testing.T) {
 	le.PutUint16(p[0:], 1)
 	le.PutUint16(p[2:], ProtocolMinor)
 	le.PutUint16(p[4:], 2)
-	le.PutUint16(p[6:], 8)
+	le.PutUint16(p[6:], 16)
 	le.PutUint32(p[8:], 0x100000)
 	le.PutUint32(p[12:], 4000)
 	le.PutUint64(p[16:], 0xb02fb9f28ffe9a00)
