@@ -19,8 +19,8 @@ import (
 // CATASTROPHIC, about the NIC, with the trap in the message, once per
 // fault; after a recovery the NIC works again and the handler stays.
 func TestCosimAsyncErrorCatastrophic(t *testing.T) {
+	node, _, n := openDriverNic(t) // first: it may build the simulator
 	ctx := ctxT(t)
-	node, _, n := openDriverNic(t)
 	got := make(chan vipl.ErrorDescriptor, 4)
 	require.NoError(t, n.ErrorCallback(func(d vipl.ErrorDescriptor) { got <- d }))
 
