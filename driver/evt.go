@@ -109,12 +109,17 @@ func (n *NIC) restoreModLocked(ctx context.Context) error {
 		if w == 0 {
 			continue
 		}
-		if err := n.writeRegs(ctx, [2]uint32{hw.RegEvtVsel, uint32(v)}, [2]uint32{hw.RegEvtMod, w}); err != nil {
+		if err := n.writeModLocked(ctx, v, w); err != nil {
 			return err
 		}
 	}
 	n.vec.epoch = cur
 	return nil
+}
+
+// writeModLocked writes vector v's EVT_MOD word. Call with n.mu held.
+func (n *NIC) writeModLocked(ctx context.Context, v int, w uint32) error {
+	return n.writeRegs(ctx, [2]uint32{hw.RegEvtVsel, uint32(v)}, [2]uint32{hw.RegEvtMod, w})
 }
 
 // Arm arms the completion interrupt of queue q (QueueSend, QueueRecv) of
@@ -202,7 +207,7 @@ func (s *Session) SetModeration(ctx context.Context, count, cycles uint32) error
 		return vipErr(op, hw.VipReturnErrorResource, err, "")
 	}
 	w := hw.EvtModCount.Val(count) | hw.EvtModTime.Val(cycles)
-	if err := n.writeRegs(ctx, [2]uint32{hw.RegEvtVsel, uint32(s.vec)}, [2]uint32{hw.RegEvtMod, w}); err != nil {
+	if err := n.writeModLocked(ctx, s.vec, w); err != nil {
 		return vipErr(op, hw.VipReturnErrorResource, err, "")
 	}
 	n.vec.mu.Lock()
@@ -239,21 +244,4 @@ func (n *NIC) VectorStats(ctx context.Context, v int) (VectorStats, error) {
 		return VectorStats{}, err
 	}
 	return VectorStats{Raised: r, Events: e}, nil
-}
-
-// ReadIRQStatus reads IRQ_STATUS (for tests and diagnostics: which causes
-// are latched).
-func (n *NIC) ReadIRQStatus(ctx context.Context) (uint32, error) {
-	return n.ReadReg(ctx, hw.RegIrqStatus)
-}
-
-// ReadReg reads the BAR0 register at off (for tests and diagnostics:
-// counters).
-func (n *NIC) ReadReg(ctx context.Context, off uint32) (uint32, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if err := n.begin(ctx); err != nil {
-		return 0, err
-	}
-	return n.b.Read32(ctx, off)
 }

@@ -59,13 +59,7 @@ func TestCosimAsyncErrorOverrun(t *testing.T) {
 	node, sess, n := openDriverNic(t)
 	t.Cleanup(func() { n.Close(context.Background()) })
 	e := newDataEnvOn(t, n)
-	var mu sync.Mutex
-	var got []vipl.ErrorDescriptor
-	require.NoError(t, n.ErrorCallback(func(d vipl.ErrorDescriptor) {
-		mu.Lock()
-		got = append(got, d)
-		mu.Unlock()
-	}))
+	errs := logErrors(t, n)
 	attrs, err := n.Query(ctx)
 	require.NoError(t, err)
 	max := int(attrs.MaxDescriptorsPerQueue)
@@ -73,7 +67,7 @@ func TestCosimAsyncErrorOverrun(t *testing.T) {
 	db, err := sess.Doorbell(driver.VI(e.b.ID()))
 	require.NoError(t, err)
 	require.NoError(t, db.SetHandle(ctx, driver.QueueRecv, driver.MemHandle(e.h)))
-	over0, err := node.NIC.ReadReg(ctx, hw.RegViDbOverflow)
+	over0, err := node.Conn().Read32(ctx, hw.RegViDbOverflow)
 	require.NoError(t, err)
 	// nothing is sent to b: its receives stay queued
 	for range max + 2 {
@@ -82,11 +76,10 @@ func TestCosimAsyncErrorOverrun(t *testing.T) {
 	require.NoError(t, db.Flush(ctx))
 	_, err = node.NIC.Idle(ctx, 20_000)
 	require.NoError(t, err)
-	over1, err := node.NIC.ReadReg(ctx, hw.RegViDbOverflow)
+	over1, err := node.Conn().Read32(ctx, hw.RegViDbOverflow)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(2), over1-over0, "two posts past %d dropped", max)
-	mu.Lock()
-	defer mu.Unlock()
+	got := errs.list()
 	require.Len(t, got, 2, "one VI_OVERRUN per dropped post")
 	for _, d := range got {
 		assert.Equal(t, vipl.ErrorViOverrun, d.ErrorCode)
@@ -98,4 +91,32 @@ func TestCosimAsyncErrorOverrun(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, info.RecvQueueEmpty)
 	assert.Equal(t, vipl.ViConnected, info.State, "the VI keeps working")
+}
+
+// errLog collects a Nic's asynchronous errors (its ErrorCallback), in the
+// order they came.
+type errLog struct {
+	mu  sync.Mutex
+	got []vipl.ErrorDescriptor
+}
+
+// logErrors makes a new errLog n's error handler.
+func logErrors(t *testing.T, n *vipl.Nic) *errLog {
+	t.Helper()
+	l := &errLog{}
+	require.NoError(t, n.ErrorCallback(l.add))
+	return l
+}
+
+func (l *errLog) add(d vipl.ErrorDescriptor) {
+	l.mu.Lock()
+	l.got = append(l.got, d)
+	l.mu.Unlock()
+}
+
+// list returns the errors so far.
+func (l *errLog) list() []vipl.ErrorDescriptor {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]vipl.ErrorDescriptor(nil), l.got...)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -563,14 +562,7 @@ func TestCosimBadProtection(t *testing.T) {
 	// gets an asynchronous COMP_PROT for its VI (the error could not be
 	// reported in the descriptor), and the queue goes on with the next
 	// descriptor
-	var aerrMu sync.Mutex
-	var aerrs []vipl.ErrorDescriptor
-	collect := func(d vipl.ErrorDescriptor) {
-		aerrMu.Lock()
-		aerrs = append(aerrs, d)
-		aerrMu.Unlock()
-	}
-	require.NoError(t, e.n.ErrorCallback(collect))
+	errs := logErrors(t, e.n)
 	db, err := e.sess.Doorbell(driver.VI(e.a.ID()))
 	require.NoError(t, err)
 	lost0 := e.counter(t, hw.RegViWbLost)
@@ -596,15 +588,13 @@ func TestCosimBadProtection(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, uint32(0x5A5A0000), binary.LittleEndian.Uint32(r.mem[28:]), "%s: nothing written back", r.name)
 		assert.Equal(t, lost0+uint32(i+1), e.counter(t, hw.RegViWbLost), "%s: VI_WB_LOST", r.name)
-		aerrMu.Lock()
-		if assert.Len(t, aerrs, i+1, "%s: one asynchronous error", r.name) {
+		if aerrs := errs.list(); assert.Len(t, aerrs, i+1, "%s: one asynchronous error", r.name) {
 			a := aerrs[i]
 			assert.Equal(t, vipl.ErrorCompProt, a.ErrorCode, r.name)
 			assert.Equal(t, vipl.ResourceVi, a.ResourceCode, r.name)
 			assert.Equal(t, e.a.ID(), a.ViID, r.name)
 			assert.Same(t, e.a, a.Vi, r.name)
 		}
-		aerrMu.Unlock()
 	}
 	require.NoError(t, e.n.ErrorCallback(nil))
 	// vipl's HANDLE cache says e.h: restore it before vipl posts again
@@ -615,7 +605,7 @@ func TestCosimBadProtection(t *testing.T) {
 	// a receive in unregistered memory, rung raw on b, then a message: the
 	// receive takes it but can write no status (VI_WB_LOST), and the
 	// process gets COMP_PROT for b
-	require.NoError(t, e.n.ErrorCallback(collect))
+	require.NoError(t, e.n.ErrorCallback(errs.add))
 	dbB, err := e.sess.Doorbell(driver.VI(e.b.ID()))
 	require.NoError(t, err)
 	lost1 := e.counter(t, hw.RegViWbLost)
@@ -628,14 +618,12 @@ func TestCosimBadProtection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint32(0x5A5A0000), binary.LittleEndian.Uint32(notReg.Bytes[28:]), "the raw receive: nothing written back")
 	assert.Equal(t, lost1+1, e.counter(t, hw.RegViWbLost), "the raw receive: VI_WB_LOST")
-	aerrMu.Lock()
-	if assert.Len(t, aerrs, len(raw)+1, "the raw receive: one asynchronous error") {
+	if aerrs := errs.list(); assert.Len(t, aerrs, len(raw)+1, "the raw receive: one asynchronous error") {
 		a := aerrs[len(raw)]
 		assert.Equal(t, vipl.ErrorCompProt, a.ErrorCode)
 		assert.Equal(t, vipl.ResourceVi, a.ResourceCode)
 		assert.Same(t, e.b, a.Vi)
 	}
-	aerrMu.Unlock()
 	require.NoError(t, e.n.ErrorCallback(nil))
 	e.goodExchange(t, "after the raw receive")
 	e.pairWorks(t)

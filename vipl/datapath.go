@@ -336,10 +336,16 @@ func (v *Vi) RecvWait(ctx context.Context, timeoutMs uint32) (*Desc, error) {
 // msToCycles converts a timeout in milliseconds to NIC clock cycles (ps
 // picoseconds each; 0: the reference 4,000).
 func msToCycles(ms uint32, ps uint32) uint64 {
+	return uint64(ms) * 1_000_000_000 / cyclePS(ps)
+}
+
+// cyclePS is a NIC cycle's length in picoseconds (ps; 0: the reference
+// 4,000).
+func cyclePS(ps uint32) uint64 {
 	if ps == 0 {
-		ps = 4000
+		return 4000
 	}
-	return uint64(ms) * 1_000_000_000 / uint64(ps)
+	return uint64(ps)
 }
 
 func (v *Vi) wait(ctx context.Context, op string, q Queue, timeoutMs uint32) (*Desc, error) {

@@ -36,10 +36,7 @@ func (n *Nic) SetModeration(ctx context.Context, m Moderation) error {
 	if m.Count < 0 || m.Count > 255 || m.Delay < 0 {
 		return newErr(op, InvalidParameter, nil, "count %d (0..255), delay %v (not negative)", m.Count, m.Delay)
 	}
-	ps := uint64(n.agent.Events().ClockPS())
-	if ps == 0 {
-		ps = 4000
-	}
+	ps := cyclePS(n.agent.Events().ClockPS())
 	cycles := (uint64(m.Delay.Nanoseconds())*1000 + ps - 1) / ps
 	if cycles > 65535 {
 		return newErr(op, InvalidParameter, nil, "delay %v is %d NIC cycles (at most 65,535)", m.Delay, cycles)

@@ -73,7 +73,7 @@ func TestCosimInterruptRouting(t *testing.T) {
 		require.NoError(t, err, "A's send %d", i)
 		require.NotNil(t, d)
 	}
-	st, err := node.NIC.ReadIRQStatus(ctx)
+	st, err := node.Conn().Read32(ctx, hw.RegIrqStatus)
 	require.NoError(t, err)
 	assert.Zero(t, st&bBit, "B's IRQ_STATUS bit stayed clear through A's 40 completions")
 	assert.Equal(t, gb, evB.Gen())
