@@ -6,16 +6,24 @@
 //   1. HEADER: FRAME_HDR_BYTES (16) bytes: bytes 0..1 dst_vi (u16), 2..3
 //      src_vi (u16), 4..7 length (u32, message bytes), 8..11 immediate (u32),
 //      12 flags (bit 0: immediate present), 13 op (0 = send, 1 = RDMA
-//      write), 14 peer node (u8: from the send engine, the node the frame
+//      write, 2 = RDMA read request, 3 = RDMA read response), 14 peer node (u8: from the send engine, the node the frame
 //      goes to; from the network, the node it came from), 15 zero.
 //      DATA_WIDTH 64: 2 beats; wider: one beat with bytes 0..15 in lanes
 //      0..15, the other lanes 0. Header beats: tkeep all ones, tlast 0.
-//   1a. RDMA EXTENSION (op RDMA write only): FRAME_EXT_BYTES (16) bytes
+//   1a. RDMA EXTENSION (ops 1, 2 and 3): FRAME_EXT_BYTES (16) bytes
 //      from the next beat boundary: bytes 0..7 remote VA (u64: the target
 //      address of the message's first byte), 8..11 remote memory handle
-//      (u32), 12..15 zero. DATA_WIDTH 64: 2 beats; wider: one beat with
-//      bytes 0..15 in lanes 0..15, the other lanes 0. tkeep all ones,
-//      tlast 0. `length` counts the payload only.
+//      (u32), 12..15 TAG (u32: 0 in an RDMA write; an RDMA read's tag,
+//      which its response carries back). DATA_WIDTH 64: 2 beats; wider:
+//      one beat with bytes 0..15 in lanes 0..15, the other lanes 0. tkeep
+//      all ones, tlast 0. `length` counts the payload only.
+//      RDMA read request (op 2): length 0 (no payload), immediate = the
+//      read's length in bytes, flags bit 0 set; the extension names the
+//      range to read at the target. RDMA read response (op 3): length =
+//      the read's length, immediate 0, flags 0, extension VA and handle 0
+//      and the request's TAG; the payload is the range's bytes; a nonzero
+//      trailer status is the error the initiator's descriptor completes
+//      with (RDMA_PROTECTION_ERROR: the target refused the range).
 //   2. PAYLOAD: the message bytes packed from lane 0 of the first payload
 //      beat, ceil(n/BYTES) beats; the last one's tkeep has the low n%BYTES
 //      lanes set (all if 0); tlast 0. Zero-length message: no payload beat.
@@ -66,11 +74,14 @@
 // op byte
 `define VIA_FRAME_OP_SEND        8'd0
 `define VIA_FRAME_OP_RDMA_WRITE  8'd1
+`define VIA_FRAME_OP_READ_REQ    8'd2
+`define VIA_FRAME_OP_READ_RESP   8'd3
 
 // RDMA extension (after the header of an RDMA write)
 `define VIA_FRAME_EXT_BYTES      16
 `define VIA_FRAME_EXT_VA_RANGE      63:0
 `define VIA_FRAME_EXT_HANDLE_RANGE  95:64
+`define VIA_FRAME_EXT_TAG_RANGE     127:96
 
 // trailer: bytes 0..3 of the trailer beat
 `define VIA_FRAME_TRL_STATUS_OFF   0

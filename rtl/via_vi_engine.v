@@ -233,6 +233,19 @@ wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q
 wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 wire [31:0] rx_cnt_rdma, rx_cnt_rdma_prot;
+wire [31:0] rx_cnt_rreq, rx_cnt_rresp, rx_cnt_rdrop;
+// RDMA read between the engines (via_vi_rx hands requests to via_vi_tx as
+// response jobs; via_vi_tx keeps the read slots the responses go into)
+wire                rd_job_valid, rd_job_ready, rd_job_err;
+wire [VI_WIDTH-1:0] rd_job_vi, rd_rq_vi, rd_rc_vi;
+wire [23:0]         rd_job_peer;
+wire [15:0]         rd_job_ptag, rd_rq_ptag;
+wire [63:0]         rd_job_va, rd_rq_dva, rd_rq_next, rd_rs_addr;
+wire [31:0]         rd_job_handle, rd_job_len, rd_job_tag, rd_rq_tag, rd_rq_dh, rd_rq_len, rd_rq_nh;
+wire [31:0]         rd_rc_tag, rd_rs_handle, rd_rs_len, rd_done_tag;
+wire                rd_rq_hit, rd_rq_claim, rd_rc_hit, rd_done_valid, rd_done_ready, rd_done_ev, rd_done_err;
+wire [3:0]          rd_passed;
+wire [9:0]          rd_rs_idx;
 wire                rx_aerr_valid;
 wire [VI_WIDTH-1:0] rx_aerr_vi;
 
@@ -510,7 +523,40 @@ via_vi_tx #(
     .cnt_frames(tx_cnt_frames),
     .cnt_wb_lost(tx_cnt_wb_lost),
     .wbl_pulse(tx_wbl),
-    .wbl_vi(tx_wbl_vi)
+    .wbl_vi(tx_wbl_vi),
+    .job_valid(rd_job_valid),
+    .job_ready(rd_job_ready),
+    .job_vi(rd_job_vi),
+    .job_peer(rd_job_peer),
+    .job_ptag(rd_job_ptag),
+    .job_va(rd_job_va),
+    .job_handle(rd_job_handle),
+    .job_len(rd_job_len),
+    .job_tag(rd_job_tag),
+    .job_err(rd_job_err),
+    .rq_tag(rd_rq_tag),
+    .rq_vi(rd_rq_vi),
+    .rq_hit(rd_rq_hit),
+    .rq_dva(rd_rq_dva),
+    .rq_dh(rd_rq_dh),
+    .rq_ptag(rd_rq_ptag),
+    .rq_len(rd_rq_len),
+    .rq_next(rd_rq_next),
+    .rq_next_handle(rd_rq_nh),
+    .rq_claim(rd_rq_claim),
+    .rc_vi(rd_rc_vi),
+    .rc_hit(rd_rc_hit),
+    .rc_tag(rd_rc_tag),
+    .rd_passed(rd_passed),
+    .rs_idx(rd_rs_idx),
+    .rs_addr(rd_rs_addr),
+    .rs_handle(rd_rs_handle),
+    .rs_len(rd_rs_len),
+    .rd_done_valid(rd_done_valid),
+    .rd_done_ready(rd_done_ready),
+    .rd_done_tag(rd_done_tag),
+    .rd_done_ev(rd_done_ev),
+    .rd_done_err(rd_done_err)
 );
 
 // ------------------------------------------------------------ receive engine
@@ -639,7 +685,43 @@ via_vi_rx #(
     .cnt_rdma(rx_cnt_rdma),
     .cnt_rdma_prot(rx_cnt_rdma_prot),
     .aerr_valid(rx_aerr_valid),
-    .aerr_vi(rx_aerr_vi)
+    .aerr_vi(rx_aerr_vi),
+    .job_valid(rd_job_valid),
+    .job_ready(rd_job_ready),
+    .job_vi(rd_job_vi),
+    .job_peer(rd_job_peer),
+    .job_ptag(rd_job_ptag),
+    .job_va(rd_job_va),
+    .job_handle(rd_job_handle),
+    .job_len(rd_job_len),
+    .job_tag(rd_job_tag),
+    .job_err(rd_job_err),
+    .rq_tag(rd_rq_tag),
+    .rq_vi(rd_rq_vi),
+    .rq_hit(rd_rq_hit),
+    .rq_dva(rd_rq_dva),
+    .rq_dh(rd_rq_dh),
+    .rq_ptag(rd_rq_ptag),
+    .rq_len(rd_rq_len),
+    .rq_next(rd_rq_next),
+    .rq_next_handle(rd_rq_nh),
+    .rq_claim(rd_rq_claim),
+    .rc_vi(rd_rc_vi),
+    .rc_hit(rd_rc_hit),
+    .rc_tag(rd_rc_tag),
+    .rd_passed(rd_passed),
+    .rs_idx(rd_rs_idx),
+    .rs_addr(rd_rs_addr),
+    .rs_handle(rd_rs_handle),
+    .rs_len(rd_rs_len),
+    .rd_done_valid(rd_done_valid),
+    .rd_done_ready(rd_done_ready),
+    .rd_done_tag(rd_done_tag),
+    .rd_done_ev(rd_done_ev),
+    .rd_done_err(rd_done_err),
+    .cnt_rreq(rx_cnt_rreq),
+    .cnt_rresp(rx_cnt_rresp),
+    .cnt_rdrop(rx_cnt_rdrop)
 );
 
 // ------------------------------------------------------------ asynchronous errors
@@ -778,7 +860,10 @@ via_bar0_vi_regs regs_inst (
     .vi_aerr_resource_i(aerr_head_valid ? aerr_head[27:24] : 4'd0),
     .vi_aerr_valid_i(aerr_head_valid),
     .vi_aerr_re(aerr_re),
-    .vi_aerr_lost_i(aerr_lost)
+    .vi_aerr_lost_i(aerr_lost),
+    .vi_rx_rreq_i(rx_cnt_rreq),
+    .vi_rx_rresp_i(rx_cnt_rresp),
+    .vi_rx_rdrop_i(rx_cnt_rdrop)
 );
 
 assign inflight_epoch = tx_epoch | rx_epoch;

@@ -259,7 +259,46 @@ module via_vi_rx #(
 
     // a context commit of rel_vi waits (level): give back its held receives
     input  wire                    rel_valid,
-    input  wire [VI_WIDTH-1:0]     rel_vi
+    input  wire [VI_WIDTH-1:0]     rel_vi,
+
+    // RDMA read (via_vi_tx): requests become response jobs; responses are
+    // placed into the waiting read's local segments (read slots)
+    output wire                    job_valid,
+    input  wire                    job_ready,
+    output wire [VI_WIDTH-1:0]     job_vi,
+    output wire [23:0]             job_peer,
+    output wire [15:0]             job_ptag,
+    output wire [63:0]             job_va,
+    output wire [31:0]             job_handle,
+    output wire [31:0]             job_len,
+    output wire [31:0]             job_tag,
+    output wire                    job_err,
+    output wire [31:0]             rq_tag,
+    output wire [VI_WIDTH-1:0]     rq_vi,
+    input  wire                    rq_hit,
+    input  wire [63:0]             rq_dva,
+    input  wire [31:0]             rq_dh,
+    input  wire [15:0]             rq_ptag,
+    input  wire [31:0]             rq_len,
+    input  wire [63:0]             rq_next,
+    input  wire [31:0]             rq_next_handle,
+    output wire                    rq_claim,
+    output wire [VI_WIDTH-1:0]     rc_vi,
+    input  wire                    rc_hit,
+    input  wire [31:0]             rc_tag,
+    input  wire [3:0]              rd_passed,
+    output wire [9:0]              rs_idx,
+    input  wire [63:0]             rs_addr,
+    input  wire [31:0]             rs_handle,
+    input  wire [31:0]             rs_len,
+    output reg                     rd_done_valid,
+    input  wire                    rd_done_ready,
+    output reg  [31:0]             rd_done_tag,
+    output reg                     rd_done_ev,
+    output reg                     rd_done_err,
+    output reg  [31:0]             cnt_rreq,       // RDMA read requests answered (jobs handed over)
+    output reg  [31:0]             cnt_rresp,      // RDMA read responses placed (or cut short)
+    output reg  [31:0]             cnt_rdrop       // read requests or responses dropped (no job room, no waiting read)
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -306,6 +345,9 @@ localparam [31:0] ST_RECV  = `VIA_DESC_COMPLETED_RECEIVE << `VIA_DESC_CTL_STATUS
 localparam [31:0] ST_IMM   = 32'h1 << `VIA_DESC_CTL_STATUS_IMMEDIATE_LSB;
 localparam [31:0] ST_RPROT = 32'h1 << `VIA_DESC_CTL_STATUS_RDMA_PROTECTION_ERROR_LSB;
 localparam [31:0] ST_RRW   = `VIA_DESC_COMPLETED_REMOTE_RDMA_WRITE << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] ST_RDR   = `VIA_DESC_COMPLETED_RDMA_READ << `VIA_DESC_CTL_STATUS_OP_LSB;
+localparam [31:0] ST_FLUSH = 32'h1 << `VIA_DESC_CTL_STATUS_FLUSHED_LSB;
+localparam [31:0] ST_ERRM  = `VIA_DESC_STATUS_ERROR_MASK;
 localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
 localparam [1:0]  KIND_LW  = KIND_LW32[1:0];
 localparam [31:0] KIND_RW32 = `VIA_TPT_KIND_REMOTE_WRITE;
@@ -346,6 +388,10 @@ localparam [4:0] S_EDRAIN = S_EDRAIN_32[4:0];
 localparam [4:0] S_ABW = S_ABW_32[4:0];
 localparam [4:0] S_ADV = S_ADV_32[4:0];
 localparam [4:0] S_ABORT = S_ABORT_32[4:0];
+localparam [31:0] S_RREQ_32 = `VIA_DESC_RX_STATE_RREQ, S_RRSP_32 = `VIA_DESC_RX_STATE_RRSP;
+localparam [31:0] S_RCAN_32 = `VIA_DESC_RX_STATE_RCAN, S_RCAN2_32 = `VIA_DESC_RX_STATE_RCAN2;
+localparam [4:0] S_RREQ = S_RREQ_32[4:0], S_RRSP = S_RRSP_32[4:0];
+localparam [4:0] S_RCAN = S_RCAN_32[4:0], S_RCAN2 = S_RCAN2_32[4:0];
 
 // completion stage: write-back (A) and consume (B)
 // (desc.layout enum RX_WB)
@@ -354,7 +400,7 @@ localparam [31:0] CA_LK_32 = `VIA_DESC_RX_WB_LOOKUP, CA_LKW_32 = `VIA_DESC_RX_WB
 localparam [31:0] CA_W1_32 = `VIA_DESC_RX_WB_WRITE_LEN, CA_W2_32 = `VIA_DESC_RX_WB_WRITE_STATUS;
 localparam [2:0] CA_IDLE = CA_IDLE_32[2:0], CA_RD = CA_RD_32[2:0], CA_LK = CA_LK_32[2:0];
 localparam [2:0] CA_LKW = CA_LKW_32[2:0], CA_W1 = CA_W1_32[2:0], CA_W2 = CA_W2_32[2:0];
-localparam [1:0] CB_IDLE = 2'd0, CB_RD = 2'd1, CB_ADV = 2'd2;
+localparam [1:0] CB_IDLE = 2'd0, CB_RD = 2'd1, CB_ADV = 2'd2, CB_RDN = 2'd3;
 
 reg [4:0] state;
 reg [2:0] ca_st;
@@ -371,10 +417,16 @@ wire [31:0] h_imm = hdr[`VIA_FRAME_HDR_IMM_RANGE];
 wire [7:0]  h_flags = hdr[`VIA_FRAME_HDR_FLAGS_RANGE];
 wire        h_has_imm = h_flags[`VIA_FRAME_FLAG_IMM_BIT];
 wire        h_rdma = hdr[`VIA_FRAME_HDR_OP_RANGE] == `VIA_FRAME_OP_RDMA_WRITE;
+wire        h_rreq = hdr[`VIA_FRAME_HDR_OP_RANGE] == `VIA_FRAME_OP_READ_REQ;
+wire        h_rresp = hdr[`VIA_FRAME_HDR_OP_RANGE] == `VIA_FRAME_OP_READ_RESP;
 // an RDMA write's extension: the target address and handle
 reg  [127:0] ext;
 wire [63:0]  x_va = ext[`VIA_FRAME_EXT_VA_RANGE];
 wire [31:0]  x_handle = ext[`VIA_FRAME_EXT_HANDLE_RANGE];
+wire [31:0]  x_tag = ext[`VIA_FRAME_EXT_TAG_RANGE];
+// RDMA read: the response's (or the cancelled read's) slot, the cancel's tag
+reg  [1:0]   rd_slot;
+reg  [31:0]  rcan_tag;
 reg  [31:0]  x_err;          // RDMA write with immediate data: the VI refuses it
 wire [VI_WIDTH-1:0] dst = h_dst[VI_WIDTH-1:0];
 wire [DATA_WIDTH+127:0] tdata_x = {128'd0, s_axis_tdata};
@@ -432,7 +484,8 @@ reg  [VI_WIDTH-1:0] adv_vi_r;
 assign ctx_rd_vi = dst;
 assign rxq_vi    = rxq_vi_r;
 assign adv_vi    = adv_vi_r;
-assign adv_q     = 1'b1;
+// a consume of an RDMA read's record advances the send queue
+assign adv_q     = !(cb_st == CB_ADV && r_rd[cb]);
 reg  [1:0]         d_lk_kind_r;
 assign d_lk_kind = d_lk_kind_r;
 reg  [15:0]        d_lk_ptag_r;
@@ -536,6 +589,12 @@ reg                   cq_err [0:CHUNKS-1];
 reg  [1:0]  cq_rd, cq_wr;
 reg  [2:0]  cq_cnt;
 
+// the segments scattered into: the receive's (fetch slot), or an RDMA read
+// response's (the read's local data segments, via_vi_tx's read slots)
+wire [63:0] sg_addr = h_rresp ? rs_addr : f_seg_addr;
+wire [31:0] sg_handle = h_rresp ? rs_handle : f_seg_handle;
+wire [31:0] sg_len = h_rresp ? rs_len : f_seg_len;
+assign rs_idx = {rd_slot, f_seg_idx};
 wire [12:0] wk_page_left = 13'd4096 - {1'b0, wk_va[11:0]};
 wire [31:0] wk_piece = (wk_seg_rem < {19'd0, wk_page_left}) ? wk_seg_rem : {19'd0, wk_page_left};
 wire        lk_room = ({2'b0, cq_cnt} + {1'b0, lk_out} + {4'd0, d_lk_valid}) < 5'd6;
@@ -653,12 +712,14 @@ reg           r_lost [0:CDEPTH-1];
 reg           r_err  [0:CDEPTH-1];
 reg           r_berr [0:CDEPTH-1];   // a data B with an error
 reg  [7:0]    r_dout [0:CDEPTH-1];   // bursts queued or sent, B not received
+reg           r_rd   [0:CDEPTH-1];   // an RDMA read's completion (its response or its cancel)
+reg  [1:0]    r_rsl  [0:CDEPTH-1];   // ... its read slot
 wire [RA_W-1:0] ra_d;
 wire [RB_W-1:0] rb_d;
 via_ram #(.WIDTH(RA_W), .WORDS(CDEPTH)) u_rec_a (
     .clk(clk),
     .wr_en(rec_push), .wr_addr(rec_wr),
-    .wr_data({d_va[63:6], d_handle, ptag, h_len, h_imm, h_rdma, h_has_imm, st_err}),
+    .wr_data({d_va[63:6], d_handle, ptag, h_len, h_imm, h_rdma, h_has_imm, rec_st}),
     .rd_en(1'b1), .rd_addr(ca), .rd_data(ra_d)
 );
 via_ram #(.WIDTH(RB_W), .WORDS(CDEPTH)) u_rec_b (
@@ -681,8 +742,9 @@ reg  [31:0] ca_err;              // the record's error bit (a data B error inclu
 
 // write-back beats: the control segment's bytes 16..31 image
 wire [31:0] wb_len = (ca_err == 32'd0) ? ra_len : 32'd0;
-wire        wb_imm = (ca_err == 32'd0) && ra_has_imm;
-wire [31:0] wb_status = ST_DONE | ca_err | (ra_rdma ? ST_RRW : ST_RECV) | (wb_imm ? ST_IMM : 32'd0);
+wire        wb_imm = (ca_err == 32'd0) && ra_has_imm && !r_rd[ca];
+// (an RDMA read's Status: OP RDMA_READ; its Length is the descriptor's own)
+wire [31:0] wb_status = ST_DONE | ca_err | (r_rd[ca] ? ST_RDR : ra_rdma ? ST_RRW : ST_RECV) | (wb_imm ? ST_IMM : 32'd0);
 wire [255:0] img1 = {32'd0, wb_len, ra_imm, 32'd0, 128'd0};
 wire [31:0]  img1_s = {4'h0, 4'hF, wb_imm ? 4'hF : 4'h0, 4'h0, 16'h0};
 wire [255:0] img2 = {wb_status, 224'd0};
@@ -727,6 +789,25 @@ assign inflight_epoch = f_inflight_epoch | epoch_hold |
                         (d_rs_ok ? (d_rs_epoch ? 2'b10 : 2'b01) : 2'b00);
 
 assign rxq_rsp_ready = 1'b1;
+
+// RDMA read request: a job for the send engine (taken in S_RREQ's one
+// cycle, or dropped when the job FIFO is full)
+assign job_valid  = state == S_RREQ && !abort;
+assign job_vi     = dst;
+assign job_peer   = {h_node, h_src};
+assign job_ptag   = ptag;
+assign job_va     = x_va;
+assign job_handle = x_handle;
+assign job_len    = h_imm;
+assign job_tag    = x_tag;
+assign job_err    = !rdma_re;
+// RDMA read response / cancel: the read it names
+assign rq_tag   = (state == S_RCAN) ? rcan_tag : x_tag;
+assign rq_vi    = (state == S_RCAN) ? rel_vi : dst;
+wire   rrsp_ok  = rq_hit && rq_len == h_len;
+wire   rrsp_go  = state == S_RRSP && !abort && (!rrsp_ok || rec_cnt < CDEPTH);
+assign rq_claim = !abort && ((state == S_RRSP && rrsp_ok && rec_cnt < CDEPTH) || (state == S_RCAN && rq_hit));
+assign rc_vi    = rel_vi;
 
 // W buffer pushes (writer or write-back)
 wire ca_push_ok = wq_space && !abort && !wr_can_beat && (bu_cnt == 8'd0 || wb_mid);
@@ -814,9 +895,16 @@ wire tk_unreq = tk_valid && !p_req_ready;
 wire sc_end = state == S_SCATTER && frame_done && wr_all_done && wr_idle && walk_idle && sc_out == 4'd0 &&
               !wr_can_beat && bu_cnt == 8'd0 && !seg_hold;
 wire sc_abort = !(wr_stop && !wr_flush) && !frame_good;
-// (a plain RDMA write has no receive, so no record)
-assign rec_push = !abort && ((sc_end && !sc_abort && !(h_rdma && !h_has_imm)) ||
-                             (state == S_EDRAIN && (frame_done || (s_fire && s_axis_tlast))));
+// (a plain RDMA write has no receive, so no record; an RDMA read response
+// always completes its read: cut short, with the error the target sent,
+// or TRANSPORT_ERROR if it sent none)
+assign rec_push = !abort && ((sc_end && (!sc_abort || h_rresp) && !(h_rdma && !h_has_imm)) ||
+                             (state == S_EDRAIN && (frame_done || (s_fire && s_axis_tlast))) ||
+                             state == S_RCAN2);
+wire        rec_rd = (state == S_SCATTER && h_rresp) || state == S_RCAN2;
+wire [31:0] trl_err = trl_status & ST_ERRM;
+wire [31:0] rec_st = (state == S_RCAN2) ? ST_FLUSH :
+                     (h_rresp && sc_abort) ? ((trl_err != 32'd0) ? trl_err : ST_TRANS) : st_err;
 
 wire take_free = !take_out && !rxq_valid && !tk_valid && !adv_valid && !abort;
 wire take_od_go = take_free && state == S_RECV && h_cnt == 0 && rec_cnt == 0 &&
@@ -830,11 +918,12 @@ wire take_pf_go = take_free && !take_od_go && hot_valid && !hot_empty && !rel_ho
 wire sc_init_recv = state == S_FETCH && p_take_frame && p_res_kind == RES_DESC &&
                     (h_rdma ? x_err == 32'd0 : p_frame_ok);
 wire sc_init_plain = state == S_RDMA && !h_has_imm && rdma_we;
-wire sc_init = sc_init_recv || sc_init_plain;
+wire sc_init_rresp = state == S_RRSP && rq_claim;
+wire sc_init = sc_init_recv || sc_init_plain || sc_init_rresp;
 
 assign busy = (state != S_HDR && state != S_ABORT) || hdr_cnt != 2'd0 || aw_pres ||
               lk_out != 4'd0 || d_lk_valid || b_out != 9'd0 || w_credit != 8'd0 ||
-              take_out || rxq_valid || adv_valid || seg_hold ||
+              take_out || rxq_valid || adv_valid || seg_hold || rd_done_valid ||
               (state != S_ABORT && (tk_valid || rec_cnt != 0 || p_disc != {(SW+1){1'b0}})) ||
               (state == S_ABORT && (p_busy || p_res_valid));
 
@@ -884,7 +973,7 @@ always @(posedge clk) begin
         ca_err <= 32'd0;
         for (i = 0; i < CDEPTH; i = i + 1) begin
             r_full[i] <= 1'b0; r_wbd[i] <= 1'b0; r_lost[i] <= 1'b0; r_err[i] <= 1'b0;
-            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0;
+            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0; r_rd[i] <= 1'b0; r_rsl[i] <= 2'd0;
         end
         done_pulse <= 1'b0;
         done_vi <= {VI_WIDTH{1'b0}};
@@ -892,6 +981,9 @@ always @(posedge clk) begin
         cnt_drop_aborted <= 32'd0; cnt_wb_lost <= 32'd0;
         wbl_pulse <= 1'b0; wbl_vi <= {VI_WIDTH{1'b0}};
         cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
+        cnt_rreq <= 32'd0; cnt_rresp <= 32'd0; cnt_rdrop <= 32'd0;
+        rd_slot <= 2'd0; rcan_tag <= 32'd0;
+        rd_done_valid <= 1'b0; rd_done_tag <= 32'd0; rd_done_ev <= 1'b0; rd_done_err <= 1'b0;
         aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
@@ -984,10 +1076,10 @@ always @(posedge clk) begin
         end
         if (walk_seg_ld) begin
             walk_seg_ld <= 1'b0;
-            wk_va       <= f_seg_addr;
-            wk_handle   <= f_seg_handle;
-            wk_seg_rem  <= (f_seg_len < wk_msg_rem) ? f_seg_len : wk_msg_rem;
-            if (f_seg_len == 32'd0) begin
+            wk_va       <= sg_addr;
+            wk_handle   <= sg_handle;
+            wk_seg_rem  <= (sg_len < wk_msg_rem) ? sg_len : wk_msg_rem;
+            if (sg_len == 32'd0) begin
                 // empty segment: the next one
                 if (f_seg_idx == MAX_SEGS[7:0] - 8'd1) walk_on <= 1'b0;
                 else begin f_seg_idx <= f_seg_idx + 8'd1; walk_seg_w <= 1'b1; end
@@ -1122,7 +1214,7 @@ always @(posedge clk) begin
                     end else begin
                         wb_pa <= d_rs_pa;
                         wb_beat <= 1'b0;
-                        ca_st <= CA_W1;
+                        ca_st <= r_rd[ca] ? CA_W2 : CA_W1;
                     end
                 end
             end
@@ -1149,7 +1241,10 @@ always @(posedge clk) begin
 
         // ---------------- completion stage B: consume, in order
         case (cb_st)
-            CB_IDLE: if (r_full[cb] && r_wbd[cb] && r_dout[cb] == 8'd0 && !adv_valid && !abort && done_ready) cb_st <= CB_RD;
+            // (a read's completion waits until the send engine's ring has
+            // passed the read: the queue's earlier descriptors are done)
+            CB_IDLE: if (r_full[cb] && r_wbd[cb] && r_dout[cb] == 8'd0 && !adv_valid && !abort &&
+                         (r_rd[cb] ? rd_passed[r_rsl[cb]] : done_ready)) cb_st <= CB_RD;
             CB_RD: begin
                 adv_valid <= 1'b1;
                 adv_vi_r <= rb_vi;
@@ -1159,7 +1254,18 @@ always @(posedge clk) begin
                 cb_st <= CB_ADV;
             end
             CB_ADV: begin
-                if (adv_valid && adv_ready) begin
+                if (adv_valid && adv_ready && r_rd[cb]) begin
+                    // the send engine completes it (done_pulse, the CQ)
+                    rd_done_valid <= 1'b1;
+                    rd_done_tag <= {30'd0, r_rsl[cb]};
+                    rd_done_ev <= !r_lost[cb];
+                    rd_done_err <= r_err[cb];
+                    if (r_lost[cb]) begin
+                        wbl_pulse <= 1'b1;
+                        wbl_vi <= rb_vi;
+                    end
+                    cb_st <= CB_RDN;
+                end else if (adv_valid && adv_ready) begin
                     if (!r_lost[cb]) begin
                         done_pulse <= 1'b1;
                         done_vi <= rb_vi;
@@ -1176,12 +1282,24 @@ always @(posedge clk) begin
                     cb_st <= CB_IDLE;
                 end
             end
+            CB_RDN: begin
+                if (rd_done_ready) begin
+                    rd_done_valid <= 1'b0;
+                    r_full[cb] <= 1'b0; r_wbd[cb] <= 1'b0; r_lost[cb] <= 1'b0; r_err[cb] <= 1'b0;
+                    r_berr[cb] <= 1'b0;
+                    cb <= cb + 1'b1;
+                    cb_st <= CB_IDLE;
+                end
+            end
             default: cb_st <= CB_IDLE;
         endcase
         rec_cnt <= rec_cnt + {{RW{1'b0}}, rec_push} -
-                   {{RW{1'b0}}, (cb_st == CB_ADV && adv_valid && adv_ready)};
+                   {{RW{1'b0}}, (cb_st == CB_ADV && adv_valid && adv_ready && !r_rd[cb]) ||
+                                (cb_st == CB_RDN && rd_done_ready)};
         if (rec_push) begin
             r_full[rec_wr] <= 1'b1;
+            r_rd[rec_wr] <= rec_rd;
+            r_rsl[rec_wr] <= rd_slot;
             rec_wr <= rec_wr + 1'b1;
         end
 
@@ -1206,7 +1324,29 @@ always @(posedge clk) begin
             S_HDR: begin
                 if (hdr_cnt == 2'd0 && nothing_out && ca_st != CA_W1 && ca_st != CA_W2 && ca_st != CA_LKW)
                     epoch_hold <= 2'b00;
+                // a context commit waits for a VI with a waiting RDMA read:
+                // the read completes FLUSHED (its response, if one still
+                // comes, is dropped: the slot is no longer its)
+                if (hdr_cnt == 2'd0 && !s_axis_tvalid && rel_valid && rc_hit && rec_cnt < CDEPTH && !abort) begin
+                    rcan_tag <= rc_tag;
+                    state <= S_RCAN;
+                end
             end
+            S_RCAN: begin
+                if (rq_hit) begin
+                    d_va <= rq_dva;
+                    d_handle <= rq_dh;
+                    ptag <= rq_ptag;
+                    nx_va <= rq_next;
+                    nx_handle <= rq_next_handle;
+                    rd_slot <= rcan_tag[1:0];
+                    r_berr[rec_wr] <= 1'b0;
+                    state <= S_RCAN2;
+                end else begin
+                    state <= S_HDR;
+                end
+            end
+            S_RCAN2: state <= S_HDR;
             S_CTX1: state <= S_CTX2;
             S_CTX2: begin
                 ptag <= ctx_rd_ptag;
@@ -1216,7 +1356,7 @@ always @(posedge clk) begin
                 if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || {h_node, h_src} != ctx_rd_peer) begin
                     cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
                     state <= S_DROP;
-                end else if (h_rdma) begin
+                end else if (h_rdma || h_rreq || h_rresp) begin
                     state <= S_EXT;
                 end else if ((!hot_valid || hot_vi != dst) && (h_cnt != 0 || tk_valid || take_out || rxq_valid)) begin
                     state <= S_SWITCH;
@@ -1231,7 +1371,34 @@ always @(posedge clk) begin
             end
             S_EXT: begin
                 if (s_fire && s_axis_tlast) state <= S_HDR;
-                else if (s_fire && hdr_cnt == HDR_BEATS - 1) state <= S_RDMA;
+                else if (s_fire && hdr_cnt == HDR_BEATS - 1) state <= h_rdma ? S_RDMA : h_rreq ? S_RREQ : S_RRSP;
+            end
+            S_RREQ: begin
+                // the target: the job goes to the send engine, which reads
+                // the range (REMOTE_READ lookups: the region's checks) and
+                // answers; a VI without RDMA read gets a refusal
+                if (job_ready) cnt_rreq <= cnt_rreq + 32'd1;
+                else cnt_rdrop <= cnt_rdrop + 32'd1;
+                state <= S_DROP;
+            end
+            S_RRSP: begin
+                // the initiator: the response of a waiting read of dst
+                if (rrsp_go) begin
+                    if (!rrsp_ok) begin
+                        cnt_rdrop <= cnt_rdrop + 32'd1;
+                        state <= S_DROP;
+                    end else begin
+                        d_va <= rq_dva;
+                        d_handle <= rq_dh;
+                        ptag <= rq_ptag;
+                        nx_va <= rq_next;
+                        nx_handle <= rq_next_handle;
+                        rd_slot <= x_tag[1:0];
+                        r_berr[rec_wr] <= 1'b0;
+                        st_err <= 32'd0;
+                        state <= S_SCATTER;
+                    end
+                end
             end
             S_RDMA: begin
                 x_err <= rdma_we ? 32'd0 : ST_RPROT;
@@ -1344,7 +1511,8 @@ always @(posedge clk) begin
                     cq_cnt <= 3'd0; cq_rd <= 2'd0; cq_wr <= 2'd0;
                     wr_act <= 1'b0;
                 end else if (sc_end) begin
-                    if (sc_abort) begin
+                    if (h_rresp) cnt_rresp <= cnt_rresp + 32'd1;
+                    if (sc_abort && !h_rresp) begin
                         // aborted: give the receive back once its data B came
                         cnt_drop_aborted <= cnt_drop_aborted + 32'd1;
                         state <= S_ABW;
@@ -1393,7 +1561,7 @@ always @(posedge clk) begin
             walk_on     <= (h_len != 32'd0);
             // a receive's segments are read from the fetch slot; an RDMA
             // write's one range comes from its extension
-            walk_seg_w  <= (h_len != 32'd0) && !h_rdma;
+            walk_seg_w  <= (h_len != 32'd0) && !h_rdma;   // (a read response: its read's segments)
             wk_msg_rem  <= h_len;
             wk_seg_rem  <= h_rdma ? h_len : 32'd0;
             wk_va       <= x_va;
@@ -1420,6 +1588,7 @@ always @(posedge clk) begin
         if (state == S_ABORT) begin
             // the completion records are dropped
             ca_st <= CA_IDLE; cb_st <= CB_IDLE;
+            rd_done_valid <= 1'b0;
             if (!(adv_valid && !adv_ready)) adv_keep <= 1'b0;
             // a W buffer without credit is dropped (its AW never goes out;
             // one already presented goes out and its beats follow)

@@ -272,7 +272,47 @@ module via_vi_tx #(
     output reg  [31:0]             cnt_frames,
     output reg  [31:0]             cnt_wb_lost,
     output reg                     wbl_pulse,   // a Status write-back refused by its lookup (one cycle)
-    output reg  [VI_WIDTH-1:0]     wbl_vi       // ... the descriptor's VI
+    output reg  [VI_WIDTH-1:0]     wbl_vi,      // ... the descriptor's VI
+
+    // RDMA read responses to send (via_vi_rx at the target: one job per
+    // read request it accepted; a FIFO of JQ entries here)
+    input  wire                    job_valid,
+    output wire                    job_ready,
+    input  wire [VI_WIDTH-1:0]     job_vi,      // the target VI (the response's source)
+    input  wire [23:0]             job_peer,    // {requester node, requester VI}
+    input  wire [15:0]             job_ptag,    // the target VI's ptag
+    input  wire [63:0]             job_va,      // the remote range (REMOTE_READ lookups)
+    input  wire [31:0]             job_handle,
+    input  wire [31:0]             job_len,
+    input  wire [31:0]             job_tag,     // the requester's tag, sent back unchanged
+    input  wire                    job_err,     // refused: the response carries RDMA_PROTECTION_ERROR only
+
+    // read slots: the RDMA reads this NIC waits for (4), for via_vi_rx
+    input  wire [31:0]             rq_tag,      // a response's tag (or rc_tag)
+    input  wire [VI_WIDTH-1:0]     rq_vi,       // ... the VI it came to
+    output wire                    rq_hit,      // the tag names a read of rq_vi that waits
+    output wire [63:0]             rq_dva,      // its descriptor: VA, handle, ptag
+    output wire [31:0]             rq_dh,
+    output wire [15:0]             rq_ptag,
+    output wire [31:0]             rq_len,      // its length
+    output wire [63:0]             rq_next,     // its Next (for the queue's advance)
+    output wire [31:0]             rq_next_handle,
+    input  wire                    rq_claim,    // via_vi_rx takes the read of rq_tag (response or cancel)
+    input  wire [VI_WIDTH-1:0]     rc_vi,       // a waiting read of rc_vi (to cancel)?
+    output wire                    rc_hit,
+    output wire [31:0]             rc_tag,
+    output wire [3:0]              rd_passed,   // per slot: the read's record has left the ring
+    input  wire [9:0]              rs_idx,      // {slot, index}: a read's local data segment
+    output wire [63:0]             rs_addr,     // ... the next cycle
+    output wire [31:0]             rs_handle,
+    output wire [31:0]             rs_len,
+    input  wire                    rd_done_valid,  // via_vi_rx completed the read of rd_done_tag
+    output wire                    rd_done_ready,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [31:0]             rd_done_tag,    // (its slot: bits 1:0)
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                    rd_done_ev,     // its Status was written
+    input  wire                    rd_done_err     // ... with an error bit
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -287,6 +327,10 @@ localparam PSW = 4;
 localparam LQ_DEPTH = 8;          // lookups outstanding on the d port
 localparam WXQ = 4;               // write-back lookups + translations held
 localparam BQ_DEPTH = 32;
+localparam RS = 4;                // read slots (RDMA reads waiting for their response)
+localparam SEGW = (MAX_SEGS > 1) ? $clog2(MAX_SEGS) : 1;
+localparam JQW = (NUM_VI > 2) ? $clog2(NUM_VI) : 1;
+localparam JQ = 1 << JQW;         // response jobs: one per VI can wait
 
 generate
     if (DATA_WIDTH != 64 && DATA_WIDTH != 128 && DATA_WIDTH != 256 && DATA_WIDTH != 512) begin : g_bad_dw
@@ -316,6 +360,9 @@ localparam [31:0] OP_RDMAR_FIELD = `VIA_DESC_COMPLETED_RDMA_READ << `VIA_DESC_CT
 localparam [1:0]  CTL_OP_RDMA_WRITE = 2'd1, CTL_OP_RDMA_READ = 2'd2;
 localparam [31:0] KIND_LR32 = `VIA_TPT_KIND_LOCAL_READ;
 localparam [31:0] KIND_LW32 = `VIA_TPT_KIND_LOCAL_WRITE;
+localparam [31:0] KIND_RR32 = `VIA_TPT_KIND_REMOTE_READ;
+localparam [1:0]  KIND_RR = KIND_RR32[1:0];
+localparam [31:0] ST_RPROT = 32'h1 << `VIA_DESC_CTL_STATUS_RDMA_PROTECTION_ERROR_LSB;
 localparam [1:0]  KIND_LR = KIND_LR32[1:0];
 localparam [1:0]  KIND_LW = KIND_LW32[1:0];
 localparam [31:0] LB32 = LB;
@@ -388,7 +435,10 @@ reg                r_q [0:MQ-1];       // a flushed receive (queue 1)
 reg [VI_WIDTH-1:0] r_vi [0:MQ-1];      // its VI (for the completion event)
 reg                r_rw [0:MQ-1];      // an RDMA write (its frame carries the extension)
 reg                r_xv [0:MQ-1];      // ... whose address segment is in xram
-reg                r_rr [0:MQ-1];      // an RDMA read (not built yet: its Status names it)
+reg                r_rr [0:MQ-1];      // an RDMA read (its Status names it; with a frame: the request)
+reg                r_job [0:MQ-1];     // an RDMA read response (a job of via_vi_rx's)
+reg                r_sk [0:MQ-1];      // no write-back, advance or completion here (a request, a response)
+reg  [1:0]         r_rslot [0:MQ-1];   // a request's read slot
 // the wide fields are in three via_rams, one per reader, each read every
 // cycle at its reader's next pointer; a valid flag says the read register
 // holds the word of the reader's record (written at least a cycle before)
@@ -426,6 +476,79 @@ wire [MW-1:0]      rw_i = rec_wp[MW-1:0];
 wire [MW-1:0]      om = out_rp[MW-1:0];
 wire [MW-1:0]      wa_i = wa_rp[MW-1:0];
 wire [MW-1:0]      cp_i = cp_rp[MW-1:0];
+
+// ------------------------------------------------------------ response jobs (FIFO, a via_ram; its read register is the head)
+
+localparam JW = VI_WIDTH + 24 + 16 + 64 + 32 + 32 + 32 + 1;
+reg  [JQW-1:0]     jq_wp, jq_rp;
+reg  [JQW:0]       jq_cnt;     // entries (in the RAM or the head)
+reg  [JQW:0]       jq_rc;      // entries written, not yet read
+reg                jqh_v;
+wire [JW-1:0]      jq_rd;
+wire               job_take;   // the head becomes a record (classify)
+wire               jq_rd_en = (jq_rc != 0) && (!jqh_v || job_take);
+assign job_ready = !abort && (jq_cnt < JQ);
+wire               jq_push = job_valid && job_ready;
+wire [VI_WIDTH-1:0] jqh_vi;
+wire [23:0]        jqh_peer;
+wire [15:0]        jqh_ptag;
+wire [63:0]        jqh_va;
+wire [31:0]        jqh_h, jqh_len, jqh_tag;
+wire               jqh_err;
+assign {jqh_vi, jqh_peer, jqh_ptag, jqh_va, jqh_h, jqh_len, jqh_tag, jqh_err} = jq_rd;
+via_ram #(.WIDTH(JW), .WORDS(JQ)) jqram (
+    .clk(clk), .wr_en(jq_push), .wr_addr(jq_wp),
+    .wr_data({job_vi, job_peer, job_ptag, job_va, job_handle, job_len, job_tag, job_err}),
+    .rd_en(jq_rd_en), .rd_addr(jq_rp), .rd_data(jq_rd));
+
+// ------------------------------------------------------------ read slots
+// A good RDMA read takes a slot at classify (its descriptor's VA, handle,
+// ptag, length, Next) and writes its local data segments into sram while
+// the issue side walks them; its request frame carries the tag {gen,
+// slot}. via_vi_rx places the response (or cancels the read), writes the
+// Status, advances the queue and hands the completion back here (rd_done).
+// A VI with a read slot takes no new record of its send queue: its later
+// descriptors wait at classify (the queue's order, and the fence).
+
+reg               s_busy [0:RS-1];
+reg               s_claim [0:RS-1];   // via_vi_rx took it (a response or a cancel is on its way)
+reg               s_pass [0:RS-1];    // its record left the ring (cp)
+reg  [3:0]        s_gen [0:RS-1];
+reg  [VI_WIDTH-1:0] s_vi [0:RS-1];
+reg  [63:6]       s_dva [0:RS-1];
+reg  [31:0]       s_dh [0:RS-1];
+reg  [15:0]       s_ptag [0:RS-1];
+reg  [31:0]       s_len [0:RS-1];
+reg  [63:0]       s_next [0:RS-1];
+reg  [31:0]       s_nh [0:RS-1];
+wire [1:0]        rq_s = rq_tag[1:0];
+assign rq_hit = s_busy[rq_s] && !s_claim[rq_s] && s_gen[rq_s] == rq_tag[5:2] && rq_tag[31:6] == 26'd0
+             && s_vi[rq_s] == rq_vi;
+assign rq_dva = {s_dva[rq_s], 6'd0};
+assign rq_dh = s_dh[rq_s];
+assign rq_ptag = s_ptag[rq_s];
+assign rq_len = s_len[rq_s];
+assign rq_next = s_next[rq_s];
+assign rq_next_handle = s_nh[rq_s];
+reg  [1:0]        rc_s;
+reg               rc_h;
+integer           sk;
+always @(*) begin
+    rc_h = 1'b0;
+    rc_s = 2'd0;
+    for (sk = RS - 1; sk >= 0; sk = sk - 1) begin
+        if (s_busy[sk] && !s_claim[sk] && s_vi[sk] == rc_vi) begin
+            rc_h = 1'b1;
+            rc_s = sk[1:0];
+        end
+    end
+end
+assign rc_hit = rc_h;
+assign rc_tag = {26'd0, s_gen[rc_s], rc_s};
+assign rd_passed = {s_pass[3], s_pass[2], s_pass[1], s_pass[0]};
+assign rd_done_ready = !abort && done_ready;
+wire              rdn_go = rd_done_valid && rd_done_ready;
+wire [1:0]        rdn_s = rd_done_tag[1:0];
 
 // ------------------------------------------------------------ descriptor fetch pipe
 
@@ -543,7 +666,29 @@ reg [1:0] is_st;
 reg [MW-1:0] is_id;
 reg [15:0] is_segc;
 
-wire        cls_go = fe_res_valid && iqh_v && rec_free && (is_st == I_IDLE) && !abort;
+// a response job goes first (it never waits for anything but the output,
+// so a ring of records waiting for a read slot never holds a response up)
+assign      job_take = jqh_v && rec_free && (is_st == I_IDLE) && !abort;
+// read slots: a send-queue item of a VI with a read waits, and so does a
+// good read while every slot is taken
+reg         s_vi_busy, s_any_free;
+reg  [1:0]  s_free;
+integer     sf;
+always @(*) begin
+    s_vi_busy = 1'b0;
+    s_any_free = 1'b0;
+    s_free = 2'd0;
+    for (sf = RS - 1; sf >= 0; sf = sf - 1) begin
+        if (s_busy[sf] && s_vi[sf] == iqh_vi) s_vi_busy = 1'b1;
+        if (!s_busy[sf]) begin
+            s_any_free = 1'b1;
+            s_free = sf[1:0];
+        end
+    end
+end
+wire        cls_rd;     // a good RDMA read (below)
+wire        cls_hold = !iqh_q && (s_vi_busy || (cls_rd && !s_any_free));
+wire        cls_go = fe_res_valid && iqh_v && rec_free && (is_st == I_IDLE) && !abort && !job_take && !cls_hold;
 wire        cls_drop = fe_res_valid && iqh_v && (is_st == I_IDLE) && abort;
 assign      fe_res_ready = cls_go || cls_drop;
 assign      iq_pop = fe_res_ready;
@@ -569,11 +714,30 @@ always @(*) begin
     if (iqh_q) cls_st = (fe_res_kind == RES_DESC || fe_res_kind == RES_STATUS) ? ST_FLUSHED : ST_TRANSPORT;
     else if (fe_res_kind == RES_STATUS) cls_st = fe_res_status;
     else if (fe_res_kind != RES_DESC) cls_st = ST_TRANSPORT;
-    else if (fe_res_control[1:0] != 2'd0 && fe_res_control[1:0] != CTL_OP_RDMA_WRITE) cls_st = ST_FORMAT;
+    else if (fe_res_control[1:0] == 2'd3) cls_st = ST_FORMAT;   // (the fetch refuses it first)
     else if (cls_cst == VI_ERROR) cls_st = ST_FLUSHED;
     else if (!iqh_en || cls_cst != VI_CONNECTED) cls_st = ST_FORMAT;
     else cls_frame = 1'b1;
 end
+assign cls_rd = cls_frame && fe_res_control[1:0] == CTL_OP_RDMA_READ;
+
+// local data segments of the reads: {slot, index} -> {addr, handle, len}
+wire [127:0]      rs_rd;
+wire              sr_we;
+wire [SEGW+1:0]   sr_wa;
+// the issue side stores a read's local data segment li_seg (1..) as index li_seg - 1
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]        sr_idx = li_seg - 8'd1;
+/* verilator lint_on UNUSEDSIGNAL */
+assign sr_we = (is_st == I_SGO) && r_rr[is_id] && li_seg != 8'd0;
+assign sr_wa = {r_rslot[is_id], sr_idx[SEGW-1:0]};
+via_ram #(.WIDTH(128), .WORDS(RS << SEGW)) sram (
+    .clk(clk), .wr_en(sr_we), .wr_addr(sr_wa), .wr_data({fe_seg_addr, fe_seg_handle, fe_seg_len}),
+    .rd_en(1'b1), .rd_addr({rs_idx[9:8], rs_idx[SEGW-1:0]}), .rd_data(rs_rd));
+assign {rs_addr, rs_handle, rs_len} = rs_rd;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0] rs_idx_unused = rs_idx[7:0];
+/* verilator lint_on UNUSEDSIGNAL */
 
 // ------------------------------------------------------------ issue side state
 
@@ -643,6 +807,7 @@ reg [3:0] wep_cnt0, wep_cnt1; // write-back: translations held + writes awaiting
 
 // write-back translations (in order): ok, PA, epoch
 reg                  wxq_ok [0:WXQ-1];
+reg                  wxq_sk [0:WXQ-1];   // a record without write-back
 reg [ADDR_WIDTH-1:0] wxq_pa [0:WXQ-1];
 reg                  wxq_ep [0:WXQ-1];
 reg [1:0]            wxq_wp, wxq_rp;
@@ -663,8 +828,12 @@ reg [MW:0]           bf_cnt;
 
 wire li_want = (is_st == I_LK) && !is_stop && (lq_cnt < LQ_DEPTH)
             && ({1'b0, dlq_cnt} + {1'b0, xq_cnt} < XQ_DEPTH);
-wire wl_want = !abort && (wl_rp != out_rp) && wl_rv && (lq_cnt < LQ_DEPTH)
+wire [MW-1:0] wl_i = wl_rp[MW-1:0];
+wire wl_want = !abort && (wl_rp != out_rp) && wl_rv && (lq_cnt < LQ_DEPTH) && !r_sk[wl_i]
             && ({1'b0, wlk_out} + {1'b0, wxq_cnt} < WXQ);
+// a record without write-back (a read request, a response) puts a skip
+// entry into the write-back translations, in order (no lookup outstanding)
+wire wl_sk = !abort && (wl_rp != out_rp) && r_sk[wl_i] && (wlk_out == 3'd0) && (wxq_cnt < WXQ);
 reg  d_lock, d_lsel, d_rr;
 wire d_sel_wb = d_lock ? d_lsel : (wl_want && (!li_want || d_rr));
 assign d_lk_valid  = d_sel_wb ? wl_want : li_want;
@@ -672,7 +841,7 @@ assign d_lk_handle = d_sel_wb ? wl_dh : li_h;
 assign d_lk_va     = d_sel_wb ? {wl_dva, 6'd0} : li_va;
 assign d_lk_len    = d_sel_wb ? 32'd32 : li_rem;
 assign d_lk_ptag   = d_sel_wb ? wl_ptag : li_ptag;
-assign d_lk_kind   = d_sel_wb ? KIND_LW : KIND_LR;
+assign d_lk_kind   = d_sel_wb ? KIND_LW : r_job[is_id] ? KIND_RR : KIND_LR;
 assign d_rs_ready  = 1'b1;
 
 wire d_go = d_lk_valid && d_lk_ready;
@@ -759,7 +928,7 @@ wire om_drained = r_idone[om]
     && (xq_cnt == 4'd0 || xh_id != om)
     && (bq_cnt == 6'd0 || r_id != om)
     && ((ram_cnt == 0 && !h_valid) || (h_valid && pk_id != om));
-wire [31:0] om_est = r_err[om] ? (r_etr[om] ? ST_TRANSPORT : ST_PROTECTION) : 32'd0;
+wire [31:0] om_est = r_err[om] ? (r_etr[om] ? ST_TRANSPORT : r_job[om] ? ST_RPROT : ST_PROTECTION) : 32'd0;
 
 via_ram #(
     .WIDTH(DBWORD),
@@ -784,7 +953,9 @@ assign hdr[`VIA_FRAME_HDR_SRC_VI_RANGE] = vi32[15:0];
 assign hdr[`VIA_FRAME_HDR_LENGTH_RANGE] = o_len;
 assign hdr[`VIA_FRAME_HDR_IMM_RANGE] = o_imm;
 assign hdr[`VIA_FRAME_HDR_FLAGS_RANGE] = {7'd0, o_immf};
-assign hdr[`VIA_FRAME_HDR_OP_RANGE] = r_rw[om] ? `VIA_FRAME_OP_RDMA_WRITE : `VIA_FRAME_OP_SEND;
+assign hdr[`VIA_FRAME_HDR_OP_RANGE] = r_rw[om] ? `VIA_FRAME_OP_RDMA_WRITE : r_rr[om] ? `VIA_FRAME_OP_READ_REQ :
+                                      r_job[om] ? `VIA_FRAME_OP_READ_RESP : `VIA_FRAME_OP_SEND;
+wire om_ext = r_rw[om] || r_rr[om] || r_job[om];   // the frame carries the RDMA extension
 assign hdr[`VIA_FRAME_HDR_PEER_NODE_RANGE] = o_peer[23:16];
 assign hdr[`VIA_FRAME_HDR_PAD_RANGE] = 8'd0;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -796,12 +967,17 @@ wire [DATA_WIDTH-1:0] hdr1 = hdr_ext[2*DATA_WIDTH-1:DATA_WIDTH];
 // RDMA extension of record om: its address segment, written by the issue
 // side (x_we) into xram, read at om (the output waits in P_EXTW for r_xv,
 // so the read register holds om's word from P_EXT0 on)
-wire        x_we = (is_st == I_SGO) && li_seg == 8'd0 && r_rw[is_id];
-wire [95:0] x_rd;
-via_ram #(.WIDTH(96), .WORDS(MQ)) xram (
-    .clk(clk), .wr_en(x_we), .wr_addr(is_id), .wr_data({fe_seg_handle, fe_seg_addr}),
+// (a read's adds its tag; a response job's is written when its record is
+// made: VA and handle 0, the requester's tag)
+wire        x_we = (is_st == I_SGO) && li_seg == 8'd0 && (r_rw[is_id] || r_rr[is_id]);
+wire [1:0]  x_slot = r_rslot[is_id];
+wire [31:0] x_tag = r_rr[is_id] ? {26'd0, s_gen[x_slot], x_slot} : 32'd0;
+wire [127:0] x_rd;
+via_ram #(.WIDTH(128), .WORDS(MQ)) xram (
+    .clk(clk), .wr_en(x_we || job_take), .wr_addr(x_we ? is_id : rw_i),
+    .wr_data(x_we ? {x_tag, fe_seg_handle, fe_seg_addr} : {jqh_tag, 96'd0}),
     .rd_en(1'b1), .rd_addr(om), .rd_data(x_rd));
-wire [127:0] ext = {32'd0, x_rd};
+wire [127:0] ext = x_rd;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [2*DATA_WIDTH+127:0] ext_x = {{(2*DATA_WIDTH){1'b0}}, ext};
 /* verilator lint_on UNUSEDSIGNAL */
@@ -828,9 +1004,13 @@ wire wa_ok = wxq_ok[wxq_rp];
 wire aw_done = (!awv_r || w_axi_awready) && (!wv_r || w_axi_wready);
 wire b_now = (bf_cnt != 0) && w_axi_bvalid;
 wire [MW-1:0] b_id = bf_id[bf_rp];
-wire cp_go = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]) && done_ready;
+// a read's completion (rd_done, from via_vi_rx) goes before the ring's
+wire cp_have = (cp_rp != ap_rp) && (!r_w[cp_i] || r_b[cp_i]);
+wire cp_go = cp_have && (r_sk[cp_i] || (done_ready && !rd_done_valid));
+wire [MW-1:0] ap_i = ap_rp[MW-1:0];
+wire ap_sk = !abort && (ap_rp != wa_rp) && r_sk[ap_i];
 
-assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv;
+assign adv_valid = !abort && (ap_rp != wa_rp) && ap_rv && !r_sk[ap_i];
 assign adv_vi = ap_vi;
 assign adv_q = ap_q;
 assign adv_next = ap_next;
@@ -865,8 +1045,8 @@ wire drained_all = !a_v && !b_v && (is_st == I_IDLE) && !fe_busy && !fe_res_vali
     && (ram_cnt == 0) && !h_valid && (wxq_cnt == 3'd0) && !wa_busy && (bf_cnt == 0)
     && (cp_rp == ap_rp) && !ov_r;
 // under abort, once everything has drained, the records are dropped
-wire flush = abort && drained_all && ((rec_wp != cp_rp) || (iq_cnt != 0) || (ph != P_IDLE));
-assign busy = !drained_all || (rec_wp != cp_rp) || (iq_cnt != 0) || done_pulse;
+wire flush = abort && drained_all && ((rec_wp != cp_rp) || (iq_cnt != 0) || (ph != P_IDLE) || (jq_cnt != 0));
+assign busy = !drained_all || (rec_wp != cp_rp) || (iq_cnt != 0) || (jq_cnt != 0) || done_pulse;
 
 // fence
 wire rs_ok = d_rs_valid && (d_rs_err == 3'd0);
@@ -896,16 +1076,20 @@ wire [3:0] wep_dec1 = {3'd0, wx_gone_ok && wx_head_ep} + {3'd0, b_now && b_ep};
 wire is_fin = ((is_st == I_SRD) && (is_stop || ({8'd0, li_seg} >= is_segc)))
            || ((is_st == I_LK) && is_stop);
 assign seg_rd_en = (is_st == I_SRD) && !is_fin;
-assign fe_rel = is_fin || (cls_go && !cls_frame) || cls_drop;
+assign fe_rel = (is_fin && !r_job[is_id]) || (cls_go && !cls_frame) || cls_drop;
 wire out_trl = (ph == P_TRL) && !abort && out_free;
 wire o_skip = (ph == P_IDLE) && o_have && !abort && !r_frame[om];
 
 // record RAMs: written when the record is made, read at the readers' next
 // pointers
 wire [MW:0] out_nx = out_rp + {{MW{1'b0}}, o_skip || out_trl};
-wire [MW:0] wl_nx = wl_rp + {{MW{1'b0}}, wl_take};
-wire [MW:0] ap_nx = ap_rp + {{MW{1'b0}}, adv_go};
-wire [OW-1:0] rec_o = {fe_res_length,
+wire [MW:0] wl_nx = wl_rp + {{MW{1'b0}}, wl_take || wl_sk};
+wire [MW:0] ap_nx = ap_rp + {{MW{1'b0}}, adv_go || ap_sk};
+// (a read request: no payload, its length as the immediate; a response
+// job: the requester as the peer)
+wire [OW-1:0] rec_o = job_take ? {jqh_len, 32'd0, 1'b0, jqh_peer, jqh_vi} :
+    cls_rd ? {32'd0, fe_res_length, 1'b1, iqh_peer, iqh_vi} :
+    {fe_res_length,
     fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB] ? fe_res_immediate : 32'd0,
     fe_res_control[`VIA_DESC_CTL_CONTROL_IMMEDIATE_LSB], iqh_peer, iqh_vi};
 wire [WW-1:0] rec_w = {iqh_va, iqh_h, iqh_ptag};
@@ -913,7 +1097,7 @@ wire [AW2-1:0] rec_a = {iqh_q, iqh_vi, fe_res_ctl_valid ? fe_res_next : 64'd0,
     fe_res_ctl_valid ? fe_res_next_handle : 32'd0};
 
 via_ram #(.WIDTH(OW), .WORDS(MQ)) oram (
-    .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_o),
+    .clk(clk), .wr_en(cls_go || job_take), .wr_addr(rw_i), .wr_data(rec_o),
     .rd_en(1'b1), .rd_addr(out_nx[MW-1:0]), .rd_data(o_rd));
 via_ram #(.WIDTH(WW), .WORDS(MQ)) wlram (
     .clk(clk), .wr_en(cls_go), .wr_addr(rw_i), .wr_data(rec_w),
@@ -953,6 +1137,26 @@ always @(posedge clk) begin
         r_st[rw_i] <= cls_st & ST_ERR_MASK;
         r_q[rw_i] <= iqh_q;
         r_vi[rw_i] <= iqh_vi;
+        r_job[rw_i] <= 1'b0;
+        r_sk[rw_i] <= cls_rd;
+        r_rslot[rw_i] <= s_free;
+    end
+    if (job_take) begin
+        r_rw[rw_i] <= 1'b0;
+        r_rr[rw_i] <= 1'b0;
+        r_xv[rw_i] <= 1'b1;
+        r_frame[rw_i] <= 1'b1;
+        r_idone[rw_i] <= jqh_err || jqh_len == 32'd0;
+        r_err[rw_i] <= jqh_err;
+        r_etr[rw_i] <= 1'b0;
+        r_w[rw_i] <= 1'b0;
+        r_b[rw_i] <= 1'b0;
+        r_st[rw_i] <= 32'd0;
+        r_q[rw_i] <= 1'b0;
+        r_vi[rw_i] <= jqh_vi;
+        r_job[rw_i] <= 1'b1;
+        r_sk[rw_i] <= 1'b1;
+        r_rslot[rw_i] <= 2'd0;
     end
     if (is_fin) r_idone[is_id] <= 1'b1;
     if (x_we) r_xv[is_id] <= 1'b1;
@@ -986,12 +1190,67 @@ always @(posedge clk) begin
     end
     if (rs_wb) begin
         wxq_ok[wxq_wp] <= d_rs_err == 3'd0;
+        wxq_sk[wxq_wp] <= 1'b0;
         wxq_pa[wxq_wp] <= d_rs_pa;
         wxq_ep[wxq_wp] <= d_rs_epoch;
+    end
+    if (wl_sk) begin
+        wxq_ok[wxq_wp] <= 1'b0;
+        wxq_sk[wxq_wp] <= 1'b1;
+        wxq_pa[wxq_wp] <= {ADDR_WIDTH{1'b0}};
+        wxq_ep[wxq_wp] <= 1'b0;
     end
     if (wa_start && wa_ok) begin
         bf_id[bf_wp] <= wa_i;
         bf_ep[bf_wp] <= wx_head_ep;
+    end
+end
+
+integer sr;
+always @(posedge clk) begin
+    if (rst || flush) begin
+        for (sr = 0; sr < RS; sr = sr + 1) begin
+            s_busy[sr] <= 1'b0;
+            s_claim[sr] <= 1'b0;
+            s_pass[sr] <= 1'b0;
+        end
+    end else begin
+        if (cls_go && cls_rd) begin
+            s_busy[s_free] <= 1'b1;
+            s_claim[s_free] <= 1'b0;
+            s_pass[s_free] <= 1'b0;
+            s_gen[s_free] <= s_gen[s_free] + 4'd1;
+            s_vi[s_free] <= iqh_vi;
+            s_dva[s_free] <= iqh_va;
+            s_dh[s_free] <= iqh_h;
+            s_ptag[s_free] <= iqh_ptag;
+            s_len[s_free] <= fe_res_length;
+            s_next[s_free] <= fe_res_next;
+            s_nh[s_free] <= fe_res_next_handle;
+        end
+        if (rq_claim) s_claim[rq_s] <= 1'b1;
+        if (cp_go && r_sk[cp_i] && r_rr[cp_i]) s_pass[r_rslot[cp_i]] <= 1'b1;
+        if (rdn_go) s_busy[rdn_s] <= 1'b0;
+    end
+    if (rst) begin
+        for (sr = 0; sr < RS; sr = sr + 1) s_gen[sr] <= 4'd0;
+    end
+end
+
+always @(posedge clk) begin
+    if (rst || flush) begin
+        jq_wp <= {JQW{1'b0}};
+        jq_rp <= {JQW{1'b0}};
+        jq_cnt <= {(JQW+1){1'b0}};
+        jq_rc <= {(JQW+1){1'b0}};
+        jqh_v <= 1'b0;
+    end else begin
+        if (jq_push) jq_wp <= jq_wp + 1'b1;
+        if (jq_rd_en) jq_rp <= jq_rp + 1'b1;
+        jq_cnt <= jq_cnt + {{JQW{1'b0}}, jq_push} - {{JQW{1'b0}}, job_take};
+        jq_rc <= jq_rc + {{JQW{1'b0}}, jq_push} - {{JQW{1'b0}}, jq_rd_en};
+        if (jq_rd_en) jqh_v <= 1'b1;
+        else if (job_take) jqh_v <= 1'b0;
     end
 end
 
@@ -1140,6 +1399,21 @@ always @(posedge clk) begin
         else if (iq_pop) iqh_v <= 1'b0;
 
         // ---------------- classify and issue
+        if (job_take) begin
+            rec_wp <= rec_wp + 1'b1;
+            if (!jqh_err && jqh_len != 32'd0) begin
+                // the remote range: REMOTE_READ lookups under the target
+                // VI's ptag, then to I_SRD, whose one "segment" is done
+                is_st <= I_LK;
+                is_id <= rw_i;
+                is_segc <= 16'd1;
+                li_seg <= 8'd0;
+                li_va <= jqh_va;
+                li_rem <= jqh_len;
+                li_h <= jqh_h;
+                li_ptag <= jqh_ptag;
+            end
+        end
         if (cls_go) begin
             rec_wp <= rec_wp + 1'b1;
             if (cls_frame) begin
@@ -1157,8 +1431,9 @@ always @(posedge clk) begin
             else is_st <= I_SGO;
         end
         I_SGO: begin
-            if (li_seg == 8'd0 && r_rw[is_id]) begin
-                // an RDMA write's address segment: for the output side
+            if ((li_seg == 8'd0 && r_rw[is_id]) || r_rr[is_id]) begin
+                // an RDMA write's or read's address segment (for the
+                // output side), a read's local segments (into sram)
                 li_seg <= li_seg + 8'd1;
                 is_st <= I_SRD;
             end else if (fe_seg_len == 32'd0) begin
@@ -1200,7 +1475,7 @@ always @(posedge clk) begin
         if (rs_data) dlq_rp <= dlq_rp + 3'd1;
         dlq_cnt <= dlq_cnt + {3'd0, li_take} - {3'd0, rs_data};
         wlk_out <= wlk_out + {2'd0, wl_take} - {2'd0, rs_wb};
-        if (wl_take) wl_rp <= wl_rp + 1'b1;
+        if (wl_take || wl_sk) wl_rp <= wl_rp + 1'b1;
 
         // ---------------- translation queue
         if (rs_push) xq_wp <= xq_wp + 3'd1;
@@ -1254,7 +1529,7 @@ always @(posedge clk) begin
                     acc <= {(2*DATA_WIDTH){1'b0}};
                     acc_n <= {(LB+1){1'b0}};
                     pk_in <= 32'd0;
-                    ph <= (DATA_WIDTH == 64) ? P_HDR1 : r_rw[om] ? P_EXTW : P_PAY;
+                    ph <= (DATA_WIDTH == 64) ? P_HDR1 : om_ext ? P_EXTW : P_PAY;
                 end
             end
         end
@@ -1264,7 +1539,7 @@ always @(posedge clk) begin
                 od_r <= hdr1;
                 ok_r <= {BYTES{1'b1}};
                 ol_r <= 1'b0;
-                ph <= r_rw[om] ? P_EXTW : P_PAY;
+                ph <= om_ext ? P_EXTW : P_PAY;
             end
         end
         P_EXTW: begin
@@ -1332,9 +1607,9 @@ always @(posedge clk) begin
         if (abort) ov_r <= 1'b0;
 
         // ---------------- write-back translations
-        if (rs_wb) wxq_wp <= wxq_wp + 2'd1;
+        if (rs_wb || wl_sk) wxq_wp <= wxq_wp + 2'd1;
         if (wa_start || wxq_pop_abort) wxq_rp <= wxq_rp + 2'd1;
-        wxq_cnt <= wxq_cnt + {2'd0, rs_wb} - {2'd0, wa_start || wxq_pop_abort};
+        wxq_cnt <= wxq_cnt + {2'd0, rs_wb || wl_sk} - {2'd0, wa_start || wxq_pop_abort};
         wep_cnt0 <= wep_cnt0 + wep_inc0 - wep_dec0;
         wep_cnt1 <= wep_cnt1 + wep_inc1 - wep_dec1;
 
@@ -1349,6 +1624,8 @@ always @(posedge clk) begin
                 awv_r <= 1'b1;
                 wv_r <= 1'b1;
                 bf_wp <= bf_wp + 1'b1;
+            end else if (wxq_sk[wxq_rp]) begin
+                wa_rp <= wa_rp + 1'b1;
             end else begin
                 cnt_wb_lost <= cnt_wb_lost + 32'd1;
                 wbl_pulse <= 1'b1;
@@ -1371,15 +1648,24 @@ always @(posedge clk) begin
         bf_cnt <= bf_cnt + {{MW{1'b0}}, wa_start && wa_ok} - {{MW{1'b0}}, b_now};
 
         // ---------------- advance and completion
-        if (adv_go) ap_rp <= ap_rp + 1'b1;
-        if (cp_go) begin
-            cp_rp <= cp_rp + 1'b1;
+        if (adv_go || ap_sk) ap_rp <= ap_rp + 1'b1;
+        if (cp_go) cp_rp <= cp_rp + 1'b1;
+        if (cp_go && !r_sk[cp_i]) begin
             done_pulse <= 1'b1;
             done_vi <= r_vi[cp_i];
             done_q <= r_q[cp_i];
             done_ev <= r_w[cp_i];
             cnt_desc <= cnt_desc + 32'd1;
             if (r_st[cp_i] != 32'd0) cnt_err <= cnt_err + 32'd1;
+        end
+        if (rdn_go) begin
+            // a read via_vi_rx completed (never in the cycle of a ring completion's pulse)
+            done_pulse <= 1'b1;
+            done_vi <= s_vi[rdn_s];
+            done_q <= 1'b0;
+            done_ev <= rd_done_ev;
+            cnt_desc <= cnt_desc + 32'd1;
+            if (rd_done_err) cnt_err <= cnt_err + 32'd1;
         end
     end
 end

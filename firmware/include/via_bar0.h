@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_BAR0_HASH VIA_ULL(0xc9296365069090fc)
+#define VIA_BAR0_HASH VIA_ULL(0x3b54e16f9dee4c39)
 
 #define VIA_MAGIC VIA_U(0x5649414e) /* Value of MAGIC: ASCII 'VIAN'. */
 #define VIA_VERSION_MAJOR VIA_U(0x0) /* Hardware major version. */
@@ -448,6 +448,15 @@
 
 /* VI_AERR_LOST (ro): Asynchronous errors dropped because the queue (16 entries) was full. */
 #define VIA_REG_VI_AERR_LOST VIA_U(0x288)
+
+/* VI_RX_RREQ (ro): RDMA read requests this NIC took as the target (handed to the send engine, which answers each, refusals included). */
+#define VIA_REG_VI_RX_RREQ VIA_U(0x28c)
+
+/* VI_RX_RRESP (ro): RDMA read responses placed into this NIC's memory for its waiting reads (cut short ones too). */
+#define VIA_REG_VI_RX_RRESP VIA_U(0x2e0)
+
+/* VI_RX_RDROP (ro): RDMA read requests dropped (the response-job queue was full) and responses dropped (no waiting read of the VI has their tag and length). */
+#define VIA_REG_VI_RX_RDROP VIA_U(0x2e4)
 
 /* CQ_SEL (rw): Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address. */
 #define VIA_REG_CQ_SEL VIA_U(0x290)

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_DESC_HASH VIA_ULL(0x21a9b7309ae9b043)
+#define VIA_DESC_HASH VIA_ULL(0xd341b25cfb6f2644)
 
 #define VIA_DESC_ALIGN VIA_U(0x40) /* Alignment of a descriptor (its control segment) in bytes. */
 #define VIA_DESC_SEG_BYTES VIA_U(0x10) /* Size of an address or data segment in bytes. */
@@ -52,6 +52,10 @@
 #define VIA_DESC_RX_STATE_WB_B VIA_U(0xa) /* An aborted frame waits for its data write responses before its receive is given back. */
 #define VIA_DESC_RX_STATE_EXT VIA_U(0xb) /* Takes an RDMA write's extension (remote VA and handle). */
 #define VIA_DESC_RX_STATE_RDMA VIA_U(0xc) /* Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data. */
+#define VIA_DESC_RX_STATE_RREQ VIA_U(0xd) /* Hands an RDMA read request to the send engine as a response job (refused if the VI does not enable RDMA read). */
+#define VIA_DESC_RX_STATE_RRSP VIA_U(0xe) /* Checks an RDMA read response against the read it answers (tag, VI, length). */
+#define VIA_DESC_RX_STATE_RCAN VIA_U(0xf) /* Takes a waiting RDMA read of a VI whose context commit waits, to complete it FLUSHED. */
+#define VIA_DESC_RX_STATE_RCAN2 VIA_U(0x12) /* Makes that read's completion record. */
 #define VIA_DESC_RX_STATE_ADV VIA_U(0x10) /* Gives an aborted frame's receive back (rewind). */
 #define VIA_DESC_RX_STATE_ABORT VIA_U(0x11) /* Drains after an abort. */
 #define VIA_DESC_RX_WB_IDLE VIA_U(0x0) /* No record to write back. */

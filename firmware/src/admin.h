@@ -12,15 +12,16 @@
 
 /* The reliability levels the NIC supports (NIC_ATTRS.RELIABILITY_LEVEL_
  * SUPPORT, mask: 1 unreliable, 2 reliable delivery, 4 reliable reception):
- * unreliable only until the reliability engine exists. vi.c accepts only
- * these levels. */
+ * unreliable and reliable delivery (docs/vi.md, "RDMA read and Reliable
+ * Delivery": the fabric is lossless and in order, so what the level adds
+ * is RDMA read). vi.c accepts only these levels. */
 #ifndef FW_RELIABILITY_LEVEL_SUPPORT /* a host test build may set others */
-#define FW_RELIABILITY_LEVEL_SUPPORT 1u
+#define FW_RELIABILITY_LEVEL_SUPPORT 3u
 #endif
-/* The levels with RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT): RDMA read needs
- * the reliable levels, so none yet; vi.c refuses EnableRdmaRead on a level
+/* The levels with RDMA read (NIC_ATTRS.RDMA_READ_SUPPORT): VIA offers it
+ * on the reliable levels only; vi.c refuses EnableRdmaRead on a level
  * outside this mask. */
-#define FW_RDMA_READ_SUPPORT 0u
+#define FW_RDMA_READ_SUPPORT 2u
 
 /* What QUERY_NIC reports that the hardware knows: read from BAR0's
  * capability registers at boot (main.c), or made up by a test. */

@@ -7,7 +7,7 @@ import (
 )
 
 // Bar0Hash is the hash of the bar0 layout.
-const Bar0Hash uint64 = 0xc9296365069090fc
+const Bar0Hash uint64 = 0x3b54e16f9dee4c39
 
 // Constants of the layout.
 const (
@@ -322,6 +322,12 @@ const (
 	RegViAerr uint32 = 0x284
 	// RegViAerrLost (ro): Asynchronous errors dropped because the queue (16 entries) was full.
 	RegViAerrLost uint32 = 0x288
+	// RegViRxRreq (ro): RDMA read requests this NIC took as the target (handed to the send engine, which answers each, refusals included).
+	RegViRxRreq uint32 = 0x28c
+	// RegViRxRresp (ro): RDMA read responses placed into this NIC's memory for its waiting reads (cut short ones too).
+	RegViRxRresp uint32 = 0x2e0
+	// RegViRxRdrop (ro): RDMA read requests dropped (the response-job queue was full) and responses dropped (no waiting read of the VI has their tag and length).
+	RegViRxRdrop uint32 = 0x2e4
 	// RegCqSel (rw): Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.
 	RegCqSel uint32 = 0x290
 	// RegCqCtrl (rw): Set-up of the selected CQ; write the whole word. Reads the selected CQ's set-up and BUSY.
@@ -883,6 +889,9 @@ var Bar0 = Map{
 			ViAerrValid,
 		}},
 		{Name: "VI_AERR_LOST", Offset: RegViAerrLost, Access: AccessRO, Doc: "Asynchronous errors dropped because the queue (16 entries) was full.", Fields: []Field{}},
+		{Name: "VI_RX_RREQ", Offset: RegViRxRreq, Access: AccessRO, Doc: "RDMA read requests this NIC took as the target (handed to the send engine, which answers each, refusals included).", Fields: []Field{}},
+		{Name: "VI_RX_RRESP", Offset: RegViRxRresp, Access: AccessRO, Doc: "RDMA read responses placed into this NIC's memory for its waiting reads (cut short ones too).", Fields: []Field{}},
+		{Name: "VI_RX_RDROP", Offset: RegViRxRdrop, Access: AccessRO, Doc: "RDMA read requests dropped (the response-job queue was full) and responses dropped (no waiting read of the VI has their tag and length).", Fields: []Field{}},
 		{Name: "CQ_SEL", Offset: RegCqSel, Access: AccessRW, Doc: "Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.", Fields: []Field{
 			CqSelCq,
 		}},

@@ -9,7 +9,7 @@ import (
 )
 
 // DescHash is the hash of the desc layout.
-const DescHash uint64 = 0x21a9b7309ae9b043
+const DescHash uint64 = 0xd341b25cfb6f2644
 
 // Constants of the layout.
 const (
@@ -85,6 +85,14 @@ const (
 	DescRxStateExt = 0xb
 	// DescRxStateRdma: Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data.
 	DescRxStateRdma = 0xc
+	// DescRxStateRreq: Hands an RDMA read request to the send engine as a response job (refused if the VI does not enable RDMA read).
+	DescRxStateRreq = 0xd
+	// DescRxStateRrsp: Checks an RDMA read response against the read it answers (tag, VI, length).
+	DescRxStateRrsp = 0xe
+	// DescRxStateRcan: Takes a waiting RDMA read of a VI whose context commit waits, to complete it FLUSHED.
+	DescRxStateRcan = 0xf
+	// DescRxStateRcan2: Makes that read's completion record.
+	DescRxStateRcan2 = 0x12
 	// DescRxStateAdv: Gives an aborted frame's receive back (rewind).
 	DescRxStateAdv = 0x10
 	// DescRxStateAbort: Drains after an abort.
@@ -251,6 +259,10 @@ var DescRxStateNames = map[DescRxState]string{
 	DescRxStateWbB:     "WB_B",
 	DescRxStateExt:     "EXT",
 	DescRxStateRdma:    "RDMA",
+	DescRxStateRreq:    "RREQ",
+	DescRxStateRrsp:    "RRSP",
+	DescRxStateRcan:    "RCAN",
+	DescRxStateRcan2:   "RCAN2",
 	DescRxStateAdv:     "ADV",
 	DescRxStateAbort:   "ABORT",
 }

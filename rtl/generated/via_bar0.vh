@@ -5,7 +5,7 @@
 `define VIA_BAR0_VH
 
 // hash of the layout
-`define VIA_BAR0_HASH 64'hc9296365069090fc
+`define VIA_BAR0_HASH 64'h3b54e16f9dee4c39
 
 // constants
 `define VIA_MAGIC 32'h5649414e // Value of MAGIC: ASCII 'VIAN'.
@@ -394,6 +394,9 @@
 `define VIA_VI_AERR_VALID_WIDTH 1
 `define VIA_VI_AERR_VALID_RANGE 31:31
 `define VIA_REG_VI_AERR_LOST 16'h0288 // ro Asynchronous errors dropped because the queue (16 entries) was full.
+`define VIA_REG_VI_RX_RREQ 16'h028c // ro RDMA read requests this NIC took as the target (handed to the send engine, which answers each, refusals included).
+`define VIA_REG_VI_RX_RRESP 16'h02e0 // ro RDMA read responses placed into this NIC's memory for its waiting reads (cut short ones too).
+`define VIA_REG_VI_RX_RDROP 16'h02e4 // ro RDMA read requests dropped (the response-job queue was full) and responses dropped (no waiting read of the VI has their tag and length).
 `define VIA_REG_CQ_SEL 16'h0290 // rw Selects the CQ that CQ_CTRL, CQ_BASE_LO/HI and CQ_STATE address.
 `define VIA_CQ_SEL_CQ_LSB 0
 `define VIA_CQ_SEL_CQ_MSB 7

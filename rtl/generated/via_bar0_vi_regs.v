@@ -23,6 +23,9 @@
 //   0x0280 VI_RX_RDMA_PROT    ro
 //   0x0284 VI_AERR            ro hwre
 //   0x0288 VI_AERR_LOST       ro
+//   0x028c VI_RX_RREQ         ro
+//   0x02e0 VI_RX_RRESP        ro
+//   0x02e4 VI_RX_RDROP        ro
 //
 // Ports and conventions: docs/rtl.md ("Register blocks").
 
@@ -108,7 +111,16 @@ module via_bar0_vi_regs (
     output wire        vi_aerr_re,
 
     // VI_AERR_LOST (ro): Asynchronous errors dropped because the queue (16 entries) was full.
-    input  wire [31:0] vi_aerr_lost_i
+    input  wire [31:0] vi_aerr_lost_i,
+
+    // VI_RX_RREQ (ro): RDMA read requests this NIC took as the target (handed to the send engine, which answers each, re...
+    input  wire [31:0] vi_rx_rreq_i,
+
+    // VI_RX_RRESP (ro): RDMA read responses placed into this NIC's memory for its waiting reads (cut short ones too).
+    input  wire [31:0] vi_rx_rresp_i,
+
+    // VI_RX_RDROP (ro): RDMA read requests dropped (the response-job queue was full) and responses dropped (no waiting re...
+    input  wire [31:0] vi_rx_rdrop_i
 );
 
 wire [15:0] wr_off = {wr_addr[15:2], 2'b00};
@@ -132,7 +144,10 @@ assign wr_hit = wr_off == `VIA_REG_VI_DOORBELLS
              || wr_off == `VIA_REG_VI_RX_RDMA
              || wr_off == `VIA_REG_VI_RX_RDMA_PROT
              || wr_off == `VIA_REG_VI_AERR
-             || wr_off == `VIA_REG_VI_AERR_LOST;
+             || wr_off == `VIA_REG_VI_AERR_LOST
+             || wr_off == `VIA_REG_VI_RX_RREQ
+             || wr_off == `VIA_REG_VI_RX_RRESP
+             || wr_off == `VIA_REG_VI_RX_RDROP;
 
 assign vi_aerr_re = rd_fire && rd_en && rd_off == `VIA_REG_VI_AERR;
 
@@ -221,6 +236,18 @@ always @* begin
         `VIA_REG_VI_AERR_LOST: begin
             rd_match = 1'b1;
             rd_word[31:0] = vi_aerr_lost_i;
+        end
+        `VIA_REG_VI_RX_RREQ: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_rx_rreq_i;
+        end
+        `VIA_REG_VI_RX_RRESP: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_rx_rresp_i;
+        end
+        `VIA_REG_VI_RX_RDROP: begin
+            rd_match = 1'b1;
+            rd_word[31:0] = vi_rx_rdrop_i;
         end
         default: begin
             // not a register of this block

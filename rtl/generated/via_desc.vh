@@ -5,7 +5,7 @@
 `define VIA_DESC_VH
 
 // hash of the layout
-`define VIA_DESC_HASH 64'h21a9b7309ae9b043
+`define VIA_DESC_HASH 64'hd341b25cfb6f2644
 
 // constants
 `define VIA_DESC_ALIGN 32'h00000040 // Alignment of a descriptor (its control segment) in bytes.
@@ -44,6 +44,10 @@
 `define VIA_DESC_RX_STATE_WB_B 32'h0000000a // An aborted frame waits for its data write responses before its receive is given back.
 `define VIA_DESC_RX_STATE_EXT 32'h0000000b // Takes an RDMA write's extension (remote VA and handle).
 `define VIA_DESC_RX_STATE_RDMA 32'h0000000c // Decides an RDMA write: the VI's RDMA write enable, the receive of one with immediate data.
+`define VIA_DESC_RX_STATE_RREQ 32'h0000000d // Hands an RDMA read request to the send engine as a response job (refused if the VI does not enable RDMA read).
+`define VIA_DESC_RX_STATE_RRSP 32'h0000000e // Checks an RDMA read response against the read it answers (tag, VI, length).
+`define VIA_DESC_RX_STATE_RCAN 32'h0000000f // Takes a waiting RDMA read of a VI whose context commit waits, to complete it FLUSHED.
+`define VIA_DESC_RX_STATE_RCAN2 32'h00000012 // Makes that read's completion record.
 `define VIA_DESC_RX_STATE_ADV 32'h00000010 // Gives an aborted frame's receive back (rewind).
 `define VIA_DESC_RX_STATE_ABORT 32'h00000011 // Drains after an abort.
 `define VIA_DESC_RX_WB_IDLE 32'h00000000 // No record to write back.
