@@ -56,6 +56,10 @@ func printViFigures(w io.Writer, f bench.ViFigures) {
 		fmt.Fprintf(tw, "RDMA write latency %s (immediate data), doorbell to the target's receive DONE\t%d cycles = %.2f us (first round %d)\t\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles)
 	}
 	fmt.Fprintf(tw, "RDMA write bandwidth %d x %s, first doorbell to last DONE\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t\n", f.RdmaBWMessages, sizeName(f.RdmaBWBytes), f.RdmaBWCycles, f.RdmaBWPerCycle, 100*f.RdmaBWFraction)
+	for _, l := range f.ReadLatency {
+		fmt.Fprintf(tw, "RDMA read latency %s, doorbell to the read's DONE (data placed)\t%d cycles = %.2f us (first round %d)\t\n", sizeName(l.Bytes), l.Cycles, l.NS/1000, l.ColdCycles)
+	}
+	fmt.Fprintf(tw, "RDMA read bandwidth %d x %s, first doorbell to last DONE (one read per VI in flight)\t%d cycles, %.3f B/cycle = %.1f %% of line rate\t\n", f.ReadBWMessages, sizeName(f.ReadBWBytes), f.ReadBWCycles, f.ReadBWPerCycle, 100*f.ReadBWFraction)
 	if g := f.CQ; g != nil {
 		fmt.Fprintf(tw, "CQ latency 8 B, doorbell to the receive's CQ entry taken: polling / CQWait\t%d / %d cycles (wakeup +%d; RecvDone without a CQ: %d)\t\n", g.LatencyPoll, g.LatencyWait, g.WakeupOverhead, g.LatencyNoCQPoll)
 		fmt.Fprintf(tw, "CQ entries, %d x 8 B posted at once (sends and receives on one CQ)\t%d entries in %d cycles = %.3g entries/s (%.1f cycles/entry after the first = %.3g/s)\t\n", g.Entries/2, g.Entries, g.Cycles, g.EntriesPerSec, g.CyclesPerEntry, g.SteadyPerSec)

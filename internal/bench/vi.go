@@ -99,6 +99,17 @@ type ViFigures struct {
 	RdmaBWPerCycle float64     `json:"rdma_write_bw_bytes_per_cycle"`
 	RdmaBWFraction float64     `json:"rdma_write_bw_line_fraction"`
 
+	// RDMA read through the loopback (a RELIABLE_DELIVERY pair): doorbell
+	// write to the read's DONE (the data placed in the local segment), and
+	// RdmaBWMessages reads of RdmaBWBytes posted at once (a VI has one
+	// read in flight: the reads of one VI follow each other).
+	ReadLatency    []ViLatency `json:"rdma_read_latency"`
+	ReadBWBytes    int         `json:"rdma_read_bw_bytes"`
+	ReadBWMessages int         `json:"rdma_read_bw_messages"`
+	ReadBWCycles   uint64      `json:"rdma_read_bw_cycles"`
+	ReadBWPerCycle float64     `json:"rdma_read_bw_bytes_per_cycle"`
+	ReadBWFraction float64     `json:"rdma_read_bw_line_fraction"`
+
 	// Simulation speed: 2 nodes, both running the bandwidth and rate
 	// traffic (interrupt-driven waits), no trace.
 	TrafficMessages int     `json:"traffic_messages"` // messages per node
@@ -143,6 +154,7 @@ type viNode struct {
 	h      vipl.MemHandle
 	ptag   vipl.Ptag
 	a, b   *vipl.Vi // a sends to b
+	ra, rb *vipl.Vi // a RELIABLE_DELIVERY pair with RDMA read: ra reads b's memory
 	slots  int      // descriptor slots at the start of buf
 	sbuf   int      // offset of the send data
 	rbuf   int      // offset of the receive buffers
@@ -165,6 +177,17 @@ func (n *viNode) rdmaDesc(i, off, size, to int) (*vipl.Desc, error) {
 	return n.nic.NewDesc(n.buf.VA+uint64(i*viSlot), n.h, &vipl.Descriptor{Op: vipl.OpRdmaWrite,
 		Remote: vipl.AddressSegment{Addr: n.buf.VA + uint64(to), Handle: n.h}, Immediate: true, ImmediateData: uint32(i),
 		Segments: []vipl.DataSegment{n.seg(off, size)}})
+}
+
+// readDesc writes into slot i an RDMA read of size bytes at offset from
+// (the target range, the same buffer) into offset to.
+func (n *viNode) readDesc(i, from, size, to int) (*vipl.Desc, error) {
+	if i >= n.slots {
+		return nil, fmt.Errorf("bench vi: descriptor slot %d of %d", i, n.slots)
+	}
+	return n.nic.NewDesc(n.buf.VA+uint64(i*viSlot), n.h, &vipl.Descriptor{Op: vipl.OpRdmaRead,
+		Remote:   vipl.AddressSegment{Addr: n.buf.VA + uint64(from), Handle: n.h},
+		Segments: []vipl.DataSegment{n.seg(to, size)}})
 }
 
 // recvNone writes a receive without segments into slot i (for an RDMA
@@ -215,7 +238,7 @@ func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNod
 		n.buf.Bytes[n.sbuf+i] = byte(i*7 + 1)
 	}
 	n.ptag = p
-	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p, EnableRdmaWrite: true}); err != nil {
+	if n.h, err = nic.RegisterMem(ctx, n.buf.VA, size, vipl.MemAttributes{Ptag: p, EnableRdmaWrite: true, EnableRdmaRead: true}); err != nil {
 		return fail(err)
 	}
 	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.Unreliable, MaxTransferSize: uint32(maxSize), Ptag: p, EnableRdmaWrite: true}
@@ -226,6 +249,17 @@ func openViNode(ctx context.Context, addr string, node int, o ViOptions) (*viNod
 		return fail(err)
 	}
 	if err := n.a.ConnectLoopback(ctx, n.b); err != nil {
+		return fail(err)
+	}
+	rattrs := attrs
+	rattrs.ReliabilityLevel, rattrs.EnableRdmaRead = vipl.ReliableDelivery, true
+	if n.ra, err = nic.CreateVi(ctx, rattrs); err != nil {
+		return fail(err)
+	}
+	if n.rb, err = nic.CreateVi(ctx, rattrs); err != nil {
+		return fail(err)
+	}
+	if err := n.ra.ConnectLoopback(ctx, n.rb); err != nil {
 		return fail(err)
 	}
 	// One message to map both doorbells and write both HANDLE registers.
@@ -311,9 +345,14 @@ func (n *viNode) pass(ctx context.Context, cycles int64) error {
 // it returns c0 and the cycle at which each receive, and the last send,
 // was first seen DONE in host memory.
 func (n *viNode) timed(ctx context.Context, sends, recvs []*vipl.Desc, sizes []int) (uint64, []uint64, uint64, error) {
+	return n.timedOn(ctx, n.a, n.b, sends, recvs, sizes)
+}
+
+// timedOn is timed with the sends on a and the receives on b.
+func (n *viNode) timedOn(ctx context.Context, a, b *vipl.Vi, sends, recvs []*vipl.Desc, sizes []int) (uint64, []uint64, uint64, error) {
 	n.nic.SetPollInterval(1)
 	for _, r := range recvs {
-		if err := n.b.PostRecv(ctx, r); err != nil {
+		if err := b.PostRecv(ctx, r); err != nil {
 			return 0, nil, 0, err
 		}
 	}
@@ -322,7 +361,7 @@ func (n *viNode) timed(ctx context.Context, sends, recvs []*vipl.Desc, sizes []i
 	}
 	c0 := n.nic.Cycle()
 	for _, s := range sends {
-		if err := n.a.PostSend(ctx, s); err != nil {
+		if err := a.PostSend(ctx, s); err != nil {
 			return 0, nil, 0, err
 		}
 	}
@@ -334,7 +373,7 @@ func (n *viNode) timed(ctx context.Context, sends, recvs []*vipl.Desc, sizes []i
 	sent := 0
 	for len(at) < len(recvs) || sent < len(sends) {
 		for len(at) < len(recvs) {
-			d, err := n.b.RecvDone(ctx)
+			d, err := b.RecvDone(ctx)
 			if errors.Is(err, vipl.ErrNotDone) {
 				break
 			}
@@ -347,7 +386,7 @@ func (n *viNode) timed(ctx context.Context, sends, recvs []*vipl.Desc, sizes []i
 			at = append(at, n.nic.Cycle())
 		}
 		for sent < len(sends) {
-			d, err := n.a.SendDone(ctx)
+			d, err := a.SendDone(ctx)
 			if errors.Is(err, vipl.ErrNotDone) {
 				break
 			}
@@ -700,6 +739,9 @@ func viModeled(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progre
 	if err := viRdma(ctx, n, o, f, progress); err != nil {
 		return err
 	}
+	if err := viRdmaRead(ctx, n, o, f, progress); err != nil {
+		return err
+	}
 	return viCQ(ctx, n, o, f, progress)
 }
 
@@ -757,6 +799,63 @@ func viRdma(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress 
 	f.RdmaBWPerCycle = float64(o.RdmaBWBytes*o.RdmaBWMessages) / float64(f.RdmaBWCycles)
 	f.RdmaBWFraction = f.RdmaBWPerCycle / f.LineBytes
 	progress("RDMA write bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate)", f.RdmaBWCycles, f.RdmaBWPerCycle, 100*f.RdmaBWFraction)
+	return nil
+}
+
+// viRdmaRead measures RDMA read: latency per size (doorbell to the read's
+// DONE) and bandwidth (node n, loopback, polling every cycle).
+func viRdmaRead(ctx context.Context, n *viNode, o ViOptions, f *ViFigures, progress func(string, ...any)) error {
+	for _, size := range o.RdmaSizes {
+		d, err := n.readDesc(0, n.sbuf, size, n.rbuf)
+		if err != nil {
+			return err
+		}
+		l := ViLatency{Bytes: size}
+		for round := range o.LatencyRounds {
+			clear(n.buf.Bytes[n.rbuf : n.rbuf+size])
+			c0, _, at, err := n.timedOn(ctx, n.ra, n.rb, []*vipl.Desc{d}, nil, nil)
+			if err != nil {
+				return err
+			}
+			if d.Status().Op() != vipl.CompletedRdmaRead {
+				return fmt.Errorf("bench vi: an RDMA read completed as %v", d.Status())
+			}
+			if !bytes.Equal(n.buf.Bytes[n.rbuf:n.rbuf+size], n.buf.Bytes[n.sbuf:n.sbuf+size]) {
+				return fmt.Errorf("bench vi: %d-byte RDMA read placed wrong bytes", size)
+			}
+			l.Cycles = at - c0
+			if round == 0 {
+				l.ColdCycles = l.Cycles
+			}
+		}
+		l.NS = float64(l.Cycles) * 4
+		f.ReadLatency = append(f.ReadLatency, l)
+		progress("RDMA read latency %s: %d cycles (%.0f ns); first round %d cycles", viSizeName(size), l.Cycles, l.NS, l.ColdCycles)
+	}
+	var reads []*vipl.Desc
+	for i := range o.RdmaBWMessages {
+		d, err := n.readDesc(i, n.sbuf, o.RdmaBWBytes, n.rbuf+i*n.rsize)
+		if err != nil {
+			return err
+		}
+		reads = append(reads, d)
+	}
+	progress("RDMA read bandwidth: %d x %s posted at once", o.RdmaBWMessages, viSizeName(o.RdmaBWBytes))
+	c0, _, at, err := n.timedOn(ctx, n.ra, n.rb, reads, nil, nil)
+	if err != nil {
+		return err
+	}
+	for i := range o.RdmaBWMessages {
+		got := n.buf.Bytes[n.rbuf+i*n.rsize : n.rbuf+i*n.rsize+o.RdmaBWBytes]
+		if !bytes.Equal(got, n.buf.Bytes[n.sbuf:n.sbuf+o.RdmaBWBytes]) {
+			return fmt.Errorf("bench vi: RDMA read %d of %d placed wrong bytes", i, o.RdmaBWMessages)
+		}
+	}
+	f.ReadBWBytes, f.ReadBWMessages = o.RdmaBWBytes, o.RdmaBWMessages
+	f.ReadBWCycles = at - c0
+	f.ReadBWPerCycle = float64(o.RdmaBWBytes*o.RdmaBWMessages) / float64(f.ReadBWCycles)
+	f.ReadBWFraction = f.ReadBWPerCycle / f.LineBytes
+	progress("RDMA read bandwidth: %d cycles, %.3f B/cycle (%.1f %% of line rate)", f.ReadBWCycles, f.ReadBWPerCycle, 100*f.ReadBWFraction)
 	return nil
 }
 

@@ -24,6 +24,7 @@ func TestBenchVISmoke(t *testing.T) {
 	f, err := bench.BenchVI(ctx, bench.ViOptions{
 		LatencySizes: []int{8, 1 << 10, 4 << 10}, LatencyRounds: 2,
 		BWBytes: 4 << 10, BWMessages: 3, RateMessages: 8, TrafficRounds: 1, NoBridge: true,
+		RdmaBWBytes: 16 << 10, RdmaBWMessages: 4,
 	})
 	require.NoError(t, err)
 	b, _ := json.MarshalIndent(f, "", "  ")
@@ -46,6 +47,16 @@ func TestBenchVISmoke(t *testing.T) {
 	assert.Greater(t, f.TrafficCycles, uint64(0))
 	assert.Greater(t, f.CyclesPerSec, 0.0)
 	assert.Empty(t, f.BridgeBusyPerSec)
+	require.NotEmpty(t, f.ReadLatency)
+	for i, l := range f.ReadLatency {
+		assert.Greater(t, l.Cycles, uint64(250), "%d B: an RDMA read is a round trip with DMA reads on both sides", l.Bytes)
+		assert.Less(t, l.Cycles, uint64(100_000), "%d B", l.Bytes)
+		if i > 0 && l.Bytes > f.ReadLatency[i-1].Bytes {
+			assert.Greater(t, l.Cycles, f.ReadLatency[i-1].Cycles, "more bytes take longer")
+		}
+	}
+	assert.Greater(t, f.ReadBWFraction, 0.05)
+	assert.LessOrEqual(t, f.ReadBWFraction, 1.0, "not above line rate")
 	// completion queues and their interrupts
 	require.NotNil(t, f.CQ)
 	g := f.CQ

@@ -213,7 +213,12 @@ via_vi_rx #(.DATA_WIDTH(DW), .ADDR_WIDTH(AW), .ID_WIDTH(IDW), .NUM_VI(NUM_VI), .
     .cnt_desc(cnt_desc), .cnt_err(cnt_err), .cnt_drop_no_recv(cnt_drop_no_recv),
     .cnt_drop_bad_vi(cnt_drop_bad_vi), .cnt_drop_aborted(cnt_drop_aborted), .cnt_wb_lost(cnt_wb_lost),
     .cnt_rdma(cnt_rdma), .cnt_rdma_prot(cnt_rdma_prot),
-    .rel_valid(rel_valid), .rel_vi(rel_vi)
+    .rel_valid(rel_valid), .rel_vi(rel_vi),
+    // RDMA read: no read slots here (no response finds a waiting read),
+    // jobs refused (the co-simulation tests cover the read paths)
+    .job_ready(1'b0), .rq_hit(1'b0), .rq_dva(64'd0), .rq_dh(32'd0), .rq_ptag(16'd0), .rq_len(32'd0),
+    .rq_next(64'd0), .rq_next_handle(32'd0), .rc_hit(1'b0), .rc_tag(32'd0), .rd_passed(4'd0),
+    .rs_addr(64'd0), .rs_handle(32'd0), .rs_len(32'd0), .rd_done_ready(1'b1)
 );
 
 axi_ram_model #(.DATA_WIDTH(DW), .ADDR_WIDTH(AW), .ID_WIDTH(IDW), .MEM_BYTES(MEM),

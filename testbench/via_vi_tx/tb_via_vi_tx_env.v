@@ -292,7 +292,13 @@ via_vi_tx #(
     .cnt_desc(cnt_desc),
     .cnt_err(cnt_err),
     .cnt_frames(cnt_frames),
-    .cnt_wb_lost(cnt_wb_lost)
+    .cnt_wb_lost(cnt_wb_lost),
+    // RDMA read (the response jobs and the read slots): not driven here;
+    // the co-simulation tests (vipl/rdma_read_cosim_test.go) cover them
+    .job_valid(1'b0), .job_vi({VI_WIDTH{1'b0}}), .job_peer(24'd0), .job_ptag(16'd0), .job_va(64'd0),
+    .job_handle(32'd0), .job_len(32'd0), .job_tag(32'd0), .job_err(1'b0),
+    .rq_tag(32'd0), .rq_vi({VI_WIDTH{1'b0}}), .rq_claim(1'b0), .rc_vi({VI_WIDTH{1'b0}}), .rs_idx(10'd0),
+    .rd_done_valid(1'b0), .rd_done_tag(32'd0), .rd_done_ev(1'b0), .rd_done_err(1'b0)
 );
 
 // ------------------------------------------------------------- lookup arbiter (bench)
