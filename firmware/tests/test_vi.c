@@ -5,10 +5,14 @@
  * commits each command makes (against the context model of fake_ctx.c),
  * CONNECT_LOOPBACK and DISCONNECT_VI, the commit timeouts (ST_INTERNAL,
  * never a hang), and a random run checked against a model after every
- * command. Built with AddressSanitizer/UBSan (make -C firmware test); built
- * a second time as test_vi_levels with all three reliability levels
+ * command. The reliability levels and RDMA read are judged by admin.h's
+ * masks (FW_RELIABILITY_LEVEL_SUPPORT, FW_RDMA_READ_SUPPORT): the tests
+ * compute what the firmware must answer from them (level_ok, rdma_read_ok,
+ * attrs_want) and check that both sides of each rule were exercised.
+ * Built with AddressSanitizer/UBSan (make -C firmware test); built a
+ * second time as test_vi_levels with all three reliability levels
  * supported, where it runs only the reliability-level check of
- * CONNECT_LOOPBACK (the default build supports one level only). */
+ * CONNECT_LOOPBACK. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +58,62 @@ void log_write_word(uint32_t w)
 }
 
 /* -------------------------------------------------------------- helpers */
+
+/* The firmware's rules for the reliability level and RDMA read (vi.h,
+ * checks 4 and 7), written again from admin.h's masks: a level is exactly
+ * one of the bits 1, 2, 4 and one the NIC supports; RDMA read may be
+ * enabled only on a level of FW_RDMA_READ_SUPPORT. */
+static int level_ok(uint32_t rel)
+{
+    return rel != 0 && (rel & (rel - 1)) == 0 && (rel & FW_RELIABILITY_LEVEL_SUPPORT) != 0;
+}
+
+static int rdma_read_ok(uint32_t rel)
+{
+    return level_ok(rel) && (rel & FW_RDMA_READ_SUPPORT) != 0;
+}
+
+/* What CREATE_VI / MODIFY_VI answer for these attributes (reserved fields
+ * zero; for MODIFY, of an IDLE VI): vi.h's order level > MTS > ptag > RDMA
+ * read. */
+static uint32_t attrs_want(uint32_t rel, uint32_t mts, int ptag_ok, uint32_t flags)
+{
+    if (!level_ok(rel))
+        return VIA_ADMIN_ST_INVALID_RELIABILITY_LEVEL;
+    if (mts == 0 || mts > VIA_ADMIN_MAX_TRANSFER_SIZE)
+        return VIA_ADMIN_ST_INVALID_MTU;
+    if (!ptag_ok)
+        return VIA_ADMIN_ST_INVALID_PTAG;
+    if ((flags & VIA_ADMIN_VI_RDMA_READ) && !rdma_read_ok(rel))
+        return VIA_ADMIN_ST_INVALID_RDMAREAD;
+    return VIA_ADMIN_ST_OK;
+}
+
+/* The lowest supported level with RDMA read, the lowest supported one
+ * without it, the lowest single-bit level not supported; 0 if none. */
+static uint32_t level_with_rdma_read(void)
+{
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (rdma_read_ok(l))
+            return l;
+    return 0;
+}
+
+static uint32_t level_without_rdma_read(void)
+{
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (level_ok(l) && !rdma_read_ok(l))
+            return l;
+    return 0;
+}
+
+static uint32_t level_unsupported(void)
+{
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (!level_ok(l))
+            return l;
+    return 0;
+}
 
 static admin_caps_t caps = {.hw_version = 0x100, .data_width = 64};
 
@@ -229,6 +289,13 @@ static void test_layouts(void)
     CHECK_EQ_U(VIA_ADMIN_VI_RDMA_WRITE, VIA_ADMIN_MEM_RDMA_WRITE);
     CHECK_EQ_U(VIA_ADMIN_VI_RDMA_READ, VIA_ADMIN_MEM_RDMA_READ);
     CHECK(VIA_ADMIN_MAX_TRANSFER_SIZE >= 32768);
+    /* The masks (admin.h): levels of the bits 1, 2, 4; unreliable always
+     * there; RDMA read only on supported levels, and (VIA) never on the
+     * unreliable one. */
+    CHECK_EQ_U(FW_RELIABILITY_LEVEL_SUPPORT & ~7u, 0);
+    CHECK(level_ok(UNREL));
+    CHECK_EQ_U(FW_RDMA_READ_SUPPORT & ~FW_RELIABILITY_LEVEL_SUPPORT, 0);
+    CHECK(!rdma_read_ok(UNREL));
 }
 
 /* QUERY_NIC's MAX_VI is what CREATE_VI really gives: min(NUM_VI, MAX_VI). */
@@ -309,6 +376,32 @@ static void test_create_query_destroy(void)
         CHECK_EQ_U(modify(bad[i], UNREL, 1, p, 0), ST_INVALID_VI);
     }
     CHECK_EQ_U(vi_count(), 3);
+
+    /* A VI of each supported level, with RDMA read where the level has it
+     * (FW_RDMA_READ_SUPPORT): QUERY_VI and the context answer them as
+     * created; a level not supported is refused whatever the flags. */
+    for (uint32_t l = 1; l <= 4; l <<= 1) {
+        uint32_t f = rdma_read_ok(l) ? RW | RR : RW, e = 0x5A5Au;
+        if (!level_ok(l)) {
+            CHECK_EQ_U(create(l, 512, p, 0, &e), ST_INVALID_REL);
+            CHECK_EQ_U(create(l, 512, p, RR, &e), ST_INVALID_REL);
+            CHECK_EQ_U(e, 0x5A5Au);
+            continue;
+        }
+        uint32_t st = create(l, 512 * l, p, f, &e);
+        CHECK_EQ_U(st, ST_OK);
+        if (st != ST_OK)
+            continue;
+        CHECK_EQ_U(e, 3); /* 0, 1 and 2 are live */
+        check_vi(e, IDLE, l, 512 * l, p, f);
+        check_ctx(e);
+        CHECK_EQ_U(fake_ctx.e[e].rdma_read, rdma_read_ok(l));
+        CHECK_EQ_U(mem_ptag_uses(p & 0xFF), 4);
+        CHECK_EQ_U(destroy(e), ST_OK);
+        check_ctx(e);
+    }
+    CHECK_EQ_U(vi_count(), 3);
+    CHECK_EQ_U(mem_ptag_uses(p & 0xFF), 3);
 }
 
 /* Every bad CREATE_VI, one field at a time, then several at once: the
@@ -353,10 +446,15 @@ static void test_create_bad(void)
     BAD(c.ptag = p | 0x10000, ST_INVALID_PTAG);  /* bits 31:16 */
     BAD(c.ptag = p ^ 0x300, ST_INVALID_PTAG);    /* another generation */
     BAD(c.ptag = 0x100 | VIA_ADMIN_MAX_PTAGS, ST_INVALID_PTAG);
-    /* RDMA read on a level without it */
-    if (!(UNREL & FW_RDMA_READ_SUPPORT)) {
-        BAD(c.flags = RR, ST_INVALID_RDMAREAD);
-        BAD(c.flags = RR | RW, ST_INVALID_RDMAREAD);
+    /* RDMA read on a level without it (INVALID_RDMAREAD), on a level not
+     * supported (INVALID_RELIABILITY_LEVEL: the level is judged first) */
+    for (uint32_t l = 1; l <= 4; l <<= 1) {
+        if (rdma_read_ok(l))
+            continue;
+        uint32_t want = level_ok(l) ? ST_INVALID_RDMAREAD : ST_INVALID_REL;
+        CHECK_EQ_U(attrs_want(l, 4096, 1, RR), want);
+        BAD(c.reliability_level = l; c.flags = RR, want);
+        BAD(c.reliability_level = l; c.flags = RR | RW, want);
     }
 
     /* The order: reserved > level > MTS > ptag > RDMA read. */
@@ -365,6 +463,14 @@ static void test_create_bad(void)
     BAD(c.reliability_level = 0; c.max_transfer_size = 0; c.ptag = 0; c.flags = RR, ST_INVALID_REL);
     BAD(c.max_transfer_size = 0; c.ptag = 0; c.flags = RR, ST_INVALID_MTU);
     BAD(c.ptag = dead; c.flags = RR, ST_INVALID_PTAG);
+    /* on a level with RDMA read, the same order up to the ptag */
+    uint32_t lr = level_with_rdma_read();
+    if (lr) {
+        BAD(c.reliability_level = lr; c.flags = RR; c.qos = 1, ST_BAD_PARAM);
+        BAD(c.reliability_level = lr; c.flags = RR | RW; c.max_transfer_size = 0; c.ptag = 0, ST_INVALID_MTU);
+        BAD(c.reliability_level = lr; c.flags = RR; c.ptag = dead, ST_INVALID_PTAG);
+        BAD(c.reliability_level = lr; c.flags = RR | 4, ST_BAD_PARAM);
+    }
 #undef BAD
 
     /* The command's LEN must be the struct's; FLAGS zero. */
@@ -405,6 +511,8 @@ static void test_states(void)
         CHECK_EQ_U(modify(vi, UNREL, 8192, p2, RW), ST_INVALID_STATE);
         /* The state is judged before the attributes. */
         CHECK_EQ_U(modify(vi, 0, 0, 0, 0xFF), ST_INVALID_STATE);
+        for (uint32_t l = 1; l <= 4; l <<= 1)
+            CHECK_EQ_U(modify(vi, l, 4096, p, rdma_read_ok(l) ? RR : 0), ST_INVALID_STATE);
         check_vi(vi, states[s], UNREL, 4096, p, 0); /* unchanged */
         CHECK_EQ_U(destroy_ptag(p2), ST_OK);        /* modify took no use */
         p2 = new_ptag();
@@ -468,20 +576,32 @@ static void test_modify(void)
     BAD(m.qos = 7, ST_BAD_PARAM);
     BAD(m.reliability_level = 0, ST_INVALID_REL);
     BAD(m.reliability_level = 3, ST_INVALID_REL);
-    BAD(m.reliability_level = VIA_VIP_RELIABILITY_RELIABLE_DELIVERY, ST_INVALID_REL);
-    BAD(m.reliability_level = VIA_VIP_RELIABILITY_RELIABLE_RECEPTION, ST_INVALID_REL);
+    BAD(m.reliability_level = 6, ST_INVALID_REL);
+    BAD(m.reliability_level = 8, ST_INVALID_REL);
+    BAD(m.reliability_level = 0xFFFFFFFFu, ST_INVALID_REL);
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (!level_ok(l)) {
+            BAD(m.reliability_level = l, ST_INVALID_REL);
+            BAD(m.reliability_level = l; m.flags = RR, ST_INVALID_REL); /* level before RDMA read */
+        }
     BAD(m.max_transfer_size = 0, ST_INVALID_MTU);
     BAD(m.max_transfer_size = MTS + 1, ST_INVALID_MTU);
     BAD(m.ptag = 0, ST_INVALID_PTAG);
     BAD(m.ptag = dead, ST_INVALID_PTAG);
     BAD(m.ptag = p2, ST_INVALID_PTAG); /* destroyed above */
-    BAD(m.flags = RR, ST_INVALID_RDMAREAD);
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (level_ok(l) && !rdma_read_ok(l)) {
+            BAD(m.reliability_level = l; m.flags = RR, ST_INVALID_RDMAREAD);
+            BAD(m.reliability_level = l; m.flags = RR | RW, ST_INVALID_RDMAREAD);
+        }
     /* order: VI > state > reserved > level > MTS > ptag > RDMA read */
     BAD(m.vi = 99; m.qos = 1, ST_INVALID_VI);
     BAD(m.qos = 1; m.reliability_level = 0, ST_BAD_PARAM);
     BAD(m.reliability_level = 0; m.max_transfer_size = 0, ST_INVALID_REL);
     BAD(m.max_transfer_size = 0; m.ptag = 0, ST_INVALID_MTU);
     BAD(m.ptag = 0; m.flags = RR, ST_INVALID_PTAG);
+    if (level_with_rdma_read())
+        BAD(m.reliability_level = level_with_rdma_read(); m.ptag = 0; m.flags = RR, ST_INVALID_PTAG);
 #undef BAD
     uint8_t buf[VIA_ADMIN_PAYLOAD_MAX] = {0};
     memcpy(buf, &good, sizeof good);
@@ -492,6 +612,47 @@ static void test_modify(void)
     CHECK_EQ_U(mem_ptag_uses(p & 0xFF), 2);
     CHECK_EQ_U(modify_raw(&good), ST_OK);
     check_vi(vi, IDLE, UNREL, 100, p, RW);
+
+    /* The level changes like any attribute; RDMA read goes with it: on a
+     * level with it, enabled (the context's RDMA_READ set); moving to a
+     * level without it while keeping it is refused and changes nothing;
+     * without it, the move works. */
+    uint32_t lr = level_with_rdma_read(), ln = level_without_rdma_read(), lu = level_unsupported();
+    if (lr) {
+        CHECK_EQ_U(modify(vi, lr, 200, p, RW | RR), ST_OK);
+        check_vi(vi, IDLE, lr, 200, p, RW | RR);
+        check_ctx(vi);
+        CHECK_EQ_U(fake_ctx.e[vi].rdma_read, 1);
+        CHECK_EQ_U(modify(vi, lr, 300, p, RR), ST_OK); /* RDMA write off, read kept */
+        check_vi(vi, IDLE, lr, 300, p, RR);
+        CHECK_EQ_U(fake_ctx.e[vi].rdma_write, 0);
+        CHECK_EQ_U(fake_ctx.e[vi].rdma_read, 1);
+    }
+    if (lr && ln) {
+        uint32_t commits = fake_ctx.commits;
+        CHECK_EQ_U(modify(vi, ln, 300, p, RR), ST_INVALID_RDMAREAD);
+        CHECK_EQ_U(modify(vi, ln, 400, p, RW | RR), ST_INVALID_RDMAREAD);
+        CHECK_EQ_U(fake_ctx.commits, commits);
+        check_vi(vi, IDLE, lr, 300, p, RR);
+        CHECK_EQ_U(modify(vi, ln, 400, p, RW), ST_OK);
+        check_vi(vi, IDLE, ln, 400, p, RW);
+        check_ctx(vi);
+        CHECK_EQ_U(fake_ctx.e[vi].rdma_read, 0);
+        /* and back, RDMA read on again */
+        CHECK_EQ_U(modify(vi, lr, 400, p, RR), ST_OK);
+        check_vi(vi, IDLE, lr, 400, p, RR);
+        CHECK_EQ_U(fake_ctx.e[vi].rdma_read, 1);
+    }
+    if (lu) {
+        via_admin_vi_info_t before, after;
+        CHECK_EQ_U(query(vi, &before), ST_OK);
+        CHECK_EQ_U(modify(vi, lu, 400, p, 0), ST_INVALID_REL);
+        CHECK_EQ_U(modify(vi, lu, 400, p, RR), ST_INVALID_REL);
+        CHECK_EQ_U(query(vi, &after), ST_OK);
+        CHECK(memcmp(&before, &after, sizeof before) == 0);
+    }
+    CHECK_EQ_U(mem_ptag_uses(p & 0xFF), 2);
+    check_vi(other, IDLE, UNREL, 4096, p, 0);
 }
 
 static void test_args_len(void)
@@ -555,7 +716,16 @@ static void test_commits(void)
     /* A failed command commits nothing. */
     CHECK_EQ_U(modify(vi, UNREL, 0, p2, RW), ST_INVALID_MTU);
     CHECK_EQ_U(destroy(vi + 1), ST_INVALID_VI);
-    CHECK_EQ_U(create(2, 1, p, 0, &(uint32_t){0}), ST_INVALID_REL);
+    CHECK_EQ_U(create(3, 1, p, 0, &(uint32_t){0}), ST_INVALID_REL); /* two levels */
+    for (uint32_t l = 1; l <= 4; l <<= 1) {
+        if (rdma_read_ok(l))
+            continue;
+        uint32_t want = level_ok(l) ? ST_INVALID_RDMAREAD : ST_INVALID_REL;
+        CHECK_EQ_U(create(l, 1, p, RR, &(uint32_t){0}), want);
+        CHECK_EQ_U(modify(vi, l, MTS, p2, RW | RR), want);
+        if (!level_ok(l))
+            CHECK_EQ_U(create(l, 1, p, 0, &(uint32_t){0}), ST_INVALID_REL);
+    }
     CHECK_EQ_U(fake_ctx.commits, 2);
     CHECK_EQ_U(destroy(vi), ST_OK);
     CHECK_EQ_U(e->commits, 3);
@@ -569,6 +739,44 @@ static void test_commits(void)
     CHECK(fake_ctx.status_reads >= 100);
     check_ctx(vi);
     CHECK_EQ_U(fake_ctx.e[vi].commits, 4);
+    /* RDMA read (on a level with it) is the context's RDMA_READ: CREATE
+     * and MODIFY set and clear it, with the rest of the context. */
+    uint32_t lr = level_with_rdma_read();
+    if (lr) {
+        fake_ctx.cmd_busy = 0;
+        e = &fake_ctx.e[vi];
+        uint32_t resets = e->resets;
+        CHECK_EQ_U(modify(vi, lr, 77, p2, RR), ST_OK);
+        CHECK_EQ_U(e->commits, 5);
+        CHECK_EQ_U(e->resets, resets); /* MODIFY keeps the queues */
+        CHECK_EQ_U(e->enable, 1);
+        CHECK_EQ_U(e->state, IDLE);
+        CHECK_EQ_U(e->ptag, p2);
+        CHECK_EQ_U(e->mtu, 77);
+        CHECK_EQ_U(e->rdma_write, 0);
+        CHECK_EQ_U(e->rdma_read, 1);
+        check_ctx(vi);
+        CHECK_EQ_U(modify(vi, lr, 77, p2, RW), ST_OK);
+        CHECK_EQ_U(e->commits, 6);
+        CHECK_EQ_U(e->rdma_write, 1);
+        CHECK_EQ_U(e->rdma_read, 0);
+        uint32_t w = 0, commits = fake_ctx.commits;
+        CHECK_EQ_U(create(lr, 9000, p, RW | RR, &w), ST_OK);
+        CHECK_EQ_U(fake_ctx.commits, commits + 1);
+        const fake_ctx_entry_t *f = &fake_ctx.e[w];
+        CHECK_EQ_U(f->commits, 1);
+        CHECK_EQ_U(f->resets, 1);
+        CHECK_EQ_U(f->enable, 1);
+        CHECK_EQ_U(f->ptag, p);
+        CHECK_EQ_U(f->mtu, 9000);
+        CHECK_EQ_U(f->rdma_write, 1);
+        CHECK_EQ_U(f->rdma_read, 1);
+        check_ctx(w);
+        CHECK_EQ_U(destroy(w), ST_OK);
+        CHECK_EQ_U(f->enable, 0);
+        CHECK_EQ_U(f->rdma_read, 0);
+        check_ctx(w);
+    }
 }
 
 /* A commit that never finishes: ST_INTERNAL after VI_CTX_POLL_LIMIT status
@@ -679,10 +887,23 @@ static void test_connect(void)
 {
     boot(16);
     uint32_t p = new_ptag(), p2 = new_ptag();
-    uint32_t a = new_vi(p), b = 0, c = 0, d = 0;
+    uint32_t a = new_vi(p), b = 0, c = 0, d = 0, f = 0xFFFFFFFFu;
     CHECK_EQ_U(create(UNREL, 4096, p2, RW, &b), ST_OK); /* other ptag, flags: still fine */
     CHECK_EQ_U(create(UNREL, 4097, p, 0, &c), ST_OK);    /* other MTS */
     d = new_vi(p);
+    /* another supported level (if there is one): f, MTS as a's, RDMA read
+     * if its level has it */
+    uint32_t l2 = 0;
+    for (uint32_t l = 2; l <= 4 && !l2; l <<= 1)
+        if (level_ok(l))
+            l2 = l;
+    uint32_t f_flags = rdma_read_ok(l2) ? RW | RR : RW;
+    if (l2) {
+        uint32_t st = create(l2, 4096, p, f_flags, &f);
+        CHECK_EQ_U(st, ST_OK);
+        if (st != ST_OK)
+            l2 = 0; /* reported; the rest needs f */
+    }
     uint32_t commits = fake_ctx.commits;
     /* INVALID_VI: either end, never created or out of range */
     uint32_t bad[] = {9, 15, 16, 256, 0xFFFFFFFFu};
@@ -696,6 +917,19 @@ static void test_connect(void)
     /* INVALID_MTU */
     CHECK_EQ_U(connect(a, c), ST_INVALID_MTU);
     CHECK_EQ_U(connect(c, a), ST_INVALID_MTU);
+    /* INVALID_RELIABILITY_LEVEL: another level, either end; before the
+     * MTS; the RDMA enables play no part */
+    if (l2) {
+        CHECK_EQ_U(connect(a, f), ST_INVALID_REL);
+        CHECK_EQ_U(connect(f, a), ST_INVALID_REL);
+        CHECK_EQ_U(connect(b, f), ST_INVALID_REL);
+        CHECK_EQ_U(connect(f, c), ST_INVALID_REL); /* level before MTS */
+        CHECK_EQ_U(connect(c, f), ST_INVALID_REL);
+        CHECK_EQ_U(vi_set_state(f, ERROR), ST_OK);
+        CHECK_EQ_U(connect(a, f), ST_INVALID_STATE); /* state before level */
+        CHECK_EQ_U(vi_set_state(f, IDLE), ST_OK);
+        commits += 2;
+    }
     /* INVALID_STATE: not IDLE (either end); before the level and MTS */
     CHECK_EQ_U(vi_set_state(c, PENDING), ST_OK);
     CHECK_EQ_U(connect(a, c), ST_INVALID_STATE);
@@ -821,26 +1055,69 @@ static void test_connect(void)
     CHECK_EQ_U(vi_state(e), IDLE);
     CHECK_EQ_U(vi_state(c), CONNECTED);
     CHECK_EQ_U(vi_state(d), CONNECTED);
+
+    /* Two VIs of the other level connect (RDMA read on one end only: the
+     * enables need not match); the level, MTS and flags are kept, the
+     * context's RDMA_READ too; DISCONNECT takes both back to IDLE. */
+    if (l2) {
+        uint32_t g = 0;
+        CHECK_EQ_U(create(l2, 4096, p, 0, &g), ST_OK);
+        CHECK_EQ_U(connect(e, g), ST_INVALID_REL);
+        commits = fake_ctx.commits;
+        CHECK_EQ_U(connect(g, f), ST_OK);
+        CHECK_EQ_U(fake_ctx.commits, commits + 2);
+        check_vi(f, CONNECTED, l2, 4096, p, f_flags);
+        check_vi(g, CONNECTED, l2, 4096, p, 0);
+        CHECK_EQ_U(vi_peer(f), g);
+        CHECK_EQ_U(vi_peer(g), f);
+        check_ctx(f);
+        check_ctx(g);
+        CHECK_EQ_U(fake_ctx.e[f].rdma_read, rdma_read_ok(l2));
+        CHECK_EQ_U(fake_ctx.e[g].rdma_read, 0);
+        CHECK_EQ_U(modify(f, l2, 4096, p, 0), ST_INVALID_STATE);
+        CHECK_EQ_U(disconnect(f), ST_OK);
+        check_vi(f, IDLE, l2, 4096, p, f_flags);
+        check_vi(g, IDLE, l2, 4096, p, 0);
+        check_ctx(f);
+        check_ctx(g);
+        CHECK_EQ_U(vi_state(c), CONNECTED); /* the other pair is untouched */
+    }
 }
 
 /* Random commands against a model: after each, the table, the ptags' use
- * counts and every answer agree with it. */
+ * counts and every answer agree with it. The levels are drawn from the
+ * supported ones (FW_RELIABILITY_LEVEL_SUPPORT), now and then from any
+ * value; the model judges them and RDMA read by the masks. At the end,
+ * every outcome the masks make possible must have happened. */
 static void test_random(void)
 {
     enum { NV = 24, NP = 6 };
     boot(NV);
     struct {
         int live;
-        uint32_t state, mts, ptag, flags, peer;
+        uint32_t state, rel, mts, ptag, flags, peer;
     } model[NV] = {{0}};
     uint32_t ptags[NP];
     for (int i = 0; i < NP; i++)
         ptags[i] = new_ptag();
+    uint32_t levels[3], nlevels = 0;
+    for (uint32_t l = 1; l <= 4; l <<= 1)
+        if (level_ok(l))
+            levels[nlevels++] = l;
+    CHECK(nlevels > 0);
+    static const uint32_t any_rel[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0x80000000u, 0xFFFFFFFFu};
+    /* outcomes seen: per level (index log2) VIs made or modified, with RDMA
+     * read, connected; RDMA read refused; levels refused; CONNECT refused
+     * for the level */
+    uint32_t made[3] = {0}, made_rr[3] = {0}, connected[3] = {0};
+    uint32_t rr_refused = 0, rel_refused = 0, connect_rel = 0;
     for (int n = 0; n < 20000; n++) {
         uint32_t r = xorshift(), id = r % (NV + 2), pi = (r >> 8) % NP;
         uint32_t ptag = (r >> 12) % 16 == 0 ? ptags[pi] ^ 0x100 : ptags[pi];
         uint32_t mts = (r >> 16) % 8 == 0 ? MTS + 1 : 1 + (r >> 4) % MTS;
-        uint32_t flags = (r >> 20) & 3, rel = (r >> 22) % 16 == 0 ? 2 : UNREL;
+        uint32_t flags = (r >> 20) & 3, r2 = xorshift();
+        uint32_t rel = r2 % 16 == 0 ? any_rel[(r2 >> 4) % (sizeof any_rel / sizeof any_rel[0])]
+                                    : levels[(r2 >> 8) % nlevels];
         int live = id < NV && model[id].live;
         uint32_t want, st;
         uint32_t id2 = (r >> 4) % (NV + 2);
@@ -854,17 +1131,19 @@ static void test_random(void)
             uint32_t free_id = 0;
             while (free_id < NV && model[free_id].live)
                 free_id++;
-            want = rel != UNREL ? ST_INVALID_REL
-                   : mts > MTS ? ST_INVALID_MTU
-                   : ptag != ptags[pi] ? ST_INVALID_PTAG
-                   : (flags & RR) ? ST_INVALID_RDMAREAD
-                   : free_id == NV ? ST_NO_RESOURCE
-                                   : ST_OK;
+            want = attrs_want(rel, mts, ptag == ptags[pi], flags);
+            if (want == ST_OK && free_id == NV)
+                want = ST_NO_RESOURCE;
             CHECK_EQ_U(st, want);
+            rr_refused += st == ST_INVALID_RDMAREAD;
+            rel_refused += st == ST_INVALID_REL;
             if (st == ST_OK) {
                 CHECK_EQ_U(vi, free_id);
+                made[rel >> 1]++;
+                made_rr[rel >> 1] += (flags & RR) != 0;
                 model[vi].live = 1;
                 model[vi].state = IDLE;
+                model[vi].rel = rel;
                 model[vi].mts = mts;
                 model[vi].ptag = ptag;
                 model[vi].flags = flags;
@@ -882,13 +1161,14 @@ static void test_random(void)
             st = modify(id, rel, mts, ptag, flags);
             want = !live                      ? ST_INVALID_VI
                    : model[id].state != IDLE  ? ST_INVALID_STATE
-                   : rel != UNREL             ? ST_INVALID_REL
-                   : mts > MTS                ? ST_INVALID_MTU
-                   : ptag != ptags[pi]        ? ST_INVALID_PTAG
-                   : (flags & RR)             ? ST_INVALID_RDMAREAD
-                                              : ST_OK;
+                                              : attrs_want(rel, mts, ptag == ptags[pi], flags);
             CHECK_EQ_U(st, want);
+            rr_refused += st == ST_INVALID_RDMAREAD;
+            rel_refused += st == ST_INVALID_REL;
             if (st == ST_OK) {
+                made[rel >> 1]++;
+                made_rr[rel >> 1] += (flags & RR) != 0;
+                model[id].rel = rel;
                 model[id].mts = mts;
                 model[id].ptag = ptag;
                 model[id].flags = flags;
@@ -905,10 +1185,13 @@ static void test_random(void)
             want = !live || !live2                                         ? ST_INVALID_VI
                    : id == id2                                             ? ST_BAD_PARAM
                    : model[id].state != IDLE || model[id2].state != IDLE   ? ST_INVALID_STATE
+                   : model[id].rel != model[id2].rel                       ? ST_INVALID_REL
                    : model[id].mts != model[id2].mts                       ? ST_INVALID_MTU
                                                                            : ST_OK;
             CHECK_EQ_U(st, want);
+            connect_rel += st == ST_INVALID_REL;
             if (st == ST_OK) {
+                connected[model[id].rel >> 1]++;
                 model[id].state = model[id2].state = CONNECTED;
                 model[id].peer = id2;
                 model[id2].peer = id;
@@ -932,7 +1215,7 @@ static void test_random(void)
             break;
         default: /* query */
             if (live) {
-                check_vi(id, model[id].state, UNREL, model[id].mts, model[id].ptag, model[id].flags);
+                check_vi(id, model[id].state, model[id].rel, model[id].mts, model[id].ptag, model[id].flags);
                 CHECK_EQ_U(vi_peer(id), model[id].peer);
             }
             else
@@ -959,6 +1242,19 @@ static void test_random(void)
             CHECK_EQ_U(vi_count(), count);
         }
     }
+    /* Every supported level was created (or modified to) and connected;
+     * RDMA read was enabled on each level that has it and refused where
+     * the level lacks it; bad levels were refused, and CONNECT refused
+     * two different levels if there are two. */
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t l = 1u << k;
+        CHECK_EQ_U(made[k] != 0, level_ok(l));
+        CHECK_EQ_U(connected[k] != 0, level_ok(l));
+        CHECK_EQ_U(made_rr[k] != 0, rdma_read_ok(l));
+    }
+    CHECK_EQ_U(rr_refused != 0, level_without_rdma_read() != 0);
+    CHECK(rel_refused != 0);
+    CHECK_EQ_U(connect_rel != 0, nlevels > 1);
 }
 
 /* CONNECT_LOOPBACK's reliability-level check, in the build that supports
@@ -1386,9 +1682,73 @@ static void test_cm_peer(void)
     CHECK_EQ_U(e.reason, VIA_WIRE_CM_REASON_MTU);
 }
 
+/* The connection manager and the levels: a request carries its VI's level
+ * and RDMA enables; CM_ACCEPT with a VI of another level answers
+ * INVALID_RELIABILITY_LEVEL (REJECT RELIABILITY to the requester, before
+ * the MTS); with a VI of the same level (RDMA read on it where the level
+ * has it) the VI connects and ACCEPT carries its level and flags. */
+static void test_cm_levels(void)
+{
+    boot(16);
+    uint32_t l2 = 0;
+    for (uint32_t l = 2; l <= 4 && !l2; l <<= 1)
+        if (level_ok(l))
+            l2 = l;
+    if (!l2)
+        return; /* one level: test_cm_server covers it */
+    uint32_t fl = rdma_read_ok(l2) ? RW | RR : RW;
+    uint32_t p = new_ptag(), u = 0, v = 0, w = 0, id = 0;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &u), ST_OK);
+    CHECK_EQ_U(create(l2, 4096, p, fl, &v), ST_OK);
+    CHECK_EQ_U(create(l2, 4096, p, fl, &w), ST_OK);
+    CHECK_EQ_U(cm_listen_disc("lvl", 3, &id), ST_OK);
+
+    /* a request at l2 (MTS 8192 too): accepting it with the unreliable u
+     * is the level's refusal, not the MTS's */
+    cm_msg_t m = cm_msg(2, 7, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x02000021, "lvl", l2, 8192);
+    m.cm.attrs = fl;
+    cm_rx(&m);
+    via_admin_cm_event_t e = cm_poll_ev();
+    CHECK_EQ_U(e.type, VIA_ADMIN_CM_EV_REQUEST);
+    CHECK_EQ_U(e.reliability, l2);
+    CHECK_EQ_U(e.flags, fl);
+    via_admin_cm_accept_t acc = {.conn_id = 0x02000021, .vi = u};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_INVALID_REL);
+    const cm_msg_t *s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REJECT);
+    CHECK_EQ_U(s->cm.reason, VIA_WIRE_CM_REASON_RELIABILITY);
+    CHECK_EQ_U(vi_state(u), IDLE);
+
+    /* again at l2 and MTS 4096: accepted with v */
+    m = cm_msg(2, 7, 0xFFFF, VIA_WIRE_CM_OP_REQUEST, 0x02000022, "lvl", l2, 4096);
+    cm_rx(&m);
+    (void)cm_poll_ev();
+    acc = (via_admin_cm_accept_t){.conn_id = 0x02000022, .vi = v};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_ACCEPT, &acc, sizeof acc), ST_OK);
+    check_vi(v, CONNECTED, l2, 4096, p, fl);
+    CHECK_EQ_U(fake_ctx.e[v].state, CONNECTED);
+    CHECK_EQ_U(fake_ctx.e[v].peer, 7);
+    CHECK_EQ_U(fake_ctx.e[v].peer_node, 2);
+    CHECK_EQ_U(fake_ctx.e[v].rdma_write, 1);
+    CHECK_EQ_U(fake_ctx.e[v].rdma_read, rdma_read_ok(l2));
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_ACCEPT);
+    CHECK_EQ_U(s->cm.reliability, l2);
+    CHECK_EQ_U(s->cm.attrs, fl);
+
+    /* the client side: w's request carries l2 and its flags */
+    via_admin_cm_request_t rq = {.vi = w, .node = 4, .disc_len = 3, .discriminator = disc8("srv")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    s = cm_last_sent();
+    CHECK_EQ_U(s->cm.op, VIA_WIRE_CM_OP_REQUEST);
+    CHECK_EQ_U(s->cm.reliability, l2);
+    CHECK_EQ_U(s->cm.attrs, fl);
+    CHECK_EQ_U(vi_state(w), PENDING);
+}
+
 int main(void)
 {
-    if (FW_RELIABILITY_LEVEL_SUPPORT != 1u) {
+    if (FW_RELIABILITY_LEVEL_SUPPORT == 7u) {
         TEST_RUN(test_connect_levels);
         return test_main_end();
     }
@@ -1407,6 +1767,7 @@ int main(void)
     TEST_RUN(test_cm_server);
     TEST_RUN(test_cm_client);
     TEST_RUN(test_cm_peer);
+    TEST_RUN(test_cm_levels);
     TEST_RUN(test_random);
     return test_main_end();
 }
