@@ -427,6 +427,7 @@ wire [31:0]  x_tag = ext[`VIA_FRAME_EXT_TAG_RANGE];
 // RDMA read: the response's (or the cancelled read's) slot, the cancel's tag
 reg  [1:0]   rd_slot;
 reg  [31:0]  rcan_tag;
+reg  [VI_WIDTH-1:0] rcan_vi;   // ... and its VI
 reg  [31:0]  x_err;          // RDMA write with immediate data: the VI refuses it
 wire [VI_WIDTH-1:0] dst = h_dst[VI_WIDTH-1:0];
 wire [DATA_WIDTH+127:0] tdata_x = {128'd0, s_axis_tdata};
@@ -724,7 +725,7 @@ via_ram #(.WIDTH(RA_W), .WORDS(CDEPTH)) u_rec_a (
 );
 via_ram #(.WIDTH(RB_W), .WORDS(CDEPTH)) u_rec_b (
     .clk(clk),
-    .wr_en(rec_push), .wr_addr(rec_wr), .wr_data({dst, nx_va, nx_handle}),
+    .wr_en(rec_push), .wr_addr(rec_wr), .wr_data({(state == S_RCAN2) ? rcan_vi : dst, nx_va, nx_handle}),
     .rd_en(1'b1), .rd_addr(cb), .rd_data(rb_d)
 );
 wire [57:0] ra_va     = ra_d[RA_W-1 -: 58];
@@ -803,7 +804,7 @@ assign job_tag    = x_tag;
 assign job_err    = !rdma_re;
 // RDMA read response / cancel: the read it names
 assign rq_tag   = (state == S_RCAN) ? rcan_tag : x_tag;
-assign rq_vi    = (state == S_RCAN) ? rel_vi : dst;
+assign rq_vi    = (state == S_RCAN) ? rcan_vi : dst;
 wire   rrsp_ok  = rq_hit && rq_len == h_len;
 wire   rrsp_go  = state == S_RRSP && !abort && (!rrsp_ok || rec_cnt < CDEPTH);
 assign rq_claim = !abort && ((state == S_RRSP && rrsp_ok && rec_cnt < CDEPTH) || (state == S_RCAN && rq_hit));
@@ -982,7 +983,7 @@ always @(posedge clk) begin
         wbl_pulse <= 1'b0; wbl_vi <= {VI_WIDTH{1'b0}};
         cnt_rdma <= 32'd0; cnt_rdma_prot <= 32'd0;
         cnt_rreq <= 32'd0; cnt_rresp <= 32'd0; cnt_rdrop <= 32'd0;
-        rd_slot <= 2'd0; rcan_tag <= 32'd0;
+        rd_slot <= 2'd0; rcan_tag <= 32'd0; rcan_vi <= {VI_WIDTH{1'b0}};
         rd_done_valid <= 1'b0; rd_done_tag <= 32'd0; rd_done_ev <= 1'b0; rd_done_err <= 1'b0;
         aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
@@ -1329,6 +1330,7 @@ always @(posedge clk) begin
                 // comes, is dropped: the slot is no longer its)
                 if (hdr_cnt == 2'd0 && !s_axis_tvalid && rel_valid && rc_hit && rec_cnt < CDEPTH && !abort) begin
                     rcan_tag <= rc_tag;
+                    rcan_vi <= rel_vi;
                     state <= S_RCAN;
                 end
             end

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vianic/vianic/internal/hw"
+	"github.com/vianic/vianic/internal/simulator"
+	"github.com/vianic/vianic/internal/simulator/simtest"
 	"github.com/vianic/vianic/vipl"
 )
 
@@ -235,4 +237,161 @@ func TestCosimRdmaReadFence(t *testing.T) {
 	assert.Equal(t, uint32(2000), recv.Length())
 	assert.True(t, bytes.Equal(e.buf.Bytes[readSrc+999:readSrc+2999], e.buf.Bytes[dst:dst+2000]), "the send carried the bytes the read brought")
 	e.checkGuards(t, "fence", span{local, 2000}, span{dst, 2000})
+}
+
+// Two nodes across the fabric: each reads the other's memory, from 1 byte
+// to 64 KiB (a response of 16 wire frames), scattered into up to three
+// local segments at odd offsets, one crossing a page; then a refused read
+// (a region without RDMA read) completes with RDMA_PROTECTION_ERROR and
+// writes nothing. The bytes and the guard bytes around them are checked.
+func TestCosimRemoteRdmaRead(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.ReliableDelivery, MaxTransferSize: 65536,
+		EnableRdmaRead: true})
+	ctx := ctxT(t)
+	const src, srcLen = 24 * 4096, 20 * 4096 // each node's RDMA read source region
+	const dst = 1 * 4096                     // the local segments, pages 1..22
+	handles, noRead := make([]vipl.MemHandle, 2), make([]vipl.MemHandle, 2)
+	together(t, nicsOf(rn), func(i int) {
+		r := rn[i]
+		info, err := r.vi[1-i].Query(ctx)
+		require.NoError(t, err)
+		handles[i], err = r.n.RegisterMem(ctx, r.buf.VA+src, srcLen, vipl.MemAttributes{Ptag: info.Attributes.Ptag, EnableRdmaRead: true})
+		require.NoError(t, err)
+		noRead[i], err = r.n.RegisterMem(ctx, r.buf.VA+src, 4096, vipl.MemAttributes{Ptag: info.Attributes.Ptag})
+		require.NoError(t, err)
+		for k := range srcLen {
+			r.buf.Bytes[src+k] = byte(k*31 + i*7 + 3)
+		}
+	})
+	for round, size := range []int{8, 1, 4096 + 5, 20000, 65536, -1} {
+		together(t, nicsOf(rn), func(i int) {
+			r, peer := rn[i], 1-i
+			for k := dst; k < src; k++ {
+				r.buf.Bytes[k] = 0xEE
+			}
+			off, h, n := 4096-3+round*7, handles[peer], size
+			if size < 0 { // refused: the peer's region without RDMA read
+				off, h, n = 64, noRead[peer], 100
+			}
+			parts := []int{n / 3, n / 3, n - 2*(n/3)}
+			offs := []int{dst + 1, dst + 1 + parts[0] + 101, dst + 1 + parts[0] + parts[1] + 202}
+			var segs []vipl.DataSegment
+			for k, p := range parts {
+				if p > 0 {
+					segs = append(segs, r.seg(offs[k], p))
+				}
+			}
+			d := r.desc(t, 2, &vipl.Descriptor{Op: vipl.OpRdmaRead, Segments: segs,
+				Remote: vipl.AddressSegment{Addr: rn[peer].buf.VA + src + uint64(off), Handle: h}})
+			require.NoError(t, r.vi[peer].PostSend(ctx, d))
+			got, err := r.vi[peer].SendWait(ctx, 10)
+			require.NoError(t, err, "node %d: the RDMA read of %d bytes completes", i, n)
+			require.Same(t, d, got)
+			wantBytes := make([]byte, 0, n)
+			for k := range n {
+				wantBytes = append(wantBytes, byte((off+k)*31+peer*7+3))
+			}
+			var gotBytes []byte
+			for k, p := range parts {
+				if p > 0 {
+					gotBytes = append(gotBytes, r.buf.Bytes[offs[k]:offs[k]+p]...)
+				}
+			}
+			if size < 0 {
+				assert.Equal(t, "DONE|RDMA_PROTECTION_ERROR|op=RDMA_READ", d.Status().String(), "node %d: refused", i)
+				gotBytes, wantBytes = nil, nil
+			} else {
+				assert.Equal(t, "DONE|op=RDMA_READ", d.Status().String(), "node %d", i)
+				assert.True(t, bytes.Equal(wantBytes, gotBytes), "node %d: the %d bytes read from node %d", i, n, peer)
+			}
+			for k := dst; k < src; k++ {
+				in := false
+				for j, p := range parts {
+					if size >= 0 && k >= offs[j] && k < offs[j]+p {
+						in = true
+					}
+				}
+				if !in && r.buf.Bytes[k] != 0xEE {
+					t.Errorf("node %d: local byte %d written outside the read's segments", i, k)
+					break
+				}
+			}
+		})
+	}
+	closeAll(rn)
+	require.NoError(t, s.Stop())
+}
+
+// A read whose target never answers does not hang the initiator: node 0's
+// VI x is connected (ConnectRemote, no handshake) to a VI node 1 does not
+// have, so node 1's receive engine drops the request. SendWait times out;
+// a Disconnect completes the read FLUSHED (op RDMA_READ), then the send
+// that waited behind it completes; the NIC's other VIs keep working (a read of node
+// 1's memory on the connected pair, answered by node 1's hardware while
+// its process waits).
+func TestCosimRdmaReadPeerGone(t *testing.T) {
+	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
+	attrs := vipl.ViAttributes{ReliabilityLevel: vipl.ReliableDelivery, MaxTransferSize: 65536, EnableRdmaRead: true}
+	rn := newRemoteNodes(t, s, 2, attrs)
+	ctx := ctxT(t)
+	var h vipl.MemHandle
+	together(t, nicsOf(rn), func(i int) {
+		if i == 1 {
+			info, err := rn[1].vi[0].Query(ctx)
+			require.NoError(t, err)
+			h, err = rn[1].n.RegisterMem(ctx, rn[1].buf.VA, 4096, vipl.MemAttributes{Ptag: info.Attributes.Ptag, EnableRdmaRead: true})
+			require.NoError(t, err)
+			for k := range 4096 {
+				rn[1].buf.Bytes[k] = byte(k*5 + 1)
+			}
+		}
+	})
+	together(t, nicsOf(rn), func(i int) {
+		if i != 0 {
+			return // node 1's process waits; its NIC answers reads
+		}
+		r := rn[0]
+		info, err := r.vi[1].Query(ctx)
+		require.NoError(t, err)
+		attrs.Ptag = info.Attributes.Ptag
+		x, err := r.n.CreateVi(ctx, attrs)
+		require.NoError(t, err)
+		require.NoError(t, x.ConnectRemote(ctx, vipl.NodeAddress(1), 63))
+		rd := r.desc(t, 2, &vipl.Descriptor{Op: vipl.OpRdmaRead, Segments: []vipl.DataSegment{r.seg(4096, 64)},
+			Remote: vipl.AddressSegment{Addr: rn[1].buf.VA, Handle: h}})
+		send := r.desc(t, 3, &vipl.Descriptor{Segments: []vipl.DataSegment{r.seg(8192, 8)}})
+		require.NoError(t, x.PostSend(ctx, rd))
+		require.NoError(t, x.PostSend(ctx, send))
+		_, err = x.SendWait(ctx, 2)
+		require.ErrorIs(t, err, vipl.ErrTimeout, "no response: the read waits")
+		assert.Zero(t, rd.Status(), "the read has not completed")
+		require.NoError(t, x.Disconnect(ctx))
+		got, err := x.SendWait(ctx, 1)
+		require.NoError(t, err, "the read completes once its VI is disconnected")
+		require.Same(t, rd, got)
+		assert.Equal(t, "DONE|FLUSHED|op=RDMA_READ", rd.Status().String())
+		got, err = x.SendWait(ctx, 1)
+		require.NoError(t, err)
+		require.Same(t, send, got)
+		// (the send was the engine's before the Disconnect began: the
+		// context commit waits for it, and it leaves under the old
+		// context, as any send in flight when a Disconnect begins)
+		assert.Equal(t, "DONE|op=SEND", send.Status().String(), "the send behind the read")
+		// the connected pair still reads node 1's memory
+		d := r.desc(t, 4, &vipl.Descriptor{Op: vipl.OpRdmaRead, Segments: []vipl.DataSegment{r.seg(3*4096+7, 1000)},
+			Remote: vipl.AddressSegment{Addr: rn[1].buf.VA + 11, Handle: h}})
+		require.NoError(t, r.vi[1].PostSend(ctx, d))
+		_, err = r.vi[1].SendWait(ctx, 1)
+		require.NoError(t, err)
+		assert.Equal(t, "DONE|op=RDMA_READ", d.Status().String())
+		for k := range 1000 {
+			if r.buf.Bytes[3*4096+7+k] != byte((11+k)*5+1) {
+				t.Errorf("byte %d of the read after the lost one", k)
+				break
+			}
+		}
+	})
+	closeAll(rn)
+	require.NoError(t, s.Stop())
 }
