@@ -197,6 +197,14 @@ module via_cpu_periph #(
     // an AERR_PUSH store: one cycle, with its value (VI 15:0, CODE 23:16)
     output wire         aerr_push,
     output wire [23:0]  aerr_push_data,
+    // reliable connections the data path found broken (via_vi_engine):
+    // the lowest pending VI, a pulse per new one (EV_BREAK), and a
+    // VI_CTX_BREAK store (one cycle, the VI whose bit to clear)
+    input  wire         brk_valid,
+    input  wire [15:0]  brk_vi,
+    input  wire         brk_new,
+    output wire         brk_clr,
+    output wire [15:0]  brk_clr_vi,
 
     // activity, for via_nic's idle output
     output wire        ev_pending,   // event FIFO not empty
@@ -218,6 +226,8 @@ localparam [7:0]  EV_ADMIN = EV_ADMIN32[7:0];
 localparam [7:0]  EV_TIMER = EV_TIMER32[7:0];
 localparam [31:0] EV_CM32    = `VIA_FW_EV_CM;
 localparam [7:0]  EV_CM      = EV_CM32[7:0];
+localparam [31:0] EV_BREAK32 = `VIA_FW_EV_BREAK;
+localparam [7:0]  EV_BREAK   = EV_BREAK32[7:0];
 
 localparam [1:0]
     S_IDLE = 2'd0,   // waiting for an access
@@ -327,7 +337,9 @@ reg         cm_seen_reg;            // EV_CM was pushed for the message at the h
 reg         host_ev_reg;
 reg         aerr_ev_reg;
 reg  [23:0] aerr_data_reg;
-reg         cm_wr_dst, cm_wr_src, cm_send, cm_pop, host_ev, aerr_ev;
+reg         cm_wr_dst, cm_wr_src, cm_send, cm_pop, host_ev, aerr_ev, brk_wr;
+reg         brk_clr_reg;
+reg  [15:0] brk_clr_vi_reg;
 reg [7:0]   cm_wr_data;             // CM_TX_DATAk stored (one bit per word)
 
 reg        log_push_r;
@@ -363,8 +375,13 @@ wire timer_fire = arm_reg && time_cycles >= {cmp_hi_reg, cmp_lo_reg} && !admin_e
 // taken); it waits for a cycle without the other events
 wire cm_ev_want = cm_rx_valid && !cm_seen_reg && !cm_pop_reg;
 wire cm_ev_go   = cm_ev_want && !admin_event && !timer_fire;
-wire ev_in      = admin_event || timer_fire || cm_ev_go;
-wire [7:0] ev_code = admin_event ? EV_ADMIN : timer_fire ? EV_TIMER : EV_CM;
+// a broken connection announced (EV_BREAK) once per new one, in a cycle
+// without the other events (a full FIFO drops it: the firmware also looks
+// at VI_CTX_BREAK when it finds no event)
+reg  brk_ev_reg;
+wire brk_ev_go  = brk_ev_reg && !admin_event && !timer_fire && !cm_ev_go;
+wire ev_in      = admin_event || timer_fire || cm_ev_go || brk_ev_go;
+wire [7:0] ev_code = admin_event ? EV_ADMIN : timer_fire ? EV_TIMER : cm_ev_go ? EV_CM : EV_BREAK;
 wire ev_drop    = ev_in && !ev_ready;
 
 wire take = per_valid && !ready_reg && state_reg == S_IDLE;
@@ -406,6 +423,7 @@ always @* begin
     cm_pop          = 1'b0;
     host_ev         = 1'b0;
     aerr_ev         = 1'b0;
+    brk_wr          = 1'b0;
     ev_pop          = 1'b0;
     cnt_read        = 1'b0;
     cmd_en_r        = 1'b0;
@@ -513,6 +531,10 @@ always @* begin
                             end
                             `VIA_FW_REG_CM_RX_DST_VI: rdata_next[15:0] = cm_rx_dst_vi;
                             `VIA_FW_REG_CM_RX_POP:    rdata_next = 32'd0;
+                            `VIA_FW_REG_VI_CTX_BREAK: begin
+                                rdata_next[`VIA_FW_VI_CTX_BREAK_VALID_RANGE] = brk_valid;
+                                rdata_next[`VIA_FW_VI_CTX_BREAK_VI_RANGE] = brk_vi;
+                            end
                             `VIA_FW_REG_CM_RX_DATA0:  rdata_next = cm_rx_data[31:0];
                             `VIA_FW_REG_CM_RX_DATA1:  rdata_next = cm_rx_data[63:32];
                             `VIA_FW_REG_CM_RX_DATA2:  rdata_next = cm_rx_data[95:64];
@@ -584,6 +606,7 @@ always @* begin
                             `VIA_FW_REG_HOST_EVENT:     host_ev = 1'b1;
                             `VIA_FW_REG_AERR_PUSH:      aerr_ev = per_wstrb[0];
                             `VIA_FW_REG_CM_RX_POP:      cm_pop = 1'b1;
+                            `VIA_FW_REG_VI_CTX_BREAK:   brk_wr = per_wstrb[0];
                             `VIA_FW_REG_CM_TX_DST:      cm_wr_dst = 1'b1;
                             `VIA_FW_REG_CM_TX_SRC_VI:   cm_wr_src = 1'b1;
                             `VIA_FW_REG_CM_TX_SEND:     cm_send = per_wstrb[0];
@@ -752,7 +775,14 @@ always @(posedge clk) begin
         host_ev_reg   <= 1'b0;
         aerr_ev_reg   <= 1'b0;
         aerr_data_reg <= 24'd0;
+        brk_ev_reg    <= 1'b0;
+        brk_clr_reg   <= 1'b0;
+        brk_clr_vi_reg <= 16'd0;
     end else begin
+        if (brk_new) brk_ev_reg <= 1'b1;
+        else if (brk_ev_go) brk_ev_reg <= 1'b0;
+        brk_clr_reg <= brk_wr;
+        if (brk_wr) brk_clr_vi_reg <= per_wdata[15:0];
         if (cm_wr_dst) begin
             cmtx_dst_reg <= merge(cmtx_dst_reg, per_wdata, wmask) & 32'hFFFF_00FF;
         end
@@ -796,6 +826,8 @@ assign cm_tx_data   = cmt_data_reg;
 assign host_event   = host_ev_reg;
 assign aerr_push      = aerr_ev_reg;
 assign aerr_push_data = aerr_data_reg;
+assign brk_clr        = brk_clr_reg;
+assign brk_clr_vi     = brk_clr_vi_reg;
 
 assign per_ready      = ready_reg;
 assign per_rdata      = rdata_reg;

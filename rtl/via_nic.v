@@ -574,6 +574,9 @@ wire [1:0]              diag_inflight_epoch;
 wire        vctx_valid;
 wire [15:0] vctx_q_vi;
 wire [1:0]  vctx_queued;
+// reliable connections the data path found broken (VI_CTX_BREAK)
+wire        vbrk_valid, vbrk_new, vbrk_clr;
+wire [15:0] vbrk_vi, vbrk_clr_vi;
 wire        vctx_ready;
 wire [15:0] vctx_vi;
 wire        vctx_enable;
@@ -939,6 +942,11 @@ via_cpu_periph #(
     .host_event(fw_host_event),
     .aerr_push(fw_aerr_push),
     .aerr_push_data(fw_aerr_data),
+    .brk_valid(vbrk_valid),
+    .brk_vi(vbrk_vi),
+    .brk_new(vbrk_new),
+    .brk_clr(vbrk_clr),
+    .brk_clr_vi(vbrk_clr_vi),
     .ev_pending(per_ev_pending),
     .timer_armed(per_timer_armed),
     .busy(per_busy)
@@ -1371,6 +1379,11 @@ via_vi_engine #(
     .ctx_peer(vctx_peer),
     .ctx_q_vi(vctx_q_vi),
     .ctx_queued(vctx_queued),
+    .brk_valid(vbrk_valid),
+    .brk_vi(vbrk_vi),
+    .brk_new(vbrk_new),
+    .brk_clr(vbrk_clr),
+    .brk_clr_vi(vbrk_clr_vi),
     .lk_valid(vlk_valid),
     .lk_ready(vlk_ready),
     .lk_handle(vlk_handle),

@@ -97,6 +97,13 @@ module via_vi_engine #(
     // descriptors not yet completed; 0 for a VI out of range)
     input  wire [15:0]             ctx_q_vi,
     output wire [1:0]              ctx_queued,
+    // reliable connections the data path found broken (via_cpu_periph's
+    // VI_CTX_BREAK): the lowest pending VI, a pulse per new one, a clear
+    output wire                    brk_valid,
+    output wire [15:0]             brk_vi,
+    output wire                    brk_new,
+    input  wire                    brk_clr,
+    input  wire [15:0]             brk_clr_vi,
 
     // TPT lookups: port 0 TX fetch, 1 TX data, 2 RX fetch, 3 RX data
     output wire [3:0]              lk_valid,
@@ -234,6 +241,8 @@ wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 wire [31:0] rx_cnt_rdma, rx_cnt_rdma_prot;
 wire [31:0] rx_cnt_rreq, rx_cnt_rresp, rx_cnt_rdrop;
+wire                rx_brk;
+wire [VI_WIDTH-1:0] rx_brk_vi;
 // RDMA read between the engines (via_vi_rx hands requests to via_vi_tx as
 // response jobs; via_vi_tx keeps the read slots the responses go into)
 wire                rd_job_valid, rd_job_ready, rd_job_err;
@@ -721,8 +730,40 @@ via_vi_rx #(
     .rd_done_err(rd_done_err),
     .cnt_rreq(rx_cnt_rreq),
     .cnt_rresp(rx_cnt_rresp),
-    .cnt_rdrop(rx_cnt_rdrop)
+    .cnt_rdrop(rx_cnt_rdrop),
+    .brk_pulse(rx_brk),
+    .brk_vi(rx_brk_vi)
 );
+
+// ------------------------------------------------------------ broken reliable connections
+// one pending bit per VI, set by the receive engine (an RDMA read that
+// completed with an error other than FLUSHED), read by the firmware
+// through VI_CTX_BREAK (the lowest pending VI; brk_new announces a new
+// one), cleared by its store of the VI's index
+reg  [NUM_VI-1:0] brk_bits;
+reg               brk_new_r;
+reg  [15:0]       brk_low;
+integer           bk;
+always @(*) begin
+    brk_low = 16'd0;
+    for (bk = NUM_VI - 1; bk >= 0; bk = bk - 1)
+        if (brk_bits[bk]) brk_low = bk[15:0];
+end
+wire [31:0] rx_brk_vi32 = {{(32-VI_WIDTH){1'b0}}, rx_brk_vi};
+wire [31:0] brk_clr_vi32 = {16'd0, brk_clr_vi};
+always @(posedge clk) begin
+    if (rst) begin
+        brk_bits <= {NUM_VI{1'b0}};
+        brk_new_r <= 1'b0;
+    end else begin
+        brk_new_r <= rx_brk && rx_brk_vi32 < NUM_VI_U && !brk_bits[rx_brk_vi32 % NUM_VI];
+        if (brk_clr && brk_clr_vi32 < NUM_VI_U) brk_bits[brk_clr_vi32 % NUM_VI] <= 1'b0;
+        if (rx_brk && rx_brk_vi32 < NUM_VI_U) brk_bits[rx_brk_vi32 % NUM_VI] <= 1'b1;
+    end
+end
+assign brk_valid = |brk_bits;
+assign brk_vi = brk_low;
+assign brk_new = brk_new_r;
 
 // ------------------------------------------------------------ asynchronous errors
 // errors the data path finds outside any call, queued for the driver:

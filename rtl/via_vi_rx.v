@@ -298,7 +298,11 @@ module via_vi_rx #(
     output reg                     rd_done_err,
     output reg  [31:0]             cnt_rreq,       // RDMA read requests answered (jobs handed over)
     output reg  [31:0]             cnt_rresp,      // RDMA read responses placed (or cut short)
-    output reg  [31:0]             cnt_rdrop       // read requests or responses dropped (no job room, no waiting read)
+    output reg  [31:0]             cnt_rdrop,      // read requests or responses dropped (no job room, no waiting read)
+    // an RDMA read completed with an error other than FLUSHED (pulse): its
+    // reliable connection is broken (the firmware moves the VI to ERROR)
+    output reg                     brk_pulse,
+    output reg  [VI_WIDTH-1:0]     brk_vi
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -715,6 +719,7 @@ reg           r_berr [0:CDEPTH-1];   // a data B with an error
 reg  [7:0]    r_dout [0:CDEPTH-1];   // bursts queued or sent, B not received
 reg           r_rd   [0:CDEPTH-1];   // an RDMA read's completion (its response or its cancel)
 reg  [1:0]    r_rsl  [0:CDEPTH-1];   // ... its read slot
+reg           r_brk  [0:CDEPTH-1];   // ... completed with an error that breaks the connection
 wire [RA_W-1:0] ra_d;
 wire [RB_W-1:0] rb_d;
 via_ram #(.WIDTH(RA_W), .WORDS(CDEPTH)) u_rec_a (
@@ -974,7 +979,7 @@ always @(posedge clk) begin
         ca_err <= 32'd0;
         for (i = 0; i < CDEPTH; i = i + 1) begin
             r_full[i] <= 1'b0; r_wbd[i] <= 1'b0; r_lost[i] <= 1'b0; r_err[i] <= 1'b0;
-            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0; r_rd[i] <= 1'b0; r_rsl[i] <= 2'd0;
+            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0; r_rd[i] <= 1'b0; r_rsl[i] <= 2'd0; r_brk[i] <= 1'b0;
         end
         done_pulse <= 1'b0;
         done_vi <= {VI_WIDTH{1'b0}};
@@ -985,12 +990,14 @@ always @(posedge clk) begin
         cnt_rreq <= 32'd0; cnt_rresp <= 32'd0; cnt_rdrop <= 32'd0;
         rd_slot <= 2'd0; rcan_tag <= 32'd0; rcan_vi <= {VI_WIDTH{1'b0}};
         rd_done_valid <= 1'b0; rd_done_tag <= 32'd0; rd_done_ev <= 1'b0; rd_done_err <= 1'b0;
+        brk_pulse <= 1'b0; brk_vi <= {VI_WIDTH{1'b0}};
         aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
         done_pulse <= 1'b0;
         wbl_pulse <= 1'b0;
         aerr_valid <= 1'b0;
+        brk_pulse <= 1'b0;
 
         // ---------------- stream side
         if (s_fire) begin
@@ -1233,6 +1240,7 @@ always @(posedge clk) begin
                 if (ca_push_ok) begin
                     r_wbd[ca] <= 1'b1;
                     r_err[ca] <= ca_err != 32'd0;
+                    r_brk[ca] <= r_rd[ca] && (ca_err & ~ST_FLUSH) != 32'd0;
                     ca <= ca + 1'b1;
                     ca_st <= CA_IDLE;
                 end
@@ -1261,6 +1269,8 @@ always @(posedge clk) begin
                     rd_done_tag <= {30'd0, r_rsl[cb]};
                     rd_done_ev <= !r_lost[cb];
                     rd_done_err <= r_err[cb];
+                    brk_pulse <= r_brk[cb] && !r_lost[cb];
+                    brk_vi <= rb_vi;
                     if (r_lost[cb]) begin
                         wbl_pulse <= 1'b1;
                         wbl_vi <= rb_vi;

@@ -100,6 +100,48 @@ func (e *readEnv) read(t *testing.T, vi *vipl.Vi, segs []vipl.DataSegment, h vip
 
 var rdmaReadOK = want(0, vipl.CompletedRdmaRead)
 
+// connLost lets simulated time run (vi's SendWait, 1 ms at a time) until
+// the error handler has had CONN_LOST for every VI of ids.
+func connLost(t *testing.T, vi *vipl.Vi, got <-chan vipl.ErrorDescriptor, ids ...vipl.ViID) {
+	t.Helper()
+	want := map[vipl.ViID]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for range 20 {
+	drain:
+		for {
+			select {
+			case d := <-got:
+				if d.ErrorCode == vipl.ErrorConnLost && d.ResourceCode == vipl.ResourceVi {
+					delete(want, d.ViID)
+				}
+			default:
+				break drain
+			}
+		}
+		if len(want) == 0 {
+			return
+		}
+		_, err := vi.SendWait(ctxT(t), 1)
+		require.ErrorIs(t, err, vipl.ErrTimeout)
+	}
+	require.Failf(t, "no CONN_LOST", "for VIs %v", want)
+}
+
+// reconnect takes a broken pair (both ERROR) back to CONNECTED.
+func reconnect(t *testing.T, a, b *vipl.Vi) {
+	t.Helper()
+	ctx := ctxT(t)
+	for _, v := range []*vipl.Vi{a, b} {
+		info, err := v.Query(ctx)
+		require.NoError(t, err)
+		require.Equal(t, vipl.ViError, info.State, "VI %d: the reliable connection is broken", v.ID())
+		require.NoError(t, v.Disconnect(ctx))
+	}
+	require.NoError(t, a.ConnectLoopback(ctx, b))
+}
+
 func TestCosimRdmaRead(t *testing.T) {
 	e := newReadEnv(t)
 	rreq0, rresp0 := e.counter(t, hw.RegViRxRreq), e.counter(t, hw.RegViRxRresp)
@@ -125,6 +167,9 @@ func TestCosimRdmaRead(t *testing.T) {
 // enable) refuse the range, the target sends no byte of it, and the
 // initiator's descriptor completes with RDMA_PROTECTION_ERROR (op
 // RDMA_READ); nothing is written into the local segments or around them.
+// The error breaks the reliable connection: both VIs go to ERROR and both
+// owners hear CONN_LOST; after a Disconnect and a new connection the pair
+// reads again.
 // Local errors of the read descriptor itself complete it at the initiator
 // without a request: a local segment the TPT refuses (LOCAL_PROTECTION_ERROR,
 // found when the response is placed), a VI without RDMA read
@@ -145,6 +190,8 @@ func TestCosimRdmaReadProtection(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, e.n.DeregisterMem(ctx, e.buf.VA+readSrc, stale))
 
+	got := make(chan vipl.ErrorDescriptor, 64)
+	require.NoError(t, e.n.ErrorCallback(func(d vipl.ErrorDescriptor) { got <- d }))
 	rdmaRProt := want(vipl.StatusRdmaProtectionError, vipl.CompletedRdmaRead)
 	cases := []struct {
 		name   string
@@ -166,7 +213,13 @@ func TestCosimRdmaReadProtection(t *testing.T) {
 		assertStatus(t, rdmaRProt, d, c.name)
 		e.checkGuards(t, c.name) // nothing written, not even into the segments
 		_ = spans
-		// the same VI reads again (the refusal left nothing behind)
+		// the connection is broken; connected again, the pair reads
+		peer := e.rb
+		if c.vi == x {
+			peer = y
+		}
+		connLost(t, e.a, got, c.vi.ID(), peer.ID())
+		reconnect(t, c.vi, peer)
 		segs, spans = e.dst(badGuardFirst*4096, 300)
 		vi := c.vi
 		if vi == x {
@@ -186,6 +239,8 @@ func TestCosimRdmaReadProtection(t *testing.T) {
 	assertStatus(t, want(vipl.StatusLocalProtectionError, vipl.CompletedRdmaRead), d, "bad local segment")
 	assert.True(t, bytes.Equal(e.buf.Bytes[readSrc:readSrc+spans[0].n], e.gathered(spans[:1])), "bad local segment: the first segment's bytes")
 	e.checkGuards(t, "bad local segment", spans[0])
+	connLost(t, e.a, got, e.ra.ID(), e.rb.ID())
+	reconnect(t, e.ra, e.rb)
 
 	// an RDMA read on a VI that does not enable it, and on an UNRELIABLE
 	// VI (which cannot): LOCAL_FORMAT_ERROR at the initiator, no request
@@ -241,9 +296,11 @@ func TestCosimRdmaReadFence(t *testing.T) {
 
 // Two nodes across the fabric: each reads the other's memory, from 1 byte
 // to 64 KiB (a response of 16 wire frames), scattered into up to three
-// local segments at odd offsets, one crossing a page; then a refused read
-// (a region without RDMA read) completes with RDMA_PROTECTION_ERROR and
-// writes nothing. The bytes and the guard bytes around them are checked.
+// local segments at odd offsets, one crossing a page; the bytes and the
+// guard bytes around them are checked. Then node 0's read of a region
+// without RDMA read completes with RDMA_PROTECTION_ERROR, writes nothing,
+// and breaks the connection: node 0's VI goes to ERROR, node 1's too (the
+// DISCONNECT node 0's firmware sends), and both owners hear CONN_LOST.
 func TestCosimRemoteRdmaRead(t *testing.T) {
 	s := simtest.StartSim(t, simulator.SimOptions{Nodes: 2, WaitDrivers: 2})
 	rn := newRemoteNodes(t, s, 2, vipl.ViAttributes{ReliabilityLevel: vipl.ReliableDelivery, MaxTransferSize: 65536,
@@ -264,8 +321,15 @@ func TestCosimRemoteRdmaRead(t *testing.T) {
 			r.buf.Bytes[src+k] = byte(k*31 + i*7 + 3)
 		}
 	})
+	errs := []chan vipl.ErrorDescriptor{make(chan vipl.ErrorDescriptor, 16), make(chan vipl.ErrorDescriptor, 16)}
+	for i := range rn {
+		require.NoError(t, rn[i].n.ErrorCallback(func(d vipl.ErrorDescriptor) { errs[i] <- d }))
+	}
 	for round, size := range []int{8, 1, 4096 + 5, 20000, 65536, -1} {
 		together(t, nicsOf(rn), func(i int) {
+			if size < 0 && i == 1 {
+				return // node 0 alone reads what it may not
+			}
 			r, peer := rn[i], 1-i
 			for k := dst; k < src; k++ {
 				r.buf.Bytes[k] = 0xEE
@@ -319,6 +383,13 @@ func TestCosimRemoteRdmaRead(t *testing.T) {
 			}
 		})
 	}
+	together(t, nicsOf(rn), func(i int) {
+		v := rn[i].vi[1-i]
+		connLost(t, v, errs[i], v.ID())
+		info, err := v.Query(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, vipl.ViError, info.State, "node %d: the connection is broken", i)
+	})
 	closeAll(rn)
 	require.NoError(t, s.Stop())
 }

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x675ca9e914087058)
+#define VIA_FW_HASH VIA_ULL(0x99c0394b866a3355)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -22,6 +22,7 @@
 #define VIA_FW_EV_ADMIN VIA_U(0x1) /* The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD. */
 #define VIA_FW_EV_TIMER VIA_U(0x2) /* The timer reached TIMER_CMP. */
 #define VIA_FW_EV_CM VIA_U(0x3) /* A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID). */
+#define VIA_FW_EV_BREAK VIA_U(0x4) /* The data path found an error that breaks a reliable connection: the VI waits in VI_CTX_BREAK. */
 #define VIA_FW_TPT_OP_NOP VIA_U(0x0) /* Nothing. */
 #define VIA_FW_TPT_OP_WRITE VIA_U(0x1) /* Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN). */
 #define VIA_FW_TPT_OP_SET_ATTR VIA_U(0x2) /* Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid. */
@@ -277,6 +278,13 @@
 #define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT VIA_U(9)
 #define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK VIA_U(0x00000200)
 
+/* VI_CTX_BREAK (rw): VIs whose reliable connection the data path found broken (an RDMA read completed with an error other than FLUSHED), one pending bit per VI; EV_BREAK announces a new one. Reads the lowest pending VI; a store of a VI's index clears its bit. */
+#define VIA_FW_REG_VI_CTX_BREAK VIA_U(0x15c)
+#define VIA_FW_VI_CTX_BREAK_VI_SHIFT VIA_U(0)
+#define VIA_FW_VI_CTX_BREAK_VI_MASK VIA_U(0x0000ffff)
+#define VIA_FW_VI_CTX_BREAK_VALID_SHIFT VIA_U(31)
+#define VIA_FW_VI_CTX_BREAK_VALID_MASK VIA_U(0x80000000)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -351,6 +359,10 @@ static inline uint32_t via_fw_vi_ctx_status_send_queued_get(uint32_t v) { return
 static inline uint32_t via_fw_vi_ctx_status_send_queued_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK) | ((x << VIA_FW_VI_CTX_STATUS_SEND_QUEUED_SHIFT) & VIA_FW_VI_CTX_STATUS_SEND_QUEUED_MASK)); }
 static inline uint32_t via_fw_vi_ctx_status_recv_queued_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) >> VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_status_recv_queued_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK) | ((x << VIA_FW_VI_CTX_STATUS_RECV_QUEUED_SHIFT) & VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MASK)); }
+static inline uint32_t via_fw_vi_ctx_break_vi_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_BREAK_VI_MASK) >> VIA_FW_VI_CTX_BREAK_VI_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_break_vi_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_BREAK_VI_MASK) | ((x << VIA_FW_VI_CTX_BREAK_VI_SHIFT) & VIA_FW_VI_CTX_BREAK_VI_MASK)); }
+static inline uint32_t via_fw_vi_ctx_break_valid_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_BREAK_VALID_MASK) >> VIA_FW_VI_CTX_BREAK_VALID_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_break_valid_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_BREAK_VALID_MASK) | ((x << VIA_FW_VI_CTX_BREAK_VALID_SHIFT) & VIA_FW_VI_CTX_BREAK_VALID_MASK)); }
 
 #endif /* __ASSEMBLER__ */
 

@@ -457,6 +457,20 @@ static void rx_disconnect(const cm_msg_t *m)
     send(node, vi, m->src_vi, VIA_WIRE_CM_OP_DISCONNECT_ACK, 0, 0, 0, 0, 0, 0, 0);
 }
 
+void cm_break(uint32_t vi)
+{
+    uint32_t node, peer, pnode, ppeer;
+    if (vi_peer_of(vi, &node, &peer) != VIA_ADMIN_ST_OK || vi_remote_disconnected(vi) != VIA_ADMIN_ST_OK)
+        return;
+    cm_hw_async_error(VIA_VIP_ERROR_CONN_LOST, vi);
+    if (node != vi_self_node()) {
+        cm_disconnected(vi, node, peer);
+    } else if (peer != vi && vi_peer_of(peer, &pnode, &ppeer) == VIA_ADMIN_ST_OK && pnode == node && ppeer == vi &&
+               vi_remote_disconnected(peer) == VIA_ADMIN_ST_OK) {
+        cm_hw_async_error(VIA_VIP_ERROR_CONN_LOST, peer);
+    }
+}
+
 void cm_rx(const cm_msg_t *m)
 {
     switch (m->cm.op) {

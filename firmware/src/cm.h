@@ -85,6 +85,16 @@ uint32_t cm_poll(via_admin_cm_event_t *out);
  * DISCONNECT_ACK answers. */
 void cm_disconnected(uint32_t vi, uint32_t node, uint32_t peer);
 
+/* The data path found VI vi's reliable connection broken (VI_CTX_BREAK: an
+ * RDMA read completed with an error other than FLUSHED). VIA's reliable
+ * levels break the connection on such an error: if vi is still CONNECTED
+ * it goes to ERROR (its queued descriptors complete FLUSHED; its owner's
+ * Disconnect takes it to IDLE) and its owner hears CONN_LOST; a peer on
+ * this NIC goes to ERROR the same way, a peer on another node is sent a
+ * DISCONNECT (its node does the same there). Nothing if vi is not
+ * CONNECTED. */
+void cm_break(uint32_t vi);
+
 /* Counters, for tests and the log: messages dropped because they matched
  * nothing. */
 uint32_t cm_dropped(void);

@@ -165,6 +165,18 @@ void cm_rx_drain(void)
     }
 }
 
+/* The VIs whose reliable connection the data path broke (VI_CTX_BREAK):
+ * each one's bit cleared, then cm_break. */
+static void break_drain(void)
+{
+    uint32_t b;
+    while ((b = hw_read(VIA_FW_REG_VI_CTX_BREAK)) & VIA_FW_VI_CTX_BREAK_VALID_MASK) {
+        uint32_t vi = b & VIA_FW_VI_CTX_BREAK_VI_MASK;
+        hw_write(VIA_FW_REG_VI_CTX_BREAK, vi);
+        cm_break(vi);
+    }
+}
+
 int main(void)
 {
     boot();
@@ -172,12 +184,17 @@ int main(void)
         uint32_t ev = hw_read(VIA_FW_REG_EVENT);
         switch (via_fw_event_code_get(ev)) {
         case VIA_FW_EV_NONE:
-            /* a CONNECT message whose EV_CM a full FIFO dropped */
+            /* a CONNECT message or a broken connection whose event a
+             * full FIFO dropped */
             cm_rx_drain();
+            break_drain();
             hw_wait_for_event();
             break;
         case VIA_FW_EV_CM:
             cm_rx_drain();
+            break;
+        case VIA_FW_EV_BREAK:
+            break_drain();
             break;
         case VIA_FW_EV_ADMIN:
             admin_event();

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x675ca9e914087058
+const FwHash uint64 = 0x99c0394b866a3355
 
 // Constants of the layout.
 const (
@@ -23,6 +23,8 @@ const (
 	FwEvTimer = 0x2
 	// FwEvCm: A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID).
 	FwEvCm = 0x3
+	// FwEvBreak: The data path found an error that breaks a reliable connection: the VI waits in VI_CTX_BREAK.
+	FwEvBreak = 0x4
 	// FwTptOpNop: Nothing.
 	FwTptOpNop = 0x0
 	// FwTptOpWrite: Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
@@ -53,6 +55,7 @@ var FwEvNames = map[FwEv]string{
 	FwEvAdmin: "ADMIN",
 	FwEvTimer: "TIMER",
 	FwEvCm:    "CM",
+	FwEvBreak: "BREAK",
 }
 
 // String returns the value's name in the layout ("NONE"), or EV(N) for a value the layout does not name.
@@ -236,6 +239,8 @@ const (
 	FwRegViCtxCmd uint32 = 0x154
 	// FwRegViCtxStatus (ro): Context commit status.
 	FwRegViCtxStatus uint32 = 0x158
+	// FwRegViCtxBreak (rw): VIs whose reliable connection the data path found broken (an RDMA read completed with an error other than FLUSHED), one pending bit per VI; EV_BREAK announces a new one. Reads the lowest pending VI; a store of a VI's index clears its bit.
+	FwRegViCtxBreak uint32 = 0x15c
 )
 
 // Register fields' bits in place, as constants.
@@ -275,6 +280,8 @@ const (
 	FwViCtxStatusBusyMask       = 0x1        // VI_CTX_STATUS[0:0]
 	FwViCtxStatusSendQueuedMask = 0x100      // VI_CTX_STATUS[8:8]
 	FwViCtxStatusRecvQueuedMask = 0x200      // VI_CTX_STATUS[9:9]
+	FwViCtxBreakViMask          = 0xffff     // VI_CTX_BREAK[15:0]
+	FwViCtxBreakValidMask       = 0x80000000 // VI_CTX_BREAK[31:31]
 )
 
 // Fields, as typed accessors.
@@ -349,6 +356,10 @@ var (
 	FwViCtxStatusSendQueued = Field{Reg: FwRegViCtxStatus, Name: "SEND_QUEUED", LSB: 8, Width: 1, Access: AccessRO}
 	// FwViCtxStatusRecvQueued is VI_CTX_STATUS[9:9] (ro): The receive queue of VI VI_CTX_VI holds posted descriptors not yet completed.
 	FwViCtxStatusRecvQueued = Field{Reg: FwRegViCtxStatus, Name: "RECV_QUEUED", LSB: 9, Width: 1, Access: AccessRO}
+	// FwViCtxBreakVi is VI_CTX_BREAK[15:0] (rw): The lowest VI with its bit set (read); the VI whose bit to clear (store).
+	FwViCtxBreakVi = Field{Reg: FwRegViCtxBreak, Name: "VI", LSB: 0, Width: 16, Access: AccessRW}
+	// FwViCtxBreakValid is VI_CTX_BREAK[31:31] (rw): 1: a VI is pending (read).
+	FwViCtxBreakValid = Field{Reg: FwRegViCtxBreak, Name: "VALID", LSB: 31, Width: 1, Access: AccessRW}
 )
 
 // Fw describes the fw layout: every register and field, for tools that work by name.
@@ -464,6 +475,10 @@ var Fw = Map{
 			FwViCtxStatusBusy,
 			FwViCtxStatusSendQueued,
 			FwViCtxStatusRecvQueued,
+		}},
+		{Name: "VI_CTX_BREAK", Offset: FwRegViCtxBreak, Access: AccessRW, Doc: "VIs whose reliable connection the data path found broken (an RDMA read completed with an error other than FLUSHED), one pending bit per VI; EV_BREAK announces a new one. Reads the lowest pending VI; a store of a VI's index clears its bit.", Fields: []Field{
+			FwViCtxBreakVi,
+			FwViCtxBreakValid,
 		}},
 	},
 }

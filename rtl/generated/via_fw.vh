@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'h675ca9e914087058
+`define VIA_FW_HASH 64'h99c0394b866a3355
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -14,6 +14,7 @@
 `define VIA_FW_EV_ADMIN 32'h00000001 // The host rang ADMIN_DOORBELL: a command waits in ADMIN_CMD.
 `define VIA_FW_EV_TIMER 32'h00000002 // The timer reached TIMER_CMP.
 `define VIA_FW_EV_CM 32'h00000003 // A connection-management message came in from the fabric: it waits in CM_RX (CM_RX_STATUS.VALID).
+`define VIA_FW_EV_BREAK 32'h00000004 // The data path found an error that breaks a reliable connection: the VI waits in VI_CTX_BREAK.
 `define VIA_FW_TPT_OP_NOP 32'h00000000 // Nothing.
 `define VIA_FW_TPT_OP_WRITE 32'h00000001 // Registers the region TPT_INDEX from TPT_VA, TPT_LEN, TPT_ATTR and TPT_PL (valid with the entry's current generation, reported in TPT_STATUS.GEN).
 `define VIA_FW_TPT_OP_SET_ATTR 32'h00000002 // Changes a valid region's ptag and RDMA enables (TPT_ATTR) only; its handle stays valid.
@@ -231,5 +232,14 @@
 `define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_MSB 9
 `define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_WIDTH 1
 `define VIA_FW_VI_CTX_STATUS_RECV_QUEUED_RANGE 9:9
+`define VIA_FW_REG_VI_CTX_BREAK 16'h015c // rw VIs whose reliable connection the data path found broken (an RDMA read completed with an error other than FLUSHED), one pending bit per VI; EV_BREAK announces a new one. Reads the lowest pending VI; a store of a VI's index clears its bit.
+`define VIA_FW_VI_CTX_BREAK_VI_LSB 0
+`define VIA_FW_VI_CTX_BREAK_VI_MSB 15
+`define VIA_FW_VI_CTX_BREAK_VI_WIDTH 16
+`define VIA_FW_VI_CTX_BREAK_VI_RANGE 15:0
+`define VIA_FW_VI_CTX_BREAK_VALID_LSB 31
+`define VIA_FW_VI_CTX_BREAK_VALID_MSB 31
+`define VIA_FW_VI_CTX_BREAK_VALID_WIDTH 1
+`define VIA_FW_VI_CTX_BREAK_VALID_RANGE 31:31
 
 `endif // VIA_FW_VH

@@ -262,6 +262,8 @@ via_cpu_periph #(
     .host_event(host_event),
     .aerr_push(aerr_push),
     .aerr_push_data(aerr_push_data),
+    // VI_CTX_BREAK: nothing pending (the co-simulation tests drive it)
+    .brk_valid(1'b0), .brk_vi(16'd0), .brk_new(1'b0), .brk_clr(), .brk_clr_vi(),
     .busy(busy)
 );
 
