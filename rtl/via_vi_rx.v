@@ -62,6 +62,25 @@
 //      the fetched Next) and, if Status was written, done_pulse, cnt_desc
 //      (cnt_err if error).
 //
+// RDMA read (docs/vi.md, "RDMA read"; the read slots are via_vi_tx's)
+//   RREQ  a request (op READ_REQ) for a connected VI becomes a response job
+//         for via_vi_tx (job_*; refused, job_err, if the VI does not enable
+//         RDMA read; dropped and counted in cnt_rdrop if the FIFO is full);
+//         the frame is drained.
+//   RRSP  a response (op READ_RESP) whose tag names a slot waiting for dst
+//         with the same length (rq_hit) claims it and scatters into the
+//         slot's local segments (rs_idx, the walker's segment source) with
+//         LOCAL_WRITE lookups; else dropped (cnt_rdrop). Its completion
+//         record writes Status = DONE | error | op RDMA_READ (no Length or
+//         ImmediateData; an aborted response completes with the trailer's
+//         error bits, or TRANSPORT_ERROR), then, once via_vi_tx's ring has
+//         passed the read (rd_passed), advances the send queue (adv_q 0) and
+//         hands the completion to via_vi_tx (rd_done_*).
+//   RCAN  between frames, while a context commit of a VI waits and it has a
+//         waiting read (rc_hit), the read completes FLUSHED the same way.
+//   A read that completes with an error other than FLUSHED pulses brk_* (the
+//   firmware's VI_CTX_BREAK: the reliable connection is broken).
+//
 // rel_valid/rel_vi (level, from the integrator: a context commit of rel_vi
 // waits): no take for rel_vi while rel_valid is 1 (a frame for it that
 // needs a take is dropped and counted in cnt_drop_no_recv); if rel_vi is the hot VI,

@@ -76,6 +76,26 @@
 //            (SLVERR/DECERR: cnt_wb_lost): done_pulse, cnt_desc, cnt_err
 //            (the status has an error bit); the record is free again.
 //
+// RDMA read (docs/vi.md, "RDMA read")
+//   request  a good RDMA read takes one of RS = 4 read slots at classify
+//            (its descriptor's VA, handle, ptag, Length, Next: rq_* for
+//            via_vi_rx), its issue side copies the local data segments
+//            into sram (rs_* for via_vi_rx) and the address segment into
+//            xram with the tag {generation, slot}; its frame (op READ_REQ)
+//            has no payload, the length as its immediate word. The record
+//            is a skip record: no Status write, advance or completion
+//            here (r_sk): via_vi_rx completes the read (rd_done), after
+//            cp has passed the record (rd_passed). A send-queue item of a
+//            VI with a slot waits at classify (the queue's order, the
+//            fence); so does a good read while every slot is taken.
+//   response a job of via_vi_rx's (job_*, a FIFO of JQ = NUM_VI entries)
+//            becomes a skip record ahead of any fetch result: REMOTE_READ
+//            lookups of the range under the job's ptag, the data as a
+//            send's, a frame (op READ_RESP) to the requester with its tag;
+//            a refused job or lookup ends it with RDMA_PROTECTION_ERROR.
+//   rc_*     the waiting read of a VI (via_vi_rx cancels it while a
+//            context commit of the VI waits); rq_claim takes a slot.
+//
 // Abort (level): no new work, lookup, AR, AW, fetch request, advance or
 // record is started; a request or lookup not yet taken is withdrawn; what is
 // in flight is finished (every lookup response, R beat and B taken; fetch

@@ -6,32 +6,52 @@
 // Store and forward per frame: a frame's payload is written into a buffer
 // and handed on only once its trailer shows it good, so a bad frame is
 // dropped whole and never delivered. Headers: the 4 beats of HDR, then for
-// the kinds that carry the RDMA extension (RDMA_WRITE, RDMA_READ_REQ; the
-// kind is known from beat 0) its 2 beats; the CRC covers them all and the
-// payload. Good means: the CRC matches, the trailer's STATUS is 0, the
-// frame has all its header beats and a trailer, the payload has SEG_LEN
-// bytes (at most MTU), the frame is for this node (DST_NODE = node_id), and
-// its KIND is SEND, RDMA_WRITE, or CONNECT with a 32-byte payload.
-// Everything else is counted and dropped (RDMA_READ_REQ, RDMA_READ_RESP and
-// ACK, not handled yet, as unknown KIND). The RDMA extension's RESERVED is
-// ignored.
+// the kinds that carry the RDMA extension (RDMA_WRITE, RDMA_READ_REQ,
+// RDMA_READ_RESP; the kind is known from beat 0) its 2 beats; the CRC
+// covers them all and the payload. Good means: the CRC matches, the
+// trailer's STATUS is 0, the frame has all its header beats and a trailer,
+// the payload has SEG_LEN bytes (at most MTU), the frame is for this node
+// (DST_NODE = node_id), and its KIND is SEND, RDMA_WRITE, RDMA_READ_RESP,
+// RDMA_READ_REQ as a whole message without payload (FIRST and LAST,
+// MSG_LEN 0, SEG_LEN 0), or CONNECT with a 32-byte payload. Everything else
+// is counted and dropped (a READ_REQ or CONNECT of another shape as
+// malformed; ACK, not handled yet, as unknown KIND).
+//
+// A nonzero STATUS: the sender cut its message short. Such a frame is
+// counted with the CRC failures (cnt_crc) and, of every KIND but one,
+// dropped: if its message was open (earlier segments delivered) it ends
+// aborted as below once another message's frame comes; if it was the first
+// segment, nothing of the message is delivered. The exception is
+// RDMA_READ_RESP, whose sender's status is the error the initiator's read
+// completes with (rtl/via_frame.vh): a READ_RESP frame with a nonzero
+// STATUS, a good CRC, for this node, whose payload is at most SEG_LEN
+// bytes (at most MTU) ends its message there, as on the loopback path: its
+// payload (the bytes that came, fewer than SEG_LEN if the sender cut it
+// short) and a trailer with that STATUS, whether it is the FIRST segment
+// (the header and extension first) or continues the open message (as
+// below, but it need not be LAST or a multiple of 8 long); one that does
+// neither is a reassembly error as any segment. Such a message is not
+// counted in cnt_msgs (whole messages only).
 //
 // Reassembly: the segments of a message arrive one after the other (the
 // fabric carries one message at a time on a link, and a sender sends a
 // message's segments back to back), so one message is open at a time. A
 // FIRST segment starts the internal frame (its header: DST_VI, SRC_VI,
-// LENGTH = MSG_LEN, IMM, the immediate flag, OP send for KIND SEND or RDMA
-// write for KIND RDMA_WRITE, PEER_NODE = the sender's node in byte 14; for
-// an RDMA write then the RDMA extension: the FIRST segment's REMOTE_VA and
-// REMOTE_HANDLE), each segment adds its payload, the LAST one ends it with
-// trailer status 0. A segment that does not continue the open message
-// (another sender or VI, another KIND, a gap in OFFSET, a non-last segment
-// whose length is not a multiple of 8, more bytes than MSG_LEN; for an RDMA
-// write another REMOTE_HANDLE, or a REMOTE_VA other than the FIRST
-// segment's REMOTE_VA + OFFSET, modulo 2^64), and a FIRST while one is
-// open, end the open message with trailer status STATUS_ABORT (the receive
-// engine then drops it and keeps its receive descriptor), and a segment
-// that starts nothing is dropped; all counted.
+// LENGTH = MSG_LEN, IMM, the immediate flag, OP: send 0 for KIND SEND, RDMA
+// write 1 for RDMA_WRITE, RDMA read request 2 for RDMA_READ_REQ, RDMA read
+// response 3 for RDMA_READ_RESP; PEER_NODE = the sender's node in byte 14;
+// for the RDMA kinds then the RDMA extension: the FIRST segment's
+// REMOTE_VA, REMOTE_HANDLE and TAG in bytes 0..7, 8..11, 12..15, TAG as
+// carried, also for RDMA writes), each segment adds its payload, the LAST
+// one ends it with trailer status 0 (a READ_RESP cut short: with its
+// STATUS, above). A segment that does not continue the
+// open message (another sender or VI, another KIND, a gap in OFFSET, a
+// non-last segment whose length is not a multiple of 8, more bytes than
+// MSG_LEN; for the RDMA kinds another REMOTE_HANDLE or TAG, or a REMOTE_VA
+// other than the FIRST segment's REMOTE_VA + OFFSET, modulo 2^64), and a
+// FIRST while one is open, end the open message with trailer status
+// STATUS_ABORT (the receive engine then drops it and keeps its receive
+// descriptor), and a segment that starts nothing is dropped; all counted.
 //
 //   s_axis_*   wire frames (from the link)
 //   m_axis_*   internal frames (to the receive engine)
@@ -102,7 +122,11 @@ generate
     end
 endgenerate
 
-localparam [7:0]  KIND_SEND = 8'd0, KIND_CONNECT = 8'd1, KIND_RDMA_WRITE = 8'd2, KIND_RDMA_READ_REQ = 8'd3;
+localparam [7:0]  KIND_SEND = 8'd0, KIND_CONNECT = 8'd1, KIND_RDMA_WRITE = 8'd2, KIND_RDMA_READ_REQ = 8'd3,
+                  KIND_RDMA_READ_RESP = 8'd4;
+// internal ops (rtl/via_frame.vh): send 0, RDMA write 1, RDMA read request
+// 2, RDMA read response 3
+localparam [1:0]  OP_SEND = 2'd0, OP_RDMA_WRITE = 2'd1, OP_RDMA_READ_REQ = 2'd2, OP_RDMA_READ_RESP = 2'd3;
 localparam [31:0] CM_BYTES = 32;
 // the internal trailer's status of an aborted message (any nonzero value
 // makes the receive engine drop the frame)
@@ -116,7 +140,7 @@ reg [2:0]   w_hb;               // header beat (0..3 HDR, 4..5 RDMA extension)
 reg [63:0]  h0, h1, h2;         // header beats 0..2 (beat 3 is IMM: h3)
 reg [31:0]  h3;
 reg [63:0]  h4;                 // RDMA extension: REMOTE_VA
-reg [31:0]  h5;                 // its REMOTE_HANDLE (RESERVED is ignored)
+reg [63:0]  h5;                 // its {TAG, REMOTE_HANDLE}
 reg [BA:0]  wp;                 // committed write pointer (free-running, one extra bit)
 reg [BA:0]  wp_t;               // this frame's next beat
 reg [BA:0]  rp;                 // read pointer
@@ -159,7 +183,12 @@ wire [31:0] f_msg_len  = h1[63:32];
 wire [31:0] f_offset   = h2[31:0];
 wire [15:0] f_seg_len  = h2[47:32];
 // frames of these kinds carry the RDMA extension after HDR (docs/wire.md)
-wire        f_ext      = (f_kind == KIND_RDMA_WRITE) || (f_kind == KIND_RDMA_READ_REQ);
+wire        f_ext      = (f_kind == KIND_RDMA_WRITE) || (f_kind == KIND_RDMA_READ_REQ) ||
+                         (f_kind == KIND_RDMA_READ_RESP);
+// the internal OP of a SEND or RDMA frame
+wire [1:0]  f_op       = (f_kind == KIND_RDMA_WRITE) ? OP_RDMA_WRITE :
+                         (f_kind == KIND_RDMA_READ_REQ) ? OP_RDMA_READ_REQ :
+                         (f_kind == KIND_RDMA_READ_RESP) ? OP_RDMA_READ_RESP : OP_SEND;
 
 // the trailer's verdict
 wire [31:0] t_crc    = s_axis_tdata[31:0];
@@ -167,20 +196,31 @@ wire [31:0] t_status = s_axis_tdata[63:32];
 wire        v_crc    = (t_crc == crc) && (t_status == 32'd0);
 wire        v_len    = ({16'd0, f_seg_len} == w_bytes) && ({16'd0, f_seg_len} <= MTU_W);
 wire        v_node   = (f_dst_node == node_id);
-wire        v_kind   = (f_kind == KIND_SEND) || (f_kind == KIND_CONNECT) || (f_kind == KIND_RDMA_WRITE);
+wire        v_kind   = (f_kind == KIND_SEND) || (f_kind == KIND_CONNECT) || f_ext;
 wire        v_cm     = (f_kind != KIND_CONNECT) || ({16'd0, f_seg_len} == CM_BYTES && f_flags[1:0] == 2'b11);
+// a read request: one whole message, no payload
+wire        v_req    = (f_kind != KIND_RDMA_READ_REQ) ||
+                       (f_seg_len == 16'd0 && f_msg_len == 32'd0 && f_flags[1:0] == 2'b11);
 wire        trl_beat = (w_st == W_P) && s_fire && s_axis_tlast;
-wire        good     = v_crc && v_len && v_node && v_kind && v_cm;
+wire        good     = v_crc && v_len && v_node && v_kind && v_cm && v_req;
+// a READ_RESP its sender cut short: delivered with its STATUS (w_bytes <=
+// SEG_LEN bytes of payload)
+wire        v_rcut   = (t_crc == crc) && (t_status != 32'd0) && (f_kind == KIND_RDMA_READ_RESP) && v_node &&
+                       (w_bytes <= {16'd0, f_seg_len}) && ({16'd0, f_seg_len} <= MTU_W);
+wire        keep     = good || v_rcut;  // the frame goes on to reassembly
 
-// segment queue: {kind connect, kind RDMA write, first, last, immf,
-// src_node, src_vi, dst_vi, msg_len, offset, seg_len, imm, remote VA,
-// remote handle (these two meaningful for RDMA writes only), start}
-localparam QW = 1 + 1 + 1 + 1 + 1 + 8 + 16 + 16 + 32 + 32 + 16 + 32 + 64 + 32 + (BA + 1);
+// segment queue: {kind connect, internal OP, first, last, immf, src_node,
+// src_vi, dst_vi, msg_len, offset, payload bytes (SEG_LEN; fewer in a
+// READ_RESP cut short), imm, remote VA, {tag, remote handle} (these two
+// meaningful for the RDMA kinds only), the sender's STATUS (0 but in a
+// READ_RESP cut short), start}
+localparam QW = 1 + 2 + 1 + 1 + 1 + 8 + 16 + 16 + 32 + 32 + 16 + 32 + 64 + 64 + 32 + (BA + 1);
 reg  [QW-1:0] q_mem [0:SEGQ-1];
 reg  [QA-1:0] q_wr, q_rd;
-wire          q_push = trl_beat && good;
-wire [QW-1:0] q_in = {f_kind == KIND_CONNECT, f_kind == KIND_RDMA_WRITE, f_flags[0], f_flags[1], f_flags[2],
-                      f_src_node, f_src_vi, f_dst_vi, f_msg_len, f_offset, f_seg_len, h3, h4, h5, wp};
+wire          q_push = trl_beat && keep;
+wire [QW-1:0] q_in = {f_kind == KIND_CONNECT, f_op, f_flags[0], f_flags[1], f_flags[2],
+                      f_src_node, f_src_vi, f_dst_vi, f_msg_len, f_offset, w_bytes[15:0], h3, h4, h5,
+                      good ? 32'd0 : t_status, wp};
 
 always @(posedge clk) begin
     if (q_push) q_mem[q_wr] <= q_in;
@@ -203,7 +243,7 @@ via_ram #(.WIDTH(64), .WORDS(BUF_BEATS)) u_buf (
 always @(posedge clk) begin
     if (rst) begin
         w_st <= W_H; w_hb <= 3'd0;
-        h0 <= 64'd0; h1 <= 64'd0; h2 <= 64'd0; h3 <= 32'd0; h4 <= 64'd0; h5 <= 32'd0;
+        h0 <= 64'd0; h1 <= 64'd0; h2 <= 64'd0; h3 <= 32'd0; h4 <= 64'd0; h5 <= 64'd0;
         wp <= {(BA + 1){1'b0}}; wp_t <= {(BA + 1){1'b0}};
         w_bytes <= 32'd0;
         q_wr <= {QA{1'b0}};
@@ -224,7 +264,7 @@ always @(posedge clk) begin
                 3'd2: h2 <= s_axis_tdata;
                 3'd3: h3 <= s_axis_tdata[31:0];
                 3'd4: h4 <= s_axis_tdata;
-                default: h5 <= s_axis_tdata[31:0];
+                default: h5 <= s_axis_tdata;
                 endcase
                 w_hb <= w_hb + 3'd1;
                 // the headers end after HDR, or after the RDMA extension
@@ -241,13 +281,16 @@ always @(posedge clk) begin
             if (s_axis_tlast) begin
                 w_st <= W_H;
                 w_hb <= 3'd0;
-                if (good) begin
+                if (keep) begin
                     wp <= wp_t;
-                    cnt_frames <= cnt_frames + 32'd1;
                 end else begin
                     wp_t <= wp;
+                end
+                if (good) begin
+                    cnt_frames <= cnt_frames + 32'd1;
+                end else begin
                     if (!v_crc) cnt_crc <= cnt_crc + 32'd1;
-                    else if (!v_len || !v_cm) cnt_malformed <= cnt_malformed + 32'd1;
+                    else if (!v_len || !v_cm || !v_req) cnt_malformed <= cnt_malformed + 32'd1;
                     else if (!v_node) cnt_misrouted <= cnt_misrouted + 32'd1;
                     else cnt_kind <= cnt_kind + 32'd1;
                 end
@@ -274,14 +317,17 @@ end
 // ------------------------------------------------------------ read side
 
 wire [QW-1:0] q_out = q_mem[q_rd];
-wire        d_cm, d_rdma, d_first, d_last, d_immf;
+wire        d_cm, d_first, d_last, d_immf;
+wire [1:0]  d_op;
 wire [7:0]  d_src_node;
 wire [15:0] d_src_vi, d_dst_vi, d_seg_len;
-wire [31:0] d_msg_len, d_offset, d_imm, d_handle;
+wire [31:0] d_msg_len, d_offset, d_imm, d_handle, d_tag, d_status;
 wire [63:0] d_va;
 wire [BA:0] d_start;
-assign {d_cm, d_rdma, d_first, d_last, d_immf, d_src_node, d_src_vi, d_dst_vi, d_msg_len, d_offset, d_seg_len,
-        d_imm, d_va, d_handle, d_start} = q_out;
+assign {d_cm, d_op, d_first, d_last, d_immf, d_src_node, d_src_vi, d_dst_vi, d_msg_len, d_offset, d_seg_len,
+        d_imm, d_va, d_tag, d_handle, d_status, d_start} = q_out;
+wire        d_cut = (d_status != 32'd0);     // a READ_RESP cut short: it ends its message
+wire        d_rdma = (d_op != OP_SEND);  // the frame carries the RDMA extension
 wire        q_any = (q_cnt != {(QA + 1){1'b0}});
 // payload beats of the frame (SEG_LEN <= MTU < 8 * BUF_BEATS: it fits BA+1 bits)
 wire [13:0] d_beats14 = {1'b0, d_seg_len[15:3]} + {13'd0, d_seg_len[2:0] != 3'd0};
@@ -313,8 +359,9 @@ reg        open;
 reg [31:0] exp_off, cur_len;
 reg [15:0] cur_src_vi, cur_dst_vi;
 reg [7:0]  cur_src_node;
-reg        cur_rdma;     // the open message is an RDMA write
-reg [31:0] cur_handle;   // its REMOTE_HANDLE
+reg [1:0]  cur_op;       // the open message's internal OP
+reg [31:0] cur_handle;   // RDMA: its REMOTE_HANDLE
+reg [31:0] cur_tag;      // RDMA: its TAG
 reg [63:0] exp_va;       // the REMOTE_VA its next segment must carry
 
 localparam [3:0] R_IDLE = 4'd0,  // take the next frame
@@ -322,11 +369,11 @@ localparam [3:0] R_IDLE = 4'd0,  // take the next frame
                  R_H0 = 4'd2,    // internal header, first beat
                  R_H1 = 4'd3,    // second beat
                  R_PAY = 4'd4,   // payload beats from the buffer
-                 R_TRL = 4'd5,   // trailer, status 0
+                 R_TRL = 4'd5,   // trailer, status r_status
                  R_CM = 4'd6,    // gather a CONNECT payload
                  R_SKIP = 4'd7,  // drop the frame's payload
-                 R_E0 = 4'd8,    // RDMA write: internal extension, REMOTE_VA
-                 R_E1 = 4'd9;    // its second beat, REMOTE_HANDLE
+                 R_E0 = 4'd8,    // RDMA kinds: internal extension, REMOTE_VA
+                 R_E1 = 4'd9;    // its second beat, {TAG, REMOTE_HANDLE}
 reg [3:0]  r_st;
 reg        r_then_h;     // after R_ABORT: start this frame (FIRST) or skip it
 reg [BA:0] r_left;       // payload beats still to read
@@ -334,19 +381,23 @@ reg [BA:0] r_addr;
 reg        r_inflight;   // a buffer read whose data lands this cycle
 reg        r_last_beat;  // that read is the frame's last beat
 reg [7:0]  r_keep_last;
-reg        r_msg_done;   // after the payload: the trailer (LAST) or back to idle
+reg        r_msg_done;   // after the payload: the trailer (LAST, or cut short) or back to idle
+reg [31:0] r_status;     // that trailer's status (0; a READ_RESP cut short: the sender's)
 reg        pop_req;      // the head frame is done: pop it (next cycle)
 
-// what the head frame (SEND or RDMA_WRITE; CONNECT: d_cm) does to the open
-// message
+// what the head frame (SEND or an RDMA kind; CONNECT: d_cm) does to the
+// open message
 wire        d_ok_first = !d_cm && d_first && (d_offset == 32'd0) && ({16'd0, d_seg_len} <= d_msg_len) &&
-                         (d_last ? ({16'd0, d_seg_len} == d_msg_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+                         (d_cut || (d_last ? ({16'd0, d_seg_len} == d_msg_len) :
+                                             (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0)));
 // (exp_va = the FIRST segment's REMOTE_VA + exp_off, and d_offset == exp_off)
-wire        d_rdma_ok = (d_rdma == cur_rdma) && (!d_rdma || (d_handle == cur_handle && d_va == exp_va));
+wire        d_rdma_ok = (d_op == cur_op) &&
+                        (!d_rdma || (d_handle == cur_handle && d_tag == cur_tag && d_va == exp_va));
 wire        d_cont_ok = !d_cm && !d_first && open && d_src_node == cur_src_node && d_src_vi == cur_src_vi &&
                         d_dst_vi == cur_dst_vi && d_msg_len == cur_len && d_offset == exp_off && d_rdma_ok &&
                         (d_offset + {16'd0, d_seg_len} <= cur_len) &&
-                        (d_last ? (d_offset + {16'd0, d_seg_len} == cur_len) : (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0));
+                        (d_cut || (d_last ? (d_offset + {16'd0, d_seg_len} == cur_len) :
+                                            (d_seg_len[2:0] == 3'd0 && d_seg_len != 16'd0)));
 wire [7:0]  d_keep_last = (d_seg_len[2:0] == 3'd0) ? 8'hFF : (8'hFF >> (4'd8 - {1'b0, d_seg_len[2:0]}));
 
 wire rd_pay = (r_st == R_PAY) && (r_left != {(BA + 1){1'b0}}) && o_room;
@@ -355,18 +406,18 @@ assign b_rd_en = rd_pay || rd_cm;
 assign b_rd_addr = r_addr[BA-1:0];
 
 wire [63:0] ihdr0 = {d_msg_len, d_src_vi, d_dst_vi};
-wire [63:0] ihdr1 = {8'd0, d_src_node, 7'd0, d_rdma /* OP: send 0, RDMA write 1 */, 7'd0, d_immf, d_imm};
+wire [63:0] ihdr1 = {8'd0, d_src_node, 6'd0, d_op, 7'd0, d_immf, d_imm};
 wire        can_push = o_room && !r_inflight;  // a header or trailer beat now
 
 always @(posedge clk) begin
     if (rst) begin
         r_st <= R_IDLE; r_then_h <= 1'b0;
         r_left <= {(BA + 1){1'b0}}; r_addr <= {(BA + 1){1'b0}};
-        r_inflight <= 1'b0; r_last_beat <= 1'b0; r_keep_last <= 8'hFF; r_msg_done <= 1'b0;
+        r_inflight <= 1'b0; r_last_beat <= 1'b0; r_keep_last <= 8'hFF; r_msg_done <= 1'b0; r_status <= 32'd0;
         pop_req <= 1'b0;
         open <= 1'b0; exp_off <= 32'd0; cur_len <= 32'd0;
         cur_src_vi <= 16'd0; cur_dst_vi <= 16'd0; cur_src_node <= 8'd0;
-        cur_rdma <= 1'b0; cur_handle <= 32'd0; exp_va <= 64'd0;
+        cur_op <= OP_SEND; cur_handle <= 32'd0; cur_tag <= 32'd0; exp_va <= 64'd0;
         o_push <= 1'b0; o_reg <= 73'd0;
         q_rd <= {QA{1'b0}}; q_cnt <= {(QA + 1){1'b0}};
         rp <= {(BA + 1){1'b0}};
@@ -418,7 +469,8 @@ always @(posedge clk) begin
                 r_keep_last <= d_keep_last;
                 exp_off <= d_offset + {16'd0, d_seg_len};
                 exp_va <= exp_va + {48'd0, d_seg_len};
-                r_msg_done <= d_last;
+                r_msg_done <= d_last || d_cut;
+                r_status <= d_status;
                 r_st <= R_PAY;
             end else begin
                 // does not continue the open message: end it, drop this
@@ -444,12 +496,13 @@ always @(posedge clk) begin
             o_reg <= {1'b0, 8'hFF, ihdr1};
             open <= 1'b1;
             cur_src_node <= d_src_node; cur_src_vi <= d_src_vi; cur_dst_vi <= d_dst_vi; cur_len <= d_msg_len;
-            cur_rdma <= d_rdma; cur_handle <= d_handle;
+            cur_op <= d_op; cur_handle <= d_handle; cur_tag <= d_tag;
             exp_off <= {16'd0, d_seg_len};
             exp_va <= d_va + {48'd0, d_seg_len};
             r_addr <= d_start; r_left <= d_beats;
             r_keep_last <= d_keep_last;
-            r_msg_done <= d_last;
+            r_msg_done <= d_last || d_cut;
+            r_status <= d_status;
             r_st <= d_rdma ? R_E0 : R_PAY;
         end
         R_E0: if (can_push) begin
@@ -459,7 +512,7 @@ always @(posedge clk) begin
         end
         R_E1: if (can_push) begin
             o_push <= 1'b1;
-            o_reg <= {1'b0, 8'hFF, 32'd0, d_handle};
+            o_reg <= {1'b0, 8'hFF, d_tag, d_handle};
             r_st <= R_PAY;
         end
         R_PAY: if (r_left == {(BA + 1){1'b0}} && !r_inflight && !b_rd_en) begin
@@ -471,9 +524,9 @@ always @(posedge clk) begin
         end
         R_TRL: if (can_push) begin
             o_push <= 1'b1;
-            o_reg <= {1'b1, 8'hFF, 64'd0};
+            o_reg <= {1'b1, 8'hFF, 32'd0, r_status};
             open <= 1'b0;
-            cnt_msgs <= cnt_msgs + 32'd1;
+            if (r_status == 32'd0) cnt_msgs <= cnt_msgs + 32'd1;
             r_st <= R_IDLE;
         end
         R_CM: if (r_left == {(BA + 1){1'b0}} && !r_inflight && !b_rd_en) begin

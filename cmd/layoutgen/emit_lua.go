@@ -58,7 +58,7 @@ func (l *Layout) Lua() ([]byte, error) {
 		return nil, err
 	}
 	var rdmaKinds []uint64
-	for _, k := range []string{"KIND_RDMA_WRITE", "KIND_RDMA_READ_REQ"} {
+	for _, k := range []string{"KIND_RDMA_WRITE", "KIND_RDMA_READ_REQ", "KIND_RDMA_READ_RESP"} {
 		v, err := need(k)
 		if err != nil {
 			return nil, err

@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_WIRE_HASH VIA_ULL(0x716d3251cf30c1fb)
+#define VIA_WIRE_HASH VIA_ULL(0x0bda2ed028a4f15b)
 
 #define VIA_WIRE_MTU VIA_U(0x1000) /* Largest payload of one frame in bytes; longer messages are segmented. */
 #define VIA_WIRE_ETHERTYPE VIA_U(0x88b5) /* EtherType of vianic frames in captures (IEEE 802 local experimental EtherType 1). */
@@ -24,8 +24,8 @@
 #define VIA_WIRE_KIND_SEND VIA_U(0x0) /* A segment of a send: the payload goes into the receive descriptor at the head of DST_VI's receive queue. */
 #define VIA_WIRE_KIND_CONNECT VIA_U(0x1) /* A connection-management message (payload: CM). */
 #define VIA_WIRE_KIND_RDMA_WRITE VIA_U(0x2) /* A segment of an RDMA write (extension RDMA; issue 11). */
-#define VIA_WIRE_KIND_RDMA_READ_REQ VIA_U(0x3) /* An RDMA read request (extension RDMA; issue 11). */
-#define VIA_WIRE_KIND_RDMA_READ_RESP VIA_U(0x4) /* A segment of an RDMA read response (issue 11). */
+#define VIA_WIRE_KIND_RDMA_READ_REQ VIA_U(0x3) /* An RDMA read request (extension RDMA; issue 11): one frame, FIRST and LAST, no payload (MSG_LEN and SEG_LEN 0), IMMEDIATE (with FLAGS.IMMEDIATE) the read's length in bytes. */
+#define VIA_WIRE_KIND_RDMA_READ_RESP VIA_U(0x4) /* A segment of an RDMA read response (extension RDMA; issue 11): the data read, segmented as an RDMA write. */
 #define VIA_WIRE_KIND_ACK VIA_U(0x5) /* An acknowledgement of the reliable levels (SEQ acknowledged; issue 11). */
 #define VIA_WIRE_CM_OP_REQUEST VIA_U(0x0) /* Client to server: connect DST's VI listening on DISCRIMINATOR to the sender's VI. */
 #define VIA_WIRE_CM_OP_ACCEPT VIA_U(0x1) /* Server to client: accepted; ATTRS are the server VI's. */
@@ -66,7 +66,7 @@
 #define VIA_WIRE_RDMA_BYTES VIA_U(16)
 #define VIA_WIRE_RDMA_REMOTE_VA_OFFSET VIA_U(0)
 #define VIA_WIRE_RDMA_REMOTE_HANDLE_OFFSET VIA_U(8)
-#define VIA_WIRE_RDMA_RESERVED_OFFSET VIA_U(12)
+#define VIA_WIRE_RDMA_TAG_OFFSET VIA_U(12)
 
 /* TRL: The trailer, last in every frame (one beat on the 64-bit datapath). */
 #define VIA_WIRE_TRL_BYTES VIA_U(8)
@@ -137,19 +137,19 @@ _Static_assert(offsetof(via_wire_hdr_t, reserved2) == 28, "HDR.RESERVED2 offset"
 
 /* RDMA: Extension header of RDMA frames, after HDR (issue 11). */
 typedef struct __attribute__((packed, aligned(4))) {
-    uint64_t remote_va; /* Virtual address at the target. */
-    uint32_t remote_handle; /* Memory handle of the target region. */
-    uint32_t reserved; /* Zero. */
+    uint64_t remote_va; /* Virtual address at the target of the segment's first byte (the message's + OFFSET); in a read response the responder's base is 0 (REMOTE_VA = OFFSET). */
+    uint32_t remote_handle; /* Memory handle of the target region (0 in a read response). */
+    uint32_t tag; /* RDMA read request and response: the initiator's read tag (carried unchanged); zero in RDMA writes. */
 } via_wire_rdma_t;
 _Static_assert(sizeof(via_wire_rdma_t) == 16, "RDMA size");
 _Static_assert(offsetof(via_wire_rdma_t, remote_va) == 0, "RDMA.REMOTE_VA offset");
 _Static_assert(offsetof(via_wire_rdma_t, remote_handle) == 8, "RDMA.REMOTE_HANDLE offset");
-_Static_assert(offsetof(via_wire_rdma_t, reserved) == 12, "RDMA.RESERVED offset");
+_Static_assert(offsetof(via_wire_rdma_t, tag) == 12, "RDMA.TAG offset");
 
 /* TRL: The trailer, last in every frame (one beat on the 64-bit datapath). */
 typedef struct __attribute__((packed, aligned(4))) {
     uint32_t crc; /* CRC-32 of the header(s) and the payload (CRC_POLY). */
-    uint32_t status; /* 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload) and the receiver drops it. */
+    uint32_t status; /* 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload; in a read response the target's error) and the receiver drops it, but for a read response, which it delivers with that status (the initiator's read completes with it) and the bytes that came. */
 } via_wire_trl_t;
 _Static_assert(sizeof(via_wire_trl_t) == 8, "TRL size");
 _Static_assert(offsetof(via_wire_trl_t, crc) == 0, "TRL.CRC offset");

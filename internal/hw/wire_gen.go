@@ -9,7 +9,7 @@ import (
 )
 
 // WireHash is the hash of the wire layout.
-const WireHash uint64 = 0x716d3251cf30c1fb
+const WireHash uint64 = 0x0bda2ed028a4f15b
 
 // Constants of the layout.
 const (
@@ -29,9 +29,9 @@ const (
 	WireKindConnect = 0x1
 	// WireKindRdmaWrite: A segment of an RDMA write (extension RDMA; issue 11).
 	WireKindRdmaWrite = 0x2
-	// WireKindRdmaReadReq: An RDMA read request (extension RDMA; issue 11).
+	// WireKindRdmaReadReq: An RDMA read request (extension RDMA; issue 11): one frame, FIRST and LAST, no payload (MSG_LEN and SEG_LEN 0), IMMEDIATE (with FLAGS.IMMEDIATE) the read's length in bytes.
 	WireKindRdmaReadReq = 0x3
-	// WireKindRdmaReadResp: A segment of an RDMA read response (issue 11).
+	// WireKindRdmaReadResp: A segment of an RDMA read response (extension RDMA; issue 11): the data read, segmented as an RDMA write.
 	WireKindRdmaReadResp = 0x4
 	// WireKindAck: An acknowledgement of the reliable levels (SEQ acknowledged; issue 11).
 	WireKindAck = 0x5
@@ -259,9 +259,9 @@ const WireRdmaBytes = 16
 
 // WireRdma is RDMA: Extension header of RDMA frames, after HDR (issue 11).
 type WireRdma struct {
-	RemoteVa     uint64 // Virtual address at the target.
-	RemoteHandle uint32 // Memory handle of the target region.
-	Reserved     uint32 // Zero.
+	RemoteVa     uint64 // Virtual address at the target of the segment's first byte (the message's + OFFSET); in a read response the responder's base is 0 (REMOTE_VA = OFFSET).
+	RemoteHandle uint32 // Memory handle of the target region (0 in a read response).
+	Tag          uint32 // RDMA read request and response: the initiator's read tag (carried unchanged); zero in RDMA writes.
 }
 
 // Marshal writes v to b[:WireRdmaBytes] in the wire layout (little endian), leaving reserved bytes zero.
@@ -270,7 +270,7 @@ func (v *WireRdma) Marshal(b []byte) {
 	clear(b)
 	binary.LittleEndian.PutUint64(b[0:], v.RemoteVa)
 	binary.LittleEndian.PutUint32(b[8:], v.RemoteHandle)
-	binary.LittleEndian.PutUint32(b[12:], v.Reserved)
+	binary.LittleEndian.PutUint32(b[12:], v.Tag)
 }
 
 // Unmarshal reads v from b[:WireRdmaBytes].
@@ -278,7 +278,7 @@ func (v *WireRdma) Unmarshal(b []byte) {
 	b = b[:WireRdmaBytes]
 	v.RemoteVa = binary.LittleEndian.Uint64(b[0:])
 	v.RemoteHandle = binary.LittleEndian.Uint32(b[8:])
-	v.Reserved = binary.LittleEndian.Uint32(b[12:])
+	v.Tag = binary.LittleEndian.Uint32(b[12:])
 }
 
 // WireTrlBytes is the size of WireTrl in bytes.
@@ -287,7 +287,7 @@ const WireTrlBytes = 8
 // WireTrl is TRL: The trailer, last in every frame (one beat on the 64-bit datapath).
 type WireTrl struct {
 	Crc    uint32 // CRC-32 of the header(s) and the payload (CRC_POLY).
-	Status uint32 // 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload) and the receiver drops it.
+	Status uint32 // 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload; in a read response the target's error) and the receiver drops it, but for a read response, which it delivers with that status (the initiator's read completes with it) and the bytes that came.
 }
 
 // Marshal writes v to b[:WireTrlBytes] in the wire layout (little endian), leaving reserved bytes zero.

@@ -38,7 +38,7 @@ var dissectorFields = []string{
 	"vianic.hdr.kind", "vianic.hdr.flags", "vianic.hdr.seq", "vianic.hdr.msg_len", "vianic.hdr.offset",
 	"vianic.hdr.seg_len", "vianic.hdr.immediate", "vianic.trl.crc", "vianic.trl.status", "vianic.trl.crc_good",
 	"vianic.cm.op", "vianic.cm.discriminator", "vianic.cm.max_transfer", "vianic.cm.reliability", "vianic.cm.conn_id",
-	"vianic.rdma.remote_va", "vianic.rdma.remote_handle", "vianic.payload", "_ws.col.Info",
+	"vianic.rdma.remote_va", "vianic.rdma.remote_handle", "vianic.rdma.tag", "vianic.payload", "_ws.col.Info",
 }
 
 // A capture of every kind of frame, decoded by tshark with the generated
@@ -79,6 +79,13 @@ func TestDissectorDecodesCapture(t *testing.T) {
 	frames = append(frames, &Frame{Hdr: hw.WireHdr{DstNode: 1, SrcNode: 0, DstVi: 3, SrcVi: 2, Kind: hw.WireKindSend,
 		Flags: 3, Seq: 6, MsgLen: 4, SegLen: 4}, Payload: []byte{1, 2, 3, 4}})
 	const corrupt = 6 // index of the frame whose payload is hit after its CRC
+	// RDMA read: a request (no payload, the read's length as immediate data)
+	// and a response segment, both with the extension and the tag
+	frames = append(frames, &Frame{Hdr: hw.WireHdr{DstNode: 2, SrcNode: 1, DstVi: 5, SrcVi: 6, Kind: hw.WireKindRdmaReadReq,
+		Flags: 7, Seq: 2, Immediate: 8192}, Rdma: &hw.WireRdma{RemoteVa: 0x7f00abcd0000, RemoteHandle: 0x40007, Tag: 0x1234}})
+	frames = append(frames, &Frame{Hdr: hw.WireHdr{DstNode: 1, SrcNode: 2, DstVi: 6, SrcVi: 5, Kind: hw.WireKindRdmaReadResp,
+		Flags: 2, Seq: 3, MsgLen: 4096 + 24, Offset: 4096, SegLen: 24}, Rdma: &hw.WireRdma{RemoteVa: 4096, Tag: 0x1234},
+		Payload: bytes.Repeat([]byte{0x5c}, 24)})
 
 	path := filepath.Join(t.TempDir(), "wire.pcap")
 	fh, err := os.Create(path)
@@ -162,9 +169,11 @@ func TestDissectorDecodesCapture(t *testing.T) {
 			assert.Equal(t, uint64(cm.ConnId), num("vianic.cm.conn_id"), ctx)
 			assert.Empty(t, get("vianic.payload"), ctx+": a CONNECT payload is decoded, not shown as bytes")
 			assert.Contains(t, get("_ws.col.Info"), "CONNECT REQUEST", ctx, "the operation in the Info column")
-		case hw.WireKindRdmaWrite:
+		case hw.WireKindRdmaWrite, hw.WireKindRdmaReadReq, hw.WireKindRdmaReadResp:
 			assert.Equal(t, f.Rdma.RemoteVa, num("vianic.rdma.remote_va"), ctx)
 			assert.Equal(t, uint64(f.Rdma.RemoteHandle), num("vianic.rdma.remote_handle"), ctx)
+			assert.Equal(t, uint64(f.Rdma.Tag), num("vianic.rdma.tag"), ctx)
+			assert.Contains(t, get("_ws.col.Info"), hw.WireKind(h.Kind).String()+" ", ctx)
 		default:
 			assert.Empty(t, get("vianic.rdma.remote_va"), ctx)
 			assert.Contains(t, get("_ws.col.Info"), "SEND", ctx)

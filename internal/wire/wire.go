@@ -23,7 +23,9 @@ type Frame struct {
 }
 
 // HasRdma reports whether frames of kind k carry the RDMA extension.
-func HasRdma(k uint8) bool { return k == hw.WireKindRdmaWrite || k == hw.WireKindRdmaReadReq }
+func HasRdma(k uint8) bool {
+	return k == hw.WireKindRdmaWrite || k == hw.WireKindRdmaReadReq || k == hw.WireKindRdmaReadResp
+}
 
 // CRC is the wire's CRC-32 (IEEE 802.3, reflected, the layout's CRC_POLY).
 func CRC(b []byte) uint32 { return crc32.Checksum(b, crcTable) }

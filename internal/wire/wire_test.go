@@ -16,7 +16,7 @@ func TestFrameRoundTrip(t *testing.T) {
 	f := &Frame{
 		Hdr: hw.WireHdr{DstNode: 3, SrcNode: 1, DstVi: 7, SrcVi: 9, Kind: hw.WireKindRdmaWrite,
 			Flags: 3, Seq: 42, MsgLen: 5, SegLen: 5, Immediate: 0xabcd},
-		Rdma:    &hw.WireRdma{RemoteVa: 0x1122334455667788, RemoteHandle: 0x10002},
+		Rdma:    &hw.WireRdma{RemoteVa: 0x1122334455667788, RemoteHandle: 0x10002, Tag: 0x99aabbcc},
 		Payload: []byte("hello"),
 	}
 	b := f.Bytes()

@@ -5,7 +5,7 @@
 `define VIA_WIRE_VH
 
 // hash of the layout
-`define VIA_WIRE_HASH 64'h716d3251cf30c1fb
+`define VIA_WIRE_HASH 64'h0bda2ed028a4f15b
 
 // constants
 `define VIA_WIRE_MTU 32'h00001000 // Largest payload of one frame in bytes; longer messages are segmented.
@@ -16,8 +16,8 @@
 `define VIA_WIRE_KIND_SEND 32'h00000000 // A segment of a send: the payload goes into the receive descriptor at the head of DST_VI's receive queue.
 `define VIA_WIRE_KIND_CONNECT 32'h00000001 // A connection-management message (payload: CM).
 `define VIA_WIRE_KIND_RDMA_WRITE 32'h00000002 // A segment of an RDMA write (extension RDMA; issue 11).
-`define VIA_WIRE_KIND_RDMA_READ_REQ 32'h00000003 // An RDMA read request (extension RDMA; issue 11).
-`define VIA_WIRE_KIND_RDMA_READ_RESP 32'h00000004 // A segment of an RDMA read response (issue 11).
+`define VIA_WIRE_KIND_RDMA_READ_REQ 32'h00000003 // An RDMA read request (extension RDMA; issue 11): one frame, FIRST and LAST, no payload (MSG_LEN and SEG_LEN 0), IMMEDIATE (with FLAGS.IMMEDIATE) the read's length in bytes.
+`define VIA_WIRE_KIND_RDMA_READ_RESP 32'h00000004 // A segment of an RDMA read response (extension RDMA; issue 11): the data read, segmented as an RDMA write.
 `define VIA_WIRE_KIND_ACK 32'h00000005 // An acknowledgement of the reliable levels (SEQ acknowledged; issue 11).
 `define VIA_WIRE_CM_OP_REQUEST 32'h00000000 // Client to server: connect DST's VI listening on DISCRIMINATOR to the sender's VI.
 `define VIA_WIRE_CM_OP_ACCEPT 32'h00000001 // Server to client: accepted; ATTRS are the server VI's.
@@ -75,18 +75,18 @@
 
 // RDMA: Extension header of RDMA frames, after HDR (issue 11).
 `define VIA_WIRE_RDMA_BYTES 16
-`define VIA_WIRE_RDMA_REMOTE_VA_OFFSET 0 // Virtual address at the target.
+`define VIA_WIRE_RDMA_REMOTE_VA_OFFSET 0 // Virtual address at the target of the segment's first byte (the message's + OFFSET); in a read response the responder's base is 0 (REMOTE_VA = OFFSET).
 `define VIA_WIRE_RDMA_REMOTE_VA_SIZE 8
-`define VIA_WIRE_RDMA_REMOTE_HANDLE_OFFSET 8 // Memory handle of the target region.
+`define VIA_WIRE_RDMA_REMOTE_HANDLE_OFFSET 8 // Memory handle of the target region (0 in a read response).
 `define VIA_WIRE_RDMA_REMOTE_HANDLE_SIZE 4
-`define VIA_WIRE_RDMA_RESERVED_OFFSET 12 // Zero.
-`define VIA_WIRE_RDMA_RESERVED_SIZE 4
+`define VIA_WIRE_RDMA_TAG_OFFSET 12 // RDMA read request and response: the initiator's read tag (carried unchanged); zero in RDMA writes.
+`define VIA_WIRE_RDMA_TAG_SIZE 4
 
 // TRL: The trailer, last in every frame (one beat on the 64-bit datapath).
 `define VIA_WIRE_TRL_BYTES 8
 `define VIA_WIRE_TRL_CRC_OFFSET 0 // CRC-32 of the header(s) and the payload (CRC_POLY).
 `define VIA_WIRE_TRL_CRC_SIZE 4
-`define VIA_WIRE_TRL_STATUS_OFFSET 4 // 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload) and the receiver drops it.
+`define VIA_WIRE_TRL_STATUS_OFFSET 4 // 0: the frame is whole; otherwise the sender cut it short (a local error while reading the payload; in a read response the target's error) and the receiver drops it, but for a read response, which it delivers with that status (the initiator's read completes with it) and the bytes that came.
 `define VIA_WIRE_TRL_STATUS_SIZE 4
 
 // CM: Payload of a CONNECT frame.
