@@ -50,7 +50,8 @@ func TestCosimVICreateQueryModifyDestroy(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint32(min(n.Caps().NumVI, hw.AdminMaxVi)), a.MaxVI)
 	assert.Equal(t, uint32(hw.AdminMaxTransferSize), a.MaxTransferSize)
-	assert.Equal(t, uint32(driver.Unreliable), a.ReliabilityLevelSupport)
+	assert.Equal(t, uint32(driver.Unreliable|driver.ReliableDelivery), a.ReliabilityLevelSupport)
+	assert.Equal(t, uint32(driver.ReliableDelivery), a.RDMAReadSupport, "RDMA read on RELIABLE_DELIVERY only")
 
 	s := session(t, n, "vi")
 	p, err := s.CreatePtag(ctx)
@@ -124,7 +125,6 @@ func TestCosimVIBadAttributes(t *testing.T) {
 		{"QoS", func(a *driver.VIAttrs) { a.QoS = 1 }, hw.VipReturnInvalidParameter},
 		{"level 0", func(a *driver.VIAttrs) { a.ReliabilityLevel = 0 }, hw.VipReturnInvalidReliabilityLevel},
 		{"two levels", func(a *driver.VIAttrs) { a.ReliabilityLevel = driver.Unreliable | driver.ReliableDelivery }, hw.VipReturnInvalidReliabilityLevel},
-		{"reliable delivery (not supported)", func(a *driver.VIAttrs) { a.ReliabilityLevel = driver.ReliableDelivery }, hw.VipReturnInvalidReliabilityLevel},
 		{"reliable reception (not supported)", func(a *driver.VIAttrs) { a.ReliabilityLevel = driver.ReliableReception }, hw.VipReturnInvalidReliabilityLevel},
 		{"level 8", func(a *driver.VIAttrs) { a.ReliabilityLevel = 8 }, hw.VipReturnInvalidReliabilityLevel},
 		{"MaxTransferSize 0", func(a *driver.VIAttrs) { a.MaxTransferSize = 0 }, hw.VipReturnInvalidMtu},

@@ -214,7 +214,7 @@ func TestCosimVis(t *testing.T) {
 		want  vipl.Return
 	}{
 		{"QoS", bad(func(a *vipl.ViAttributes) { a.QoS = 1 }), vipl.InvalidParameter},
-		{"reliable delivery (not supported)", bad(func(a *vipl.ViAttributes) { a.ReliabilityLevel = vipl.ReliableDelivery }), vipl.InvalidReliabilityLevel},
+		{"reliable reception (not supported)", bad(func(a *vipl.ViAttributes) { a.ReliabilityLevel = vipl.ReliableReception }), vipl.InvalidReliabilityLevel},
 		{"two levels", bad(func(a *vipl.ViAttributes) { a.ReliabilityLevel = vipl.Unreliable | vipl.ReliableDelivery }), vipl.InvalidReliabilityLevel},
 		{"MaxTransferSize 0", bad(func(a *vipl.ViAttributes) { a.MaxTransferSize = 0 }), vipl.InvalidMTU},
 		{"MaxTransferSize above the NIC's", bad(func(a *vipl.ViAttributes) { a.MaxTransferSize = na.MaxTransferSize + 1 }), vipl.InvalidMTU},
