@@ -1746,6 +1746,385 @@ static void test_cm_levels(void)
     CHECK_EQ_U(vi_state(w), PENDING);
 }
 
+/* ------------------------------------------------- broken connections */
+
+/* What cm_break may change, seen from outside: context commits, the
+ * asynchronous errors, CM messages, host events (CM events), drops, the
+ * context model's violations. */
+typedef struct {
+    uint32_t commits, aerrs, sent, host_events, dropped, violations;
+} brk_snap_t;
+
+static brk_snap_t brk_snap(void)
+{
+    return (brk_snap_t){.commits = fake_ctx.commits,
+                        .aerrs = fake_cm.async_errors,
+                        .sent = fake_cm.nsent,
+                        .host_events = fake_cm.host_events,
+                        .dropped = cm_dropped(),
+                        .violations = fake_ctx.violations};
+}
+
+/* Since s: `commits` commits, `aerrs` asynchronous errors, `sent`
+ * messages; never a CM event, a drop or a violation. */
+static void brk_check(const brk_snap_t *s, uint32_t commits, uint32_t aerrs, uint32_t sent)
+{
+    CHECK_EQ_U(fake_ctx.commits - s->commits, commits);
+    CHECK_EQ_U(fake_cm.async_errors - s->aerrs, aerrs);
+    CHECK_EQ_U(fake_cm.nsent - s->sent, sent);
+    CHECK_EQ_U(fake_cm.host_events, s->host_events);
+    CHECK_EQ_U(cm_dropped(), s->dropped);
+    CHECK_EQ_U(fake_ctx.violations, s->violations);
+}
+
+/* The i-th asynchronous error since s is CONN_LOST for vi. */
+static void brk_check_aerr(const brk_snap_t *s, uint32_t i, uint32_t vi)
+{
+    CHECK_EQ_U(fake_cm_aerr_code(s->aerrs + i), VIA_VIP_ERROR_CONN_LOST);
+    CHECK_EQ_U(fake_cm_aerr_vi(s->aerrs + i), vi);
+}
+
+/* QUERY_VI's state of vi (0xFFFFFFFF: QUERY_VI refused it). */
+static uint32_t query_state(uint32_t vi)
+{
+    via_admin_vi_info_t i;
+    return query(vi, &i) == ST_OK ? i.state : 0xFFFFFFFFu;
+}
+
+/* vi went to ERROR through one commit: the table, QUERY_VI and the data
+ * path's context agree; no peer; the queues kept (no RESET_Q: the data
+ * path flushes them); the other attributes unchanged. */
+static void brk_check_error(uint32_t vi, uint32_t commits_before, uint32_t resets_before, uint32_t ptag,
+                            uint32_t flags)
+{
+    const fake_ctx_entry_t *e = &fake_ctx.e[vi];
+    CHECK_EQ_U(vi_state(vi), ERROR);
+    CHECK_EQ_U(query_state(vi), ERROR);
+    CHECK_EQ_U(vi_peer(vi), 0);
+    CHECK_EQ_U(e->commits, commits_before + 1);
+    CHECK_EQ_U(e->resets, resets_before);
+    CHECK_EQ_U(e->enable, 1);
+    CHECK_EQ_U(e->state, ERROR);
+    CHECK_EQ_U(e->peer, 0);
+    CHECK_EQ_U(e->peer_node, 0);
+    CHECK_EQ_U(e->ptag, ptag);
+    CHECK_EQ_U(e->mtu, 4096);
+    CHECK_EQ_U(e->rdma_write, (flags & RW) != 0);
+    CHECK_EQ_U(e->rdma_read, (flags & RR) != 0);
+}
+
+/* The level the data path breaks connections on (RDMA read's), with its
+ * RDMA enables; the unreliable level if none has RDMA read (cm_break does
+ * not look at the level). */
+static uint32_t brk_level(uint32_t *flags)
+{
+    uint32_t l = level_with_rdma_read();
+    *flags = l ? RW | RR : 0;
+    return l ? l : UNREL;
+}
+
+/* A loopback pair (CONNECT_LOOPBACK, and one the connection manager made
+ * between two VIs of this node): cm_break of either end takes both to
+ * ERROR (one commit each, queues kept for the flush) and queues CONN_LOST
+ * for the broken VI then its peer; no CM message (the peer is here), no CM
+ * event. A second break of either end does nothing; the owners'
+ * Disconnects then flush and idle both, sending nothing. */
+static void test_cm_break_loopback(void)
+{
+    boot(16);
+    uint32_t fl = 0, rel = brk_level(&fl);
+    uint32_t p = new_ptag(), a = 0, b = 0, c = 0;
+    CHECK_EQ_U(create(rel, 4096, p, fl, &a), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &b), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &c), ST_OK);
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    /* descriptors queued on both: the break must not reset the queues */
+    fake_ctx.e[a].queued = 1;
+    fake_ctx.e[b].queued = 3;
+    fake_ctx.flush_reads = FAKE_CTX_FLUSH_NEVER;
+    uint32_t ca = fake_ctx.e[a].commits, cb = fake_ctx.e[b].commits, cc = fake_ctx.e[c].commits;
+    uint32_t ra = fake_ctx.e[a].resets, rb = fake_ctx.e[b].resets;
+
+    brk_snap_t s = brk_snap();
+    cm_break(a);
+    brk_check(&s, 2, 2, 0);
+    brk_check_aerr(&s, 0, a);
+    brk_check_aerr(&s, 1, b);
+    brk_check_error(a, ca, ra, p, fl);
+    brk_check_error(b, cb, rb, p, fl);
+    CHECK_EQ_U(fake_ctx.e[a].queued, 1);
+    CHECK_EQ_U(fake_ctx.e[b].queued, 3);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+    /* the bystander */
+    CHECK_EQ_U(vi_state(c), IDLE);
+    CHECK_EQ_U(fake_ctx.e[c].commits, cc);
+
+    /* twice, and the peer's own report of the same break: nothing */
+    s = brk_snap();
+    cm_break(a);
+    cm_break(b);
+    brk_check(&s, 0, 0, 0);
+    CHECK_EQ_U(vi_state(a), ERROR);
+    CHECK_EQ_U(vi_state(b), ERROR);
+
+    /* the owners' Disconnects: flushed, IDLE, nothing sent */
+    fake_ctx.flush_reads = 2;
+    s = brk_snap();
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    CHECK_EQ_U(fake_cm.nsent, s.sent);
+    CHECK_EQ_U(fake_cm.async_errors, s.aerrs);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    CHECK_EQ_U(vi_state(b), IDLE);
+    CHECK_EQ_U(fake_ctx.e[a].queued, 0);
+    CHECK_EQ_U(fake_ctx.e[b].queued, 0);
+    CHECK_EQ_U(fake_ctx.e[a].resets, ra);
+    CHECK_EQ_U(fake_ctx.e[b].resets, rb);
+    check_ctx(a);
+    check_ctx(b);
+
+    /* connected again, broken from the other end: b first, then a */
+    CHECK_EQ_U(connect(a, b), ST_OK);
+    ca = fake_ctx.e[a].commits;
+    cb = fake_ctx.e[b].commits;
+    s = brk_snap();
+    cm_break(b);
+    brk_check(&s, 2, 2, 0);
+    brk_check_aerr(&s, 0, b);
+    brk_check_aerr(&s, 1, a);
+    brk_check_error(a, ca, ra, p, fl);
+    brk_check_error(b, cb, rb, p, fl);
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(disconnect(b), ST_OK);
+
+    /* a pair the connection manager connected on this node (its peer's
+     * node is this one): the same, no DISCONNECT to this node */
+    CHECK_EQ_U(vi_cm_connect(b, TEST_NODE, c), ST_OK);
+    CHECK_EQ_U(vi_cm_connect(c, TEST_NODE, b), ST_OK);
+    cb = fake_ctx.e[b].commits;
+    cc = fake_ctx.e[c].commits;
+    uint32_t rc = fake_ctx.e[c].resets;
+    s = brk_snap();
+    cm_break(c);
+    brk_check(&s, 2, 2, 0);
+    brk_check_aerr(&s, 0, c);
+    brk_check_aerr(&s, 1, b);
+    brk_check_error(b, cb, rb, p, fl);
+    brk_check_error(c, cc, rc, p, fl);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    s = brk_snap();
+    cm_break(c);
+    cm_break(b);
+    brk_check(&s, 0, 0, 0);
+}
+
+/* A peer on another node (CONNECT_REMOTE, and a connection the CM made):
+ * the VI goes to ERROR (one commit), CONN_LOST for it, and DISCONNECT goes
+ * to the peer's node and VI (from this VI); a local VI with the peer's id
+ * is left alone. A second break does nothing; the owner's Disconnect then
+ * idles the VI without a second DISCONNECT. */
+static void test_cm_break_remote(void)
+{
+    boot(16);
+    uint32_t fl = 0, rel = brk_level(&fl);
+    uint32_t p = new_ptag(), a = 0, b = 0, c = 0;
+    CHECK_EQ_U(create(rel, 4096, p, fl, &a), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &b), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &c), ST_OK);
+    /* a's peer is node 3's VI b; this node's b is connected to c */
+    CHECK_EQ_U(connect_remote(a, 3, b), ST_OK);
+    CHECK_EQ_U(connect(b, c), ST_OK);
+    fake_ctx.e[a].queued = 2;
+    fake_ctx.flush_reads = FAKE_CTX_FLUSH_NEVER;
+    uint32_t ca = fake_ctx.e[a].commits, cb = fake_ctx.e[b].commits, cc = fake_ctx.e[c].commits;
+    uint32_t ra = fake_ctx.e[a].resets;
+
+    brk_snap_t s = brk_snap();
+    cm_break(a);
+    brk_check(&s, 1, 1, 1);
+    brk_check_aerr(&s, 0, a);
+    brk_check_error(a, ca, ra, p, fl);
+    CHECK_EQ_U(fake_ctx.e[a].queued, 2);
+    const cm_msg_t *m = cm_last_sent();
+    CHECK_EQ_U(m->node, 3);
+    CHECK_EQ_U(m->src_vi, a);
+    CHECK_EQ_U(m->dst_vi, b);
+    CHECK_EQ_U(m->cm.op, VIA_WIRE_CM_OP_DISCONNECT);
+    CHECK_EQ_U(m->cm.reason, 0);
+    CHECK_EQ_U(m->cm.conn_id, 0);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+    /* this node's b and c: untouched */
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    CHECK_EQ_U(vi_state(c), CONNECTED);
+    CHECK_EQ_U(vi_peer(b), c);
+    CHECK_EQ_U(fake_ctx.e[b].commits, cb);
+    CHECK_EQ_U(fake_ctx.e[c].commits, cc);
+
+    /* twice: nothing (no second DISCONNECT) */
+    s = brk_snap();
+    cm_break(a);
+    brk_check(&s, 0, 0, 0);
+    /* the peer's DISCONNECT_ACK: nothing either */
+    cm_msg_t ack = cm_msg(3, b, a, VIA_WIRE_CM_OP_DISCONNECT_ACK, 0, NULL, 0, 0);
+    cm_rx(&ack);
+    brk_check(&s, 0, 0, 0);
+    CHECK_EQ_U(vi_state(a), ERROR);
+    /* the owner's Disconnect: flushed, IDLE, no second DISCONNECT */
+    fake_ctx.flush_reads = 1;
+    CHECK_EQ_U(disconnect(a), ST_OK);
+    CHECK_EQ_U(vi_state(a), IDLE);
+    CHECK_EQ_U(fake_ctx.e[a].queued, 0);
+    CHECK_EQ_U(fake_cm.nsent, s.sent);
+    CHECK_EQ_U(fake_cm.async_errors, s.aerrs);
+    check_ctx(a);
+
+    /* a connection the connection manager made (the client's side):
+     * DISCONNECT to the server's node and VI */
+    CHECK_EQ_U(disconnect(b), ST_OK);
+    via_admin_cm_request_t rq = {.vi = b, .node = 4, .disc_len = 3, .discriminator = disc8("srv")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    uint32_t conn = 0;
+    memcpy(&conn, last.payload, 4);
+    cm_msg_t acc = cm_msg(4, 9, b, VIA_WIRE_CM_OP_ACCEPT, conn, NULL, rel, 4096);
+    acc.cm.attrs = fl;
+    cm_rx(&acc);
+    CHECK_EQ_U(vi_state(b), CONNECTED);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_CONNECTED);
+    cb = fake_ctx.e[b].commits;
+    uint32_t rb = fake_ctx.e[b].resets;
+    s = brk_snap();
+    cm_break(b);
+    brk_check(&s, 1, 1, 1);
+    brk_check_aerr(&s, 0, b);
+    brk_check_error(b, cb, rb, p, fl);
+    m = cm_last_sent();
+    CHECK_EQ_U(m->node, 4);
+    CHECK_EQ_U(m->src_vi, b);
+    CHECK_EQ_U(m->dst_vi, 9);
+    CHECK_EQ_U(m->cm.op, VIA_WIRE_CM_OP_DISCONNECT);
+    /* the peer's own DISCONNECT crossing ours: b no longer CONNECTED, so
+     * it is dropped (DISCONNECT_ACK answers), no second CONN_LOST */
+    s = brk_snap();
+    cm_msg_t dis = cm_msg(4, 9, b, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
+    cm_rx(&dis);
+    CHECK_EQ_U(fake_cm.async_errors, s.aerrs);
+    CHECK_EQ_U(cm_dropped(), s.dropped + 1);
+    CHECK_EQ_U(cm_last_sent()->cm.op, VIA_WIRE_CM_OP_DISCONNECT_ACK);
+    CHECK_EQ_U(vi_state(b), ERROR);
+    CHECK_EQ_U(fake_ctx.commits, s.commits);
+}
+
+/* A VI that is not CONNECTED (IDLE, CONNECT_PENDING, ERROR, destroyed,
+ * never created, beyond the table or the register's 16 bits): nothing
+ * (no commit, no asynchronous error, no message, no event); a pending
+ * request stays pending. */
+static void test_cm_break_not_connected(void)
+{
+    boot(16);
+    uint32_t fl = 0, rel = brk_level(&fl);
+    uint32_t p = new_ptag(), idle = 0, err = 0, pend = 0, gone = 0, rerr = 0;
+    CHECK_EQ_U(create(rel, 4096, p, fl, &idle), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &err), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &pend), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &gone), ST_OK);
+    CHECK_EQ_U(create(rel, 4096, p, fl, &rerr), ST_OK);
+    CHECK_EQ_U(vi_set_state(err, ERROR), ST_OK);
+    via_admin_cm_request_t rq = {.vi = pend, .node = 4, .disc_len = 3, .discriminator = disc8("srv")};
+    CHECK_EQ_U(exec(VIA_ADMIN_OP_CM_REQUEST, &rq, sizeof rq), ST_OK);
+    uint32_t conn = 0;
+    memcpy(&conn, last.payload, 4);
+    CHECK_EQ_U(destroy(gone), ST_OK);
+    /* rerr: its remote peer disconnected (ERROR through the CM) */
+    CHECK_EQ_U(connect_remote(rerr, 2, 5), ST_OK);
+    cm_msg_t dis = cm_msg(2, 5, rerr, VIA_WIRE_CM_OP_DISCONNECT, 0, NULL, 0, 0);
+    cm_rx(&dis);
+    CHECK_EQ_U(vi_state(rerr), ERROR);
+    (void)cm_poll_ev();
+
+    uint32_t vis[] = {idle, err, pend, gone, rerr, 9, 15, 16, 1000, 0xFFFFu, 0x10000u, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof vis / sizeof vis[0]; i++) {
+        brk_snap_t s = brk_snap();
+        cm_break(vis[i]);
+        brk_check(&s, 0, 0, 0);
+    }
+    CHECK_EQ_U(query_state(idle), IDLE);
+    CHECK_EQ_U(query_state(err), ERROR);
+    CHECK_EQ_U(query_state(pend), PENDING);
+    CHECK_EQ_U(query_state(gone), 0xFFFFFFFFu);
+    CHECK_EQ_U(query_state(rerr), ERROR);
+    CHECK_EQ_U(vi_count(), 4);
+    CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+    for (uint32_t v = 0; v < 16; v++)
+        check_ctx(v);
+    /* the pending request still takes its answer */
+    cm_msg_t acc = cm_msg(4, 9, pend, VIA_WIRE_CM_OP_ACCEPT, conn, NULL, rel, 4096);
+    cm_rx(&acc);
+    CHECK_EQ_U(vi_state(pend), CONNECTED);
+}
+
+/* A loopback VI whose peer no longer is connected back to it (the peer
+ * went IDLE or ERROR, was destroyed, connected to another VI of this node
+ * or to a VI of another node with this VI's id; a VI connected to itself):
+ * only the VI goes to ERROR and hears CONN_LOST; the peer and its new
+ * connection are left alone; no message. */
+static void test_cm_break_stale_peer(void)
+{
+    uint32_t fl = 0, rel = brk_level(&fl);
+    for (uint32_t k = 0; k < 6; k++) {
+        boot(16);
+        uint32_t p = new_ptag(), a = 0, b = 0, c = 0;
+        CHECK_EQ_U(create(rel, 4096, p, fl, &a), ST_OK);
+        CHECK_EQ_U(create(rel, 4096, p, fl, &b), ST_OK);
+        CHECK_EQ_U(create(rel, 4096, p, fl, &c), ST_OK);
+        if (k == 5) {
+            CHECK_EQ_U(vi_cm_connect(a, TEST_NODE, a), ST_OK); /* a's peer is a */
+        } else {
+            CHECK_EQ_U(connect(a, b), ST_OK);
+            /* b leaves without a hearing of it */
+            CHECK_EQ_U(vi_set_state(b, k == 1 ? ERROR : IDLE), ST_OK);
+            if (k == 2)
+                CHECK_EQ_U(destroy(b), ST_OK);
+            if (k == 3)
+                CHECK_EQ_U(connect(b, c), ST_OK);
+            if (k == 4)
+                CHECK_EQ_U(connect_remote(b, 3, a), ST_OK);
+        }
+        CHECK_EQ_U(vi_state(a), CONNECTED);
+        uint32_t sb = vi_state(b), pb = vi_peer(b), sc = vi_state(c);
+        uint32_t ca = fake_ctx.e[a].commits, cb = fake_ctx.e[b].commits, cc = fake_ctx.e[c].commits;
+        uint32_t ra = fake_ctx.e[a].resets;
+        fake_ctx_entry_t eb = fake_ctx.e[b];
+        brk_snap_t s = brk_snap();
+        cm_break(a);
+        brk_check(&s, 1, 1, 0);
+        brk_check_aerr(&s, 0, a);
+        brk_check_error(a, ca, ra, p, fl);
+        CHECK_EQ_U(vi_state(b), sb);
+        CHECK_EQ_U(vi_peer(b), pb);
+        CHECK_EQ_U(vi_state(c), sc);
+        CHECK_EQ_U(fake_ctx.e[b].commits, cb);
+        CHECK_EQ_U(fake_ctx.e[c].commits, cc);
+        CHECK(memcmp(&fake_ctx.e[b], &eb, sizeof eb) == 0);
+        if (k == 3) {
+            CHECK_EQ_U(vi_state(b), CONNECTED);
+            CHECK_EQ_U(vi_peer(b), c);
+            CHECK_EQ_U(vi_peer(c), b);
+        }
+        if (k == 4) {
+            CHECK_EQ_U(vi_state(b), CONNECTED);
+            CHECK_EQ_U(fake_ctx.e[b].peer_node, 3);
+        }
+        CHECK_EQ_U(cm_poll_ev().type, VIA_ADMIN_CM_EV_NONE);
+        /* and twice: nothing */
+        s = brk_snap();
+        cm_break(a);
+        brk_check(&s, 0, 0, 0);
+        for (uint32_t v = 0; v < 16; v++)
+            if (v != b || k != 4) /* check_ctx wants this node as a peer's */
+                check_ctx(v);
+    }
+}
+
 int main(void)
 {
     if (FW_RELIABILITY_LEVEL_SUPPORT == 7u) {
@@ -1768,6 +2147,10 @@ int main(void)
     TEST_RUN(test_cm_client);
     TEST_RUN(test_cm_peer);
     TEST_RUN(test_cm_levels);
+    TEST_RUN(test_cm_break_loopback);
+    TEST_RUN(test_cm_break_remote);
+    TEST_RUN(test_cm_break_not_connected);
+    TEST_RUN(test_cm_break_stale_peer);
     TEST_RUN(test_random);
     return test_main_end();
 }
