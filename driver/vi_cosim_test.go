@@ -136,7 +136,7 @@ func TestCosimVIBadAttributes(t *testing.T) {
 		{"RDMA read and write", func(a *driver.VIAttrs) { a.EnableRdmaRead, a.EnableRdmaWrite = true, true }, hw.VipReturnInvalidRdmaread},
 		// the order: QoS, level, MaxTransferSize, (ptag), RDMA read
 		{"QoS before the level", func(a *driver.VIAttrs) { a.QoS, a.ReliabilityLevel = 1, 0 }, hw.VipReturnInvalidParameter},
-		{"level before MaxTransferSize", func(a *driver.VIAttrs) { a.ReliabilityLevel, a.MaxTransferSize = 2, 0 }, hw.VipReturnInvalidReliabilityLevel},
+		{"level before MaxTransferSize", func(a *driver.VIAttrs) { a.ReliabilityLevel, a.MaxTransferSize = driver.ReliableReception, 0 }, hw.VipReturnInvalidReliabilityLevel},
 		{"MaxTransferSize before RDMA read", func(a *driver.VIAttrs) { a.MaxTransferSize, a.EnableRdmaRead = 0, true }, hw.VipReturnInvalidMtu},
 	}
 	for _, c := range cases {

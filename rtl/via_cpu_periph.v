@@ -171,6 +171,7 @@ module via_cpu_periph #(
     output wire        ctx_reset_q,
     output wire        ctx_rdma_write,
     output wire        ctx_rdma_read,
+    output wire        ctx_reliable,
     output wire [15:0] ctx_ptag,
     output wire [31:0] ctx_max_transfer,
     output wire [23:0] ctx_peer,      // {peer node, peer VI}
@@ -310,13 +311,13 @@ reg [2:0]  tpt_op_reg, tpt_op_next;
 
 // VI context window: the registers, and the commit held until ctx_ready
 reg [15:0] vc_vi_reg, vc_vi_next;
-reg [17:0] vc_attr_reg, vc_attr_next;     // ATTR bits 17:0 (fields only)
+reg [18:0] vc_attr_reg, vc_attr_next;     // ATTR bits 18:0 (fields only)
 reg [15:0] vc_ptag_reg, vc_ptag_next;
 reg [31:0] vc_mtu_reg, vc_mtu_next;
 reg [23:0] vc_peer_reg, vc_peer_next;
 reg        ctx_valid_reg, ctx_valid_next;
 reg [15:0] ctx_vi_reg, ctx_vi_next;
-reg [17:0] ctx_attr_reg, ctx_attr_next;
+reg [18:0] ctx_attr_reg, ctx_attr_next;
 reg [15:0] ctx_ptag_reg, ctx_ptag_next;
 reg [31:0] ctx_mtu_reg, ctx_mtu_next;
 reg [23:0] ctx_peer_reg, ctx_peer_next;
@@ -394,11 +395,12 @@ localparam [2:0]  TPT_OP_WRITE      = TPT_OP_WRITE32[2:0];
 localparam [2:0]  TPT_OP_SET_ATTR   = TPT_OP_SET_ATTR32[2:0];
 localparam [2:0]  TPT_OP_READ       = TPT_OP_READ32[2:0];
 // VI_CTX_ATTR's fields (the others read 0 and ignore writes)
-localparam [17:0] VC_ATTR_MASK = (18'd1 << `VIA_FW_VI_CTX_ATTR_ENABLE_LSB)
-                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RESET_Q_LSB)
-                               | (18'd3 << `VIA_FW_VI_CTX_ATTR_STATE_LSB)
-                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB)
-                               | (18'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB);
+localparam [18:0] VC_ATTR_MASK = (19'd1 << `VIA_FW_VI_CTX_ATTR_ENABLE_LSB)
+                               | (19'd1 << `VIA_FW_VI_CTX_ATTR_RESET_Q_LSB)
+                               | (19'd3 << `VIA_FW_VI_CTX_ATTR_STATE_LSB)
+                               | (19'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB)
+                               | (19'd1 << `VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB)
+                               | (19'd1 << `VIA_FW_VI_CTX_ATTR_RELIABLE_LSB);
 
 wire tpt_loads = tpt_op_reg == TPT_OP_WRITE || tpt_op_reg == TPT_OP_SET_ATTR || tpt_op_reg == TPT_OP_READ;
 
@@ -512,7 +514,7 @@ always @* begin
                             `VIA_FW_REG_TPT_PL_HI:    rdata_next = tpt_pl_hi_reg;
                             `VIA_FW_REG_TPT_CMD:      rdata_next = 32'd0;
                             `VIA_FW_REG_VI_CTX_VI:    rdata_next[15:0] = vc_vi_reg;
-                            `VIA_FW_REG_VI_CTX_ATTR:  rdata_next[17:0] = vc_attr_reg;
+                            `VIA_FW_REG_VI_CTX_ATTR:  rdata_next[18:0] = vc_attr_reg;
                             `VIA_FW_REG_VI_CTX_PTAG:  rdata_next[15:0] = vc_ptag_reg;
                             `VIA_FW_REG_VI_CTX_MTU:   rdata_next = vc_mtu_reg;
                             `VIA_FW_REG_VI_CTX_PEER:  rdata_next[23:0] = vc_peer_reg;
@@ -589,7 +591,8 @@ always @* begin
                                 end
                             end
                             `VIA_FW_REG_VI_CTX_VI:      vc_vi_next = merge16(vc_vi_reg, per_wdata[15:0], wmask[15:0]);
-                            `VIA_FW_REG_VI_CTX_ATTR:    vc_attr_next = merge_attr(vc_attr_reg, per_wdata[17:0], wmask[17:0] & VC_ATTR_MASK);
+                            `VIA_FW_REG_VI_CTX_ATTR:    vc_attr_next = (vc_attr_reg & ~(wmask[18:0] & VC_ATTR_MASK)) |
+                                                                       (per_wdata[18:0] & wmask[18:0] & VC_ATTR_MASK);
                             `VIA_FW_REG_VI_CTX_PTAG:    vc_ptag_next = merge16(vc_ptag_reg, per_wdata[15:0], wmask[15:0]);
                             `VIA_FW_REG_VI_CTX_MTU:     vc_mtu_next = merge(vc_mtu_reg, per_wdata, wmask);
                             `VIA_FW_REG_VI_CTX_PEER:    vc_peer_next = merge24(vc_peer_reg, per_wdata[23:0], wmask[23:0]);
@@ -713,13 +716,13 @@ always @(posedge clk) begin
         tpt_go_reg     <= 1'b0;
         tpt_wait_reg   <= 1'b0;
         vc_vi_reg      <= 16'd0;
-        vc_attr_reg    <= 18'd0;
+        vc_attr_reg    <= 19'd0;
         vc_ptag_reg    <= 16'd0;
         vc_mtu_reg     <= 32'd0;
         vc_peer_reg    <= 24'd0;
         ctx_valid_reg  <= 1'b0;
         ctx_vi_reg     <= 16'd0;
-        ctx_attr_reg   <= 18'd0;
+        ctx_attr_reg   <= 19'd0;
         ctx_ptag_reg   <= 16'd0;
         ctx_mtu_reg    <= 32'd0;
         ctx_peer_reg   <= 24'd0;
@@ -867,6 +870,7 @@ assign ctx_state        = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_STATE_RANGE];
 assign ctx_reset_q      = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RESET_Q_LSB];
 assign ctx_rdma_write   = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB];
 assign ctx_rdma_read    = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB];
+assign ctx_reliable     = ctx_attr_reg[`VIA_FW_VI_CTX_ATTR_RELIABLE_LSB];
 assign ctx_ptag         = ctx_ptag_reg;
 assign ctx_max_transfer = ctx_mtu_reg;
 assign ctx_peer         = ctx_peer_reg;

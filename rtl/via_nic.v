@@ -584,6 +584,7 @@ wire [1:0]  vctx_state;
 wire        vctx_reset_q;
 wire        vctx_rdma_write;
 wire        vctx_rdma_read;
+wire        vctx_reliable;
 wire [15:0] vctx_ptag;
 wire [31:0] vctx_max_transfer;
 wire [23:0] vctx_peer;
@@ -922,6 +923,7 @@ via_cpu_periph #(
     .ctx_reset_q(vctx_reset_q),
     .ctx_rdma_write(vctx_rdma_write),
     .ctx_rdma_read(vctx_rdma_read),
+    .ctx_reliable(vctx_reliable),
     .ctx_ptag(vctx_ptag),
     .ctx_max_transfer(vctx_max_transfer),
     .ctx_peer(vctx_peer),
@@ -1374,6 +1376,7 @@ via_vi_engine #(
     .ctx_reset_q(vctx_reset_q),
     .ctx_rdma_write(vctx_rdma_write),
     .ctx_rdma_read(vctx_rdma_read),
+    .ctx_reliable(vctx_reliable),
     .ctx_ptag(vctx_ptag),
     .ctx_max_transfer(vctx_max_transfer),
     .ctx_peer(vctx_peer),

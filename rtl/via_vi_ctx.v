@@ -37,6 +37,7 @@ module via_vi_ctx #(
     input  wire [31:0]         wr_max_transfer,
     input  wire                wr_rdma_write,
     input  wire                wr_rdma_read,
+    input  wire                wr_reliable,
     input  wire [23:0]         wr_peer,    // {node, VI}
 
     // read port 0
@@ -47,6 +48,7 @@ module via_vi_ctx #(
     output wire [31:0]         rd0_max_transfer,
     output wire                rd0_rdma_write,
     output wire                rd0_rdma_read,
+    output wire                rd0_reliable,
     output wire [23:0]         rd0_peer,
 
     // read port 1
@@ -57,6 +59,7 @@ module via_vi_ctx #(
     output wire [31:0]         rd1_max_transfer,
     output wire                rd1_rdma_write,
     output wire                rd1_rdma_read,
+    output wire                rd1_reliable,
     output wire [23:0]         rd1_peer
 );
 
@@ -68,12 +71,12 @@ endgenerate
 
 localparam WORDS = (NUM_VI > 1) ? (1 << VI_WIDTH) : 2;
 localparam AW    = $clog2(WORDS);
-localparam W     = 2 + 16 + 32 + 1 + 1 + 24;
+localparam W     = 2 + 16 + 32 + 1 + 1 + 1 + 24;
 localparam [31:0] NUM_VI_U = NUM_VI;
 
 wire          wr_in_range = ({16'd0, wr_vi} < NUM_VI_U);
 wire [AW-1:0] wr_addr     = wr_vi[AW-1:0];
-wire [W-1:0]  wr_word     = {wr_state, wr_ptag, wr_max_transfer, wr_rdma_write, wr_rdma_read, wr_peer};
+wire [W-1:0]  wr_word     = {wr_state, wr_ptag, wr_max_transfer, wr_rdma_write, wr_rdma_read, wr_reliable, wr_peer};
 
 reg  [NUM_VI-1:0] enable_reg;
 
@@ -127,9 +130,9 @@ wire [W-1:0] q0 = byp0_reg ? byp_word_reg : ram0_q;
 wire [W-1:0] q1 = byp1_reg ? byp_word_reg : ram1_q;
 
 assign rd0_enable = en0_reg;
-assign {rd0_state, rd0_ptag, rd0_max_transfer, rd0_rdma_write, rd0_rdma_read, rd0_peer} = q0;
+assign {rd0_state, rd0_ptag, rd0_max_transfer, rd0_rdma_write, rd0_rdma_read, rd0_reliable, rd0_peer} = q0;
 assign rd1_enable = en1_reg;
-assign {rd1_state, rd1_ptag, rd1_max_transfer, rd1_rdma_write, rd1_rdma_read, rd1_peer} = q1;
+assign {rd1_state, rd1_ptag, rd1_max_transfer, rd1_rdma_write, rd1_rdma_read, rd1_reliable, rd1_peer} = q1;
 
 endmodule
 

@@ -90,6 +90,7 @@ module via_vi_engine #(
     input  wire                    ctx_reset_q,
     input  wire                    ctx_rdma_write,
     input  wire                    ctx_rdma_read,
+    input  wire                    ctx_reliable,   // the VI's level is reliable: errors break the connection
     input  wire [15:0]             ctx_ptag,
     input  wire [31:0]             ctx_max_transfer,
     input  wire [23:0]             ctx_peer,       // {peer node, peer VI}
@@ -233,7 +234,7 @@ wire                  tx_ctx_enable, rx_ctx_enable;
 wire [1:0]            tx_ctx_state, rx_ctx_state;
 wire [15:0]           tx_ctx_ptag, rx_ctx_ptag;
 wire [31:0]           tx_ctx_mtu, rx_ctx_mtu;
-wire                  tx_ctx_rw, rx_ctx_rw, tx_ctx_rr, rx_ctx_rr;
+wire                  tx_ctx_rw, rx_ctx_rw, tx_ctx_rr, rx_ctx_rr, tx_ctx_rel, rx_ctx_rel;
 wire [23:0]           tx_ctx_peer, rx_ctx_peer;
 
 wire [31:0] q_cnt_doorbell, q_cnt_db_dropped, q_cnt_overflow, q_cnt_bad_write, q_cnt_adv_stale, q_cnt_chained;
@@ -241,8 +242,8 @@ wire [31:0] tx_cnt_desc, tx_cnt_err, tx_cnt_frames, tx_cnt_wb_lost;
 wire [31:0] rx_cnt_desc, rx_cnt_err, rx_cnt_no_recv, rx_cnt_bad_vi, rx_cnt_aborted, rx_cnt_wb_lost;
 wire [31:0] rx_cnt_rdma, rx_cnt_rdma_prot;
 wire [31:0] rx_cnt_rreq, rx_cnt_rresp, rx_cnt_rdrop;
-wire                rx_brk;
-wire [VI_WIDTH-1:0] rx_brk_vi;
+wire                rx_brk, rx_brk2, tx_brk;
+wire [VI_WIDTH-1:0] rx_brk_vi, rx_brk2_vi, tx_brk_vi;
 // RDMA read between the engines (via_vi_rx hands requests to via_vi_tx as
 // response jobs; via_vi_tx keeps the read slots the responses go into)
 wire                rd_job_valid, rd_job_ready, rd_job_err;
@@ -297,6 +298,7 @@ via_vi_ctx #(
     .wr_max_transfer(ctx_max_transfer),
     .wr_rdma_write(ctx_rdma_write),
     .wr_rdma_read(ctx_rdma_read),
+    .wr_reliable(ctx_reliable),
     .wr_peer(ctx_peer),
     .rd0_vi(tx_ctx_vi),
     .rd0_enable(tx_ctx_enable),
@@ -305,6 +307,7 @@ via_vi_ctx #(
     .rd0_max_transfer(tx_ctx_mtu),
     .rd0_rdma_write(tx_ctx_rw),
     .rd0_rdma_read(tx_ctx_rr),
+    .rd0_reliable(tx_ctx_rel),
     .rd0_peer(tx_ctx_peer),
     .rd1_vi(rx_ctx_vi),
     .rd1_enable(rx_ctx_enable),
@@ -313,6 +316,7 @@ via_vi_ctx #(
     .rd1_max_transfer(rx_ctx_mtu),
     .rd1_rdma_write(rx_ctx_rw),
     .rd1_rdma_read(rx_ctx_rr),
+    .rd1_reliable(rx_ctx_rel),
     .rd1_peer(rx_ctx_peer)
 );
 
@@ -434,6 +438,7 @@ via_vi_tx #(
     .ctx_rd_max_transfer(tx_ctx_mtu),
     .ctx_rd_rdma_write(tx_ctx_rw),
     .ctx_rd_rdma_read(tx_ctx_rr),
+    .ctx_rd_reliable(tx_ctx_rel),
     .ctx_rd_peer(tx_ctx_peer),
     .f_lk_valid(lk_valid[0]),
     .f_lk_ready(lk_ready[0]),
@@ -565,7 +570,9 @@ via_vi_tx #(
     .rd_done_ready(rd_done_ready),
     .rd_done_tag(rd_done_tag),
     .rd_done_ev(rd_done_ev),
-    .rd_done_err(rd_done_err)
+    .rd_done_err(rd_done_err),
+    .brk_pulse(tx_brk),
+    .brk_vi(tx_brk_vi)
 );
 
 // ------------------------------------------------------------ receive engine
@@ -613,6 +620,7 @@ via_vi_rx #(
     .ctx_rd_max_transfer(rx_ctx_mtu),
     .ctx_rd_rdma_write(rx_ctx_rw),
     .ctx_rd_rdma_read(rx_ctx_rr),
+    .ctx_rd_reliable(rx_ctx_rel),
     .ctx_rd_peer(rx_ctx_peer),
     .f_lk_valid(lk_valid[2]),
     .f_lk_ready(lk_ready[2]),
@@ -732,7 +740,9 @@ via_vi_rx #(
     .cnt_rresp(rx_cnt_rresp),
     .cnt_rdrop(rx_cnt_rdrop),
     .brk_pulse(rx_brk),
-    .brk_vi(rx_brk_vi)
+    .brk_vi(rx_brk_vi),
+    .brk2_pulse(rx_brk2),
+    .brk2_vi(rx_brk2_vi)
 );
 
 // ------------------------------------------------------------ broken reliable connections
@@ -749,16 +759,24 @@ always @(*) begin
     for (bk = NUM_VI - 1; bk >= 0; bk = bk - 1)
         if (brk_bits[bk]) brk_low = bk[15:0];
 end
-wire [31:0] rx_brk_vi32 = {{(32-VI_WIDTH){1'b0}}, rx_brk_vi};
+// (three sources: the receive engine's completions and front end, the
+// send engine's completions)
+reg  [NUM_VI-1:0] brk_set;
+integer           bs;
+always @(*) begin
+    for (bs = 0; bs < NUM_VI; bs = bs + 1)
+        brk_set[bs] = (rx_brk && {{(32-VI_WIDTH){1'b0}}, rx_brk_vi} == bs[31:0]) ||
+                      (rx_brk2 && {{(32-VI_WIDTH){1'b0}}, rx_brk2_vi} == bs[31:0]) ||
+                      (tx_brk && {{(32-VI_WIDTH){1'b0}}, tx_brk_vi} == bs[31:0]);
+end
 wire [31:0] brk_clr_vi32 = {16'd0, brk_clr_vi};
 always @(posedge clk) begin
     if (rst) begin
         brk_bits <= {NUM_VI{1'b0}};
         brk_new_r <= 1'b0;
     end else begin
-        brk_new_r <= rx_brk && rx_brk_vi32 < NUM_VI_U && !brk_bits[rx_brk_vi32 % NUM_VI];
-        if (brk_clr && brk_clr_vi32 < NUM_VI_U) brk_bits[brk_clr_vi32 % NUM_VI] <= 1'b0;
-        if (rx_brk && rx_brk_vi32 < NUM_VI_U) brk_bits[rx_brk_vi32 % NUM_VI] <= 1'b1;
+        brk_new_r <= |(brk_set & ~brk_bits);
+        brk_bits <= (brk_bits & ~((brk_clr && brk_clr_vi32 < NUM_VI_U) ? ({{(NUM_VI-1){1'b0}}, 1'b1} << (brk_clr_vi32 % NUM_VI)) : {NUM_VI{1'b0}})) | brk_set;
     end
 end
 assign brk_valid = |brk_bits;

@@ -175,6 +175,7 @@ module via_vi_rx #(
     input  wire                    ctx_rd_rdma_write,
     input  wire                    ctx_rd_rdma_read,
     input  wire [23:0]             ctx_rd_peer,    // {peer node, peer VI}
+    input  wire                    ctx_rd_reliable, // the VI's level is reliable (errors break the connection)
 
     // the fetch unit's TPT lookup port
     output wire                    f_lk_valid,
@@ -321,7 +322,11 @@ module via_vi_rx #(
     // an RDMA read completed with an error other than FLUSHED (pulse): its
     // reliable connection is broken (the firmware moves the VI to ERROR)
     output reg                     brk_pulse,
-    output reg  [VI_WIDTH-1:0]     brk_vi
+    output reg  [VI_WIDTH-1:0]     brk_vi,
+    // ... and (a second source, the front end) a message of a reliable VI
+    // dropped for want of a receive, or a plain RDMA write into it refused
+    output reg                     brk2_pulse,
+    output reg  [VI_WIDTH-1:0]     brk2_vi
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -473,6 +478,7 @@ reg  [31:0] taken;           // message bytes put into the accumulator
 reg  [15:0] ptag;
 reg  [31:0] max_transfer;
 reg         rdma_we, rdma_re;
+reg         rel_lvl;         // the VI's level is reliable
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [63:0] d_va;            // bits 5:0 unused (64-byte aligned)
 /* verilator lint_on UNUSEDSIGNAL */
@@ -739,6 +745,7 @@ reg  [7:0]    r_dout [0:CDEPTH-1];   // bursts queued or sent, B not received
 reg           r_rd   [0:CDEPTH-1];   // an RDMA read's completion (its response or its cancel)
 reg  [1:0]    r_rsl  [0:CDEPTH-1];   // ... its read slot
 reg           r_brk  [0:CDEPTH-1];   // ... completed with an error that breaks the connection
+reg           r_rel  [0:CDEPTH-1];   // the record's VI is reliable (any error but FLUSHED breaks)
 wire [RA_W-1:0] ra_d;
 wire [RB_W-1:0] rb_d;
 via_ram #(.WIDTH(RA_W), .WORDS(CDEPTH)) u_rec_a (
@@ -998,7 +1005,7 @@ always @(posedge clk) begin
         ca_err <= 32'd0;
         for (i = 0; i < CDEPTH; i = i + 1) begin
             r_full[i] <= 1'b0; r_wbd[i] <= 1'b0; r_lost[i] <= 1'b0; r_err[i] <= 1'b0;
-            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0; r_rd[i] <= 1'b0; r_rsl[i] <= 2'd0; r_brk[i] <= 1'b0;
+            r_berr[i] <= 1'b0; r_dout[i] <= 8'd0; r_rd[i] <= 1'b0; r_rsl[i] <= 2'd0; r_brk[i] <= 1'b0; r_rel[i] <= 1'b0;
         end
         done_pulse <= 1'b0;
         done_vi <= {VI_WIDTH{1'b0}};
@@ -1010,6 +1017,7 @@ always @(posedge clk) begin
         rd_slot <= 2'd0; rcan_tag <= 32'd0; rcan_vi <= {VI_WIDTH{1'b0}};
         rd_done_valid <= 1'b0; rd_done_tag <= 32'd0; rd_done_ev <= 1'b0; rd_done_err <= 1'b0;
         brk_pulse <= 1'b0; brk_vi <= {VI_WIDTH{1'b0}};
+        brk2_pulse <= 1'b0; brk2_vi <= {VI_WIDTH{1'b0}}; rel_lvl <= 1'b0;
         aerr_valid <= 1'b0; aerr_vi <= {VI_WIDTH{1'b0}};
         ext <= 128'd0; x_err <= 32'd0; d_lk_kind_r <= KIND_LW;
     end else begin
@@ -1017,6 +1025,7 @@ always @(posedge clk) begin
         wbl_pulse <= 1'b0;
         aerr_valid <= 1'b0;
         brk_pulse <= 1'b0;
+        brk2_pulse <= 1'b0;
 
         // ---------------- stream side
         if (s_fire) begin
@@ -1259,7 +1268,7 @@ always @(posedge clk) begin
                 if (ca_push_ok) begin
                     r_wbd[ca] <= 1'b1;
                     r_err[ca] <= ca_err != 32'd0;
-                    r_brk[ca] <= r_rd[ca] && (ca_err & ~ST_FLUSH) != 32'd0;
+                    r_brk[ca] <= (r_rd[ca] || r_rel[ca]) && (ca_err & ~ST_FLUSH) != 32'd0;
                     ca <= ca + 1'b1;
                     ca_st <= CA_IDLE;
                 end
@@ -1296,6 +1305,8 @@ always @(posedge clk) begin
                     end
                     cb_st <= CB_RDN;
                 end else if (adv_valid && adv_ready) begin
+                    brk_pulse <= r_brk[cb] && !r_lost[cb];
+                    brk_vi <= rb_vi;
                     if (!r_lost[cb]) begin
                         done_pulse <= 1'b1;
                         done_vi <= rb_vi;
@@ -1329,6 +1340,7 @@ always @(posedge clk) begin
         if (rec_push) begin
             r_full[rec_wr] <= 1'b1;
             r_rd[rec_wr] <= rec_rd;
+            r_rel[rec_wr] <= rel_lvl && state != S_RCAN2;
             r_rsl[rec_wr] <= rd_slot;
             rec_wr <= rec_wr + 1'b1;
         end
@@ -1384,6 +1396,7 @@ always @(posedge clk) begin
                 max_transfer <= ctx_rd_max_transfer;
                 rdma_we <= ctx_rd_rdma_write;
                 rdma_re <= ctx_rd_rdma_read;
+                rel_lvl <= ctx_rd_reliable;
                 if ({16'd0, h_dst} >= NUM_VI || !ctx_rd_enable || ctx_rd_state != 2'd1 || {h_node, h_src} != ctx_rd_peer) begin
                     cnt_drop_bad_vi <= cnt_drop_bad_vi + 32'd1;
                     state <= S_DROP;
@@ -1439,6 +1452,8 @@ always @(posedge clk) begin
                         cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
                         aerr_valid <= 1'b1;
                         aerr_vi <= dst;
+                        brk2_pulse <= rel_lvl;
+                        brk2_vi <= dst;
                         state <= S_DROP;
                     end else begin
                         st_err <= 32'd0;
@@ -1497,6 +1512,8 @@ always @(posedge clk) begin
                 if (rxq_rsp_valid && take_out) begin
                     if (!rxq_rsp_found) begin
                         cnt_drop_no_recv <= cnt_drop_no_recv + 32'd1;
+                        brk2_pulse <= rel_lvl;
+                        brk2_vi <= dst;
                         state <= S_DROP;
                     end else begin
                         state <= S_RECV;
@@ -1532,6 +1549,8 @@ always @(posedge clk) begin
                         cnt_rdma_prot <= cnt_rdma_prot + 32'd1;
                         aerr_valid <= !h_has_imm;
                         aerr_vi <= dst;
+                        brk2_pulse <= rel_lvl && !h_has_imm;   // (with immediate data: its receive's record)
+                        brk2_vi <= dst;
                     end
                     else cnt_rdma <= cnt_rdma + 32'd1;
                 end

@@ -171,6 +171,7 @@ module via_vi_tx #(
     input  wire                    ctx_rd_rdma_write,
     input  wire                    ctx_rd_rdma_read,
     input  wire [23:0]             ctx_rd_peer,    // {peer node, peer VI}
+    input  wire                    ctx_rd_reliable, // the VI's level is reliable (errors break the connection)
 
     // TPT lookups of the descriptor fetch unit
     output wire                    f_lk_valid,
@@ -332,7 +333,11 @@ module via_vi_tx #(
     input  wire [31:0]             rd_done_tag,    // (its slot: bits 1:0)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire                    rd_done_ev,     // its Status was written
-    input  wire                    rd_done_err     // ... with an error bit
+    input  wire                    rd_done_err,    // ... with an error bit
+    // a descriptor of a reliable VI completed here with an error other
+    // than FLUSHED (pulse): the connection is broken (VI_CTX_BREAK)
+    output reg                     brk_pulse,
+    output reg  [VI_WIDTH-1:0]     brk_vi
 );
 
 localparam BYTES = DATA_WIDTH / 8;
@@ -419,12 +424,12 @@ reg [31:0]         a_h, b_h;
 reg [15:0]         b_ptag;
 reg [23:0]         b_peer;
 reg [31:0]         b_mts;
-reg                b_rw, b_rr, b_en;
+reg                b_rw, b_rr, b_en, b_rel;
 reg [1:0]          b_state;
 
 // item FIFO: pairs the fetch results (in request order) with their items
 // (a via_ram; its read register is the head, iqh_v)
-localparam IQW = 1 + VI_WIDTH + 58 + 32 + 16 + 24 + 2 + 1;
+localparam IQW = 1 + VI_WIDTH + 58 + 32 + 16 + 24 + 2 + 1 + 1;
 reg [PSW-1:0]      iq_wp, iq_rp;
 reg [PSW:0]        iq_cnt;     // entries (in the RAM or the head)
 reg [PSW:0]        iq_rc;      // entries written, not yet read
@@ -440,7 +445,8 @@ wire [23:0]        iqh_peer;
 wire [1:0]         iqh_state;
 wire               iqh_en;
 wire               iqh_q;
-assign {iqh_q, iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en} = iq_rd;
+wire               iqh_rel;
+assign {iqh_q, iqh_vi, iqh_va, iqh_h, iqh_ptag, iqh_peer, iqh_state, iqh_en, iqh_rel} = iq_rd;
 
 // ------------------------------------------------------------ records
 
@@ -459,6 +465,7 @@ reg                r_rr [0:MQ-1];      // an RDMA read (its Status names it; wit
 reg                r_job [0:MQ-1];     // an RDMA read response (a job of via_vi_rx's)
 reg                r_sk [0:MQ-1];      // no write-back, advance or completion here (a request, a response)
 reg  [1:0]         r_rslot [0:MQ-1];   // a request's read slot
+reg                r_rel [0:MQ-1];     // its VI is reliable
 // the wide fields are in three via_rams, one per reader, each read every
 // cycle at its reader's next pointer; a valid flag says the read register
 // holds the word of the reader's record (written at least a cycle before)
@@ -721,7 +728,7 @@ via_ram #(
     .clk(clk),
     .wr_en(fe_req_go),
     .wr_addr(iq_wp),
-    .wr_data({b_q, b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en}),
+    .wr_data({b_q, b_vi, b_va[63:6], b_h, b_ptag, b_peer, b_state, b_en, b_rel}),
     .rd_en(iq_rd_en),
     .rd_addr(iq_rp),
     .rd_data(iq_rd)
@@ -1158,6 +1165,7 @@ always @(posedge clk) begin
         r_q[rw_i] <= iqh_q;
         r_vi[rw_i] <= iqh_vi;
         r_job[rw_i] <= 1'b0;
+        r_rel[rw_i] <= iqh_rel;
         r_sk[rw_i] <= cls_rd;
         r_rslot[rw_i] <= s_free;
     end
@@ -1175,6 +1183,7 @@ always @(posedge clk) begin
         r_q[rw_i] <= 1'b0;
         r_vi[rw_i] <= jqh_vi;
         r_job[rw_i] <= 1'b1;
+        r_rel[rw_i] <= 1'b0;
         r_sk[rw_i] <= 1'b1;
         r_rslot[rw_i] <= 2'd0;
     end
@@ -1312,6 +1321,7 @@ always @(posedge clk) begin
         b_rw <= 1'b0;
         b_rr <= 1'b0;
         b_en <= 1'b0;
+        b_rel <= 1'b0;
         b_state <= 2'd0;
         rec_wp <= {(MW+1){1'b0}};
         out_rp <= {(MW+1){1'b0}};
@@ -1382,9 +1392,12 @@ always @(posedge clk) begin
         cnt_wb_lost <= 32'd0;
         wbl_pulse <= 1'b0;
         wbl_vi <= {VI_WIDTH{1'b0}};
+        brk_pulse <= 1'b0;
+        brk_vi <= {VI_WIDTH{1'b0}};
     end else if (!flush) begin
         done_pulse <= 1'b0;
         done_ev <= 1'b0;
+        brk_pulse <= 1'b0;
 
         // ---------------- intake
         if (work_go) begin
@@ -1407,6 +1420,7 @@ always @(posedge clk) begin
                 b_mts <= ctx_rd_max_transfer;
                 b_rw <= ctx_rd_rdma_write;
                 b_rr <= ctx_rd_rdma_read;
+                b_rel <= ctx_rd_reliable;
                 b_peer <= ctx_rd_peer;
             end
         end
@@ -1671,6 +1685,8 @@ always @(posedge clk) begin
         if (adv_go || ap_sk) ap_rp <= ap_rp + 1'b1;
         if (cp_go) cp_rp <= cp_rp + 1'b1;
         if (cp_go && !r_sk[cp_i]) begin
+            brk_pulse <= r_rel[cp_i] && (r_st[cp_i] & ~ST_FLUSHED) != 32'd0;
+            brk_vi <= r_vi[cp_i];
             done_pulse <= 1'b1;
             done_vi <= r_vi[cp_i];
             done_q <= r_q[cp_i];

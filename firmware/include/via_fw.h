@@ -14,7 +14,7 @@
 #endif
 #endif
 
-#define VIA_FW_HASH VIA_ULL(0x99c0394b866a3355)
+#define VIA_FW_HASH VIA_ULL(0x40f1df81e0f1c4fe)
 
 #define VIA_FW_BASE VIA_U(0x20000000) /* Address of the window in the core's address space. */
 #define VIA_FW_READY_MAGIC_VALUE VIA_U(0x5646) /* FW_READY.MAGIC value: ASCII 'VF'. */
@@ -248,6 +248,8 @@
 #define VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK VIA_U(0x00010000)
 #define VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT VIA_U(17)
 #define VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK VIA_U(0x00020000)
+#define VIA_FW_VI_CTX_ATTR_RELIABLE_SHIFT VIA_U(18)
+#define VIA_FW_VI_CTX_ATTR_RELIABLE_MASK VIA_U(0x00040000)
 
 /* VI_CTX_PTAG (rw): The VI's protection tag for the next commit. */
 #define VIA_FW_REG_VI_CTX_PTAG VIA_U(0x148)
@@ -345,6 +347,8 @@ static inline uint32_t via_fw_vi_ctx_attr_rdma_write_get(uint32_t v) { return (u
 static inline uint32_t via_fw_vi_ctx_attr_rdma_write_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RDMA_WRITE_SHIFT) & VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK)); }
 static inline uint32_t via_fw_vi_ctx_attr_rdma_read_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) >> VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_attr_rdma_read_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RDMA_READ_SHIFT) & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK)); }
+static inline uint32_t via_fw_vi_ctx_attr_reliable_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_ATTR_RELIABLE_MASK) >> VIA_FW_VI_CTX_ATTR_RELIABLE_SHIFT); }
+static inline uint32_t via_fw_vi_ctx_attr_reliable_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_ATTR_RELIABLE_MASK) | ((x << VIA_FW_VI_CTX_ATTR_RELIABLE_SHIFT) & VIA_FW_VI_CTX_ATTR_RELIABLE_MASK)); }
 static inline uint32_t via_fw_vi_ctx_ptag_ptag_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PTAG_PTAG_MASK) >> VIA_FW_VI_CTX_PTAG_PTAG_SHIFT); }
 static inline uint32_t via_fw_vi_ctx_ptag_ptag_set(uint32_t v, uint32_t x) { return (uint32_t)((v & ~VIA_FW_VI_CTX_PTAG_PTAG_MASK) | ((x << VIA_FW_VI_CTX_PTAG_PTAG_SHIFT) & VIA_FW_VI_CTX_PTAG_PTAG_MASK)); }
 static inline uint32_t via_fw_vi_ctx_peer_peer_get(uint32_t v) { return (uint32_t)((v & VIA_FW_VI_CTX_PEER_PEER_MASK) >> VIA_FW_VI_CTX_PEER_PEER_SHIFT); }

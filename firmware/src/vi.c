@@ -112,7 +112,9 @@ static uint32_t ctx_commit(uint32_t id, const vi_t *v, int reset_q)
     uint32_t attr = reset_q ? VIA_FW_VI_CTX_ATTR_RESET_Q_MASK : 0;
     if (v)
         attr |= VIA_FW_VI_CTX_ATTR_ENABLE_MASK | ((uint32_t)v->state << VIA_FW_VI_CTX_ATTR_STATE_SHIFT) |
-                ((uint32_t)v->flags << 16);
+                ((uint32_t)v->flags << 16) |
+                /* a reliable level: an error at either end breaks the connection (VI_CTX_BREAK) */
+                (v->rel != VIA_VIP_RELIABILITY_UNRELIABLE ? VIA_FW_VI_CTX_ATTR_RELIABLE_MASK : 0);
     vi_ctx_write(VIA_FW_REG_VI_CTX_VI, id);
     vi_ctx_write(VIA_FW_REG_VI_CTX_ATTR, attr);
     vi_ctx_write(VIA_FW_REG_VI_CTX_PTAG, v ? v->ptag : 0);

@@ -7,7 +7,7 @@ import (
 )
 
 // FwHash is the hash of the fw layout.
-const FwHash uint64 = 0x99c0394b866a3355
+const FwHash uint64 = 0x40f1df81e0f1c4fe
 
 // Constants of the layout.
 const (
@@ -273,6 +273,7 @@ const (
 	FwViCtxAttrStateMask        = 0x30       // VI_CTX_ATTR[5:4]
 	FwViCtxAttrRdmaWriteMask    = 0x10000    // VI_CTX_ATTR[16:16]
 	FwViCtxAttrRdmaReadMask     = 0x20000    // VI_CTX_ATTR[17:17]
+	FwViCtxAttrReliableMask     = 0x40000    // VI_CTX_ATTR[18:18]
 	FwViCtxPtagPtagMask         = 0xffff     // VI_CTX_PTAG[15:0]
 	FwViCtxPeerPeerMask         = 0xffff     // VI_CTX_PEER[15:0]
 	FwViCtxPeerNodeMask         = 0xff0000   // VI_CTX_PEER[23:16]
@@ -342,6 +343,8 @@ var (
 	FwViCtxAttrRdmaWrite = Field{Reg: FwRegViCtxAttr, Name: "RDMA_WRITE", LSB: 16, Width: 1, Access: AccessRW}
 	// FwViCtxAttrRdmaRead is VI_CTX_ATTR[17:17] (rw): RDMA reads are enabled on the VI (admin VI_RDMA_READ << 16).
 	FwViCtxAttrRdmaRead = Field{Reg: FwRegViCtxAttr, Name: "RDMA_READ", LSB: 17, Width: 1, Access: AccessRW}
+	// FwViCtxAttrReliable is VI_CTX_ATTR[18:18] (rw): The VI's level is a reliable one (RELIABLE_DELIVERY): an error at either end breaks the connection (VI_CTX_BREAK).
+	FwViCtxAttrReliable = Field{Reg: FwRegViCtxAttr, Name: "RELIABLE", LSB: 18, Width: 1, Access: AccessRW}
 	// FwViCtxPtagPtag is VI_CTX_PTAG[15:0] (rw): Protection tag (the admin ptag's 16 bits).
 	FwViCtxPtagPtag = Field{Reg: FwRegViCtxPtag, Name: "PTAG", LSB: 0, Width: 16, Access: AccessRW}
 	// FwViCtxPeerPeer is VI_CTX_PEER[15:0] (rw): VI index of the connected peer (0 when not connected).
@@ -459,6 +462,7 @@ var Fw = Map{
 			FwViCtxAttrState,
 			FwViCtxAttrRdmaWrite,
 			FwViCtxAttrRdmaRead,
+			FwViCtxAttrReliable,
 		}},
 		{Name: "VI_CTX_PTAG", Offset: FwRegViCtxPtag, Access: AccessRW, Doc: "The VI's protection tag for the next commit.", Fields: []Field{
 			FwViCtxPtagPtag,

@@ -5,7 +5,7 @@
 `define VIA_FW_VH
 
 // hash of the layout
-`define VIA_FW_HASH 64'h99c0394b866a3355
+`define VIA_FW_HASH 64'h40f1df81e0f1c4fe
 
 // constants
 `define VIA_FW_BASE 32'h20000000 // Address of the window in the core's address space.
@@ -199,6 +199,10 @@
 `define VIA_FW_VI_CTX_ATTR_RDMA_READ_MSB 17
 `define VIA_FW_VI_CTX_ATTR_RDMA_READ_WIDTH 1
 `define VIA_FW_VI_CTX_ATTR_RDMA_READ_RANGE 17:17
+`define VIA_FW_VI_CTX_ATTR_RELIABLE_LSB 18
+`define VIA_FW_VI_CTX_ATTR_RELIABLE_MSB 18
+`define VIA_FW_VI_CTX_ATTR_RELIABLE_WIDTH 1
+`define VIA_FW_VI_CTX_ATTR_RELIABLE_RANGE 18:18
 `define VIA_FW_REG_VI_CTX_PTAG 16'h0148 // rw The VI's protection tag for the next commit.
 `define VIA_FW_VI_CTX_PTAG_PTAG_LSB 0
 `define VIA_FW_VI_CTX_PTAG_PTAG_MSB 15
