@@ -75,7 +75,8 @@ uint32_t vi_ctx_read(uint32_t reg)
 
 #define ATTR_FIELDS                                                                                \
     (VIA_FW_VI_CTX_ATTR_ENABLE_MASK | VIA_FW_VI_CTX_ATTR_RESET_Q_MASK | VIA_FW_VI_CTX_ATTR_STATE_MASK | \
-     VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK | VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK)
+     VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK | VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK |                      \
+     VIA_FW_VI_CTX_ATTR_RELIABLE_MASK)
 
 void vi_ctx_write(uint32_t reg, uint32_t v)
 {
@@ -114,6 +115,8 @@ void vi_ctx_write(uint32_t reg, uint32_t v)
             .state = (uint8_t)via_fw_vi_ctx_attr_state_get(fake_ctx.attr),
             .rdma_write = (fake_ctx.attr & VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK) != 0,
             .rdma_read = (fake_ctx.attr & VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK) != 0,
+            .reliable = (fake_ctx.attr & VIA_FW_VI_CTX_ATTR_RELIABLE_MASK) != 0,
+            .attr = fake_ctx.attr,
             .ptag = (uint16_t)fake_ctx.ptag,
             .peer = (uint16_t)via_fw_vi_ctx_peer_peer_get(fake_ctx.peer),
             .peer_node = (uint8_t)via_fw_vi_ctx_peer_node_get(fake_ctx.peer),

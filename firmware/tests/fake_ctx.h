@@ -17,6 +17,8 @@
 
 typedef struct {
     uint8_t enable, state, rdma_write, rdma_read;
+    uint8_t reliable; /* ATTR.RELIABLE: a reliable level, an error breaks the connection */
+    uint32_t attr;    /* the whole ATTR word of the last commit (RESET_Q included) */
     uint16_t ptag, peer;
     uint8_t peer_node;
     uint32_t mtu;

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "mem.h"
 #include "vi.h"
+#include "via_fw.h"
 #include "via_vip.h"
 #include "harness.h"
 #include "admin_exec.h"
@@ -243,9 +244,28 @@ static uint32_t disconnect(uint32_t vi)
     return exec(VIA_ADMIN_OP_DISCONNECT_VI, &vi, 4);
 }
 
+/* The context's ATTR.RELIABLE for a VI of level rel: set exactly when the
+ * level is a reliable one (not UNRELIABLE), so that the data path breaks
+ * the connection on an error. */
+static uint32_t reliable_want(uint32_t rel)
+{
+    return rel != UNREL;
+}
+
+/* The ATTR word (RESET_Q aside) a commit of a live VI with this state,
+ * level and flags writes: ENABLE, STATE, the RDMA enables (flags << 16),
+ * RELIABLE for a reliable level. */
+static uint32_t ctx_attr_want(uint32_t state, uint32_t rel, uint32_t flags)
+{
+    return VIA_FW_VI_CTX_ATTR_ENABLE_MASK | (state << VIA_FW_VI_CTX_ATTR_STATE_SHIFT) |
+           ((flags & RW) ? VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK : 0) |
+           ((flags & RR) ? VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK : 0) |
+           (reliable_want(rel) ? VIA_FW_VI_CTX_ATTR_RELIABLE_MASK : 0);
+}
+
 /* The data path's context of VI vi (the model's table) is the firmware's:
- * enabled with its state, attributes and peer if it exists, else disabled
- * and zero. */
+ * enabled with its state, attributes (RELIABLE as its level) and peer if
+ * it exists, else disabled and zero. */
 static void check_ctx(uint32_t vi)
 {
     const fake_ctx_entry_t *e = &fake_ctx.e[vi];
@@ -257,6 +277,10 @@ static void check_ctx(uint32_t vi)
         CHECK_EQ_U(e->mtu, 0);
         CHECK_EQ_U(e->peer, 0);
         CHECK_EQ_U(e->peer_node, 0);
+        CHECK_EQ_U(e->rdma_write, 0);
+        CHECK_EQ_U(e->rdma_read, 0);
+        CHECK_EQ_U(e->reliable, 0);
+        CHECK_EQ_U(e->attr & ~VIA_FW_VI_CTX_ATTR_RESET_Q_MASK, 0);
         return;
     }
     CHECK_EQ_U(e->enable, 1);
@@ -265,6 +289,8 @@ static void check_ctx(uint32_t vi)
     CHECK_EQ_U(e->mtu, i.max_transfer_size);
     CHECK_EQ_U(e->rdma_write, (i.flags & RW) != 0);
     CHECK_EQ_U(e->rdma_read, (i.flags & RR) != 0);
+    CHECK_EQ_U(e->reliable, reliable_want(i.reliability_level));
+    CHECK_EQ_U(e->attr & ~VIA_FW_VI_CTX_ATTR_RESET_Q_MASK, ctx_attr_want(i.state, i.reliability_level, i.flags));
     CHECK_EQ_U(e->peer, vi_peer(vi));
     CHECK_EQ_U(e->peer_node, i.state == CONNECTED ? TEST_NODE : 0);
 }
@@ -705,6 +731,8 @@ static void test_commits(void)
     CHECK_EQ_U(e->peer, 0);
     CHECK_EQ_U(e->rdma_write, 0);
     CHECK_EQ_U(e->rdma_read, 0);
+    CHECK_EQ_U(e->reliable, 0); /* UNRELIABLE */
+    CHECK_EQ_U(e->attr, VIA_FW_VI_CTX_ATTR_ENABLE_MASK | VIA_FW_VI_CTX_ATTR_RESET_Q_MASK);
     CHECK_EQ_U(modify(vi, UNREL, MTS, p2, RW), ST_OK);
     CHECK_EQ_U(e->commits, 2);
     CHECK_EQ_U(e->resets, 1); /* MODIFY keeps them */
@@ -712,6 +740,8 @@ static void test_commits(void)
     CHECK_EQ_U(e->ptag, p2);
     CHECK_EQ_U(e->mtu, MTS);
     CHECK_EQ_U(e->rdma_write, 1);
+    CHECK_EQ_U(e->reliable, 0);
+    CHECK_EQ_U(e->attr, VIA_FW_VI_CTX_ATTR_ENABLE_MASK | VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK);
     check_ctx(vi);
     /* A failed command commits nothing. */
     CHECK_EQ_U(modify(vi, UNREL, 0, p2, RW), ST_INVALID_MTU);
@@ -731,6 +761,7 @@ static void test_commits(void)
     CHECK_EQ_U(e->commits, 3);
     CHECK_EQ_U(e->resets, 2); /* DESTROY empties them */
     CHECK_EQ_U(e->enable, 0);
+    CHECK_EQ_U(e->attr, VIA_FW_VI_CTX_ATTR_RESET_Q_MASK);
     check_ctx(vi);
     /* A commit the data path takes slowly: the firmware waits. */
     fake_ctx.cmd_busy = 100;
@@ -755,11 +786,14 @@ static void test_commits(void)
         CHECK_EQ_U(e->mtu, 77);
         CHECK_EQ_U(e->rdma_write, 0);
         CHECK_EQ_U(e->rdma_read, 1);
+        CHECK_EQ_U(e->reliable, reliable_want(lr));
+        CHECK_EQ_U(e->attr, ctx_attr_want(IDLE, lr, RR));
         check_ctx(vi);
         CHECK_EQ_U(modify(vi, lr, 77, p2, RW), ST_OK);
         CHECK_EQ_U(e->commits, 6);
         CHECK_EQ_U(e->rdma_write, 1);
         CHECK_EQ_U(e->rdma_read, 0);
+        CHECK_EQ_U(e->reliable, reliable_want(lr));
         uint32_t w = 0, commits = fake_ctx.commits;
         CHECK_EQ_U(create(lr, 9000, p, RW | RR, &w), ST_OK);
         CHECK_EQ_U(fake_ctx.commits, commits + 1);
@@ -771,10 +805,14 @@ static void test_commits(void)
         CHECK_EQ_U(f->mtu, 9000);
         CHECK_EQ_U(f->rdma_write, 1);
         CHECK_EQ_U(f->rdma_read, 1);
+        CHECK_EQ_U(f->reliable, reliable_want(lr));
+        CHECK_EQ_U(f->attr, ctx_attr_want(IDLE, lr, RW | RR) | VIA_FW_VI_CTX_ATTR_RESET_Q_MASK);
         check_ctx(w);
         CHECK_EQ_U(destroy(w), ST_OK);
         CHECK_EQ_U(f->enable, 0);
         CHECK_EQ_U(f->rdma_read, 0);
+        CHECK_EQ_U(f->reliable, 0);
+        CHECK_EQ_U(f->attr, VIA_FW_VI_CTX_ATTR_RESET_Q_MASK);
         check_ctx(w);
     }
 }
@@ -1234,6 +1272,7 @@ static void test_random(void)
             for (int v = 0; v < NV; v++) {
                 count += model[v].live;
                 check_ctx((uint32_t)v); /* the data path agrees */
+                CHECK_EQ_U(fake_ctx.e[v].reliable, model[v].live && reliable_want(model[v].rel));
                 if (model[v].live && model[v].state == CONNECTED) {
                     uint32_t pr = model[v].peer;
                     CHECK(model[pr].live && model[pr].state == CONNECTED && model[pr].peer == (uint32_t)v);
@@ -1279,6 +1318,13 @@ static void test_connect_levels(void)
     check_vi(b, CONNECTED, VIA_VIP_RELIABILITY_RELIABLE_DELIVERY, 4096, p, 0);
     check_ctx(b);
     check_ctx(d);
+    /* RELIABLE: both reliable levels have it, the unreliable one not */
+    CHECK_EQ_U(fake_ctx.e[a].reliable, 0);
+    CHECK_EQ_U(fake_ctx.e[b].reliable, 1);
+    CHECK_EQ_U(fake_ctx.e[c].reliable, 1);
+    CHECK_EQ_U(fake_ctx.e[d].reliable, 1);
+    check_ctx(a);
+    check_ctx(c);
 }
 
 static uint32_t connect_remote(uint32_t vi, uint32_t node, uint32_t peer)
@@ -1322,6 +1368,207 @@ static void test_connect_remote(void)
     CHECK_EQ_U(disconnect(b), ST_OK);
     CHECK_EQ_U(vi_state(b), IDLE);
 }
+
+#define REL_DEL VIA_VIP_RELIABILITY_RELIABLE_DELIVERY
+#define ATTR_EN VIA_FW_VI_CTX_ATTR_ENABLE_MASK
+#define ATTR_RQ VIA_FW_VI_CTX_ATTR_RESET_Q_MASK
+#define ATTR_REL VIA_FW_VI_CTX_ATTR_RELIABLE_MASK
+#define ATTR_ST(s) ((uint32_t)(s) << VIA_FW_VI_CTX_ATTR_STATE_SHIFT)
+
+/* VI vi's last commit left ATTR.RELIABLE as want, and was the n-th commit
+ * to it. */
+static void check_rel_bit(uint32_t vi, uint32_t want, uint32_t commits)
+{
+    const fake_ctx_entry_t *e = &fake_ctx.e[vi];
+    CHECK_EQ_U(e->commits, commits);
+    CHECK_EQ_U(e->reliable, want);
+    CHECK_EQ_U((e->attr & ATTR_REL) != 0, want);
+}
+
+/* ATTR.RELIABLE (VI_CTX_ATTR bit 18): every commit of an UNRELIABLE VI has
+ * it clear, every commit of a RELIABLE_DELIVERY VI has it set: CREATE,
+ * MODIFY between the levels (and within one), the state changes
+ * (CONNECT_LOOPBACK, CONNECT_REMOTE, the connection manager's, ERROR from
+ * below or a break, DISCONNECT's ERROR and IDLE commits) keep it; DESTROY
+ * clears it, and the id's next VI does not inherit it. */
+static void test_ctx_reliable(void)
+{
+    CHECK(level_ok(REL_DEL));
+    if (!level_ok(REL_DEL))
+        return;
+    uint32_t rf = rdma_read_ok(REL_DEL) ? RW | RR : RW; /* the reliable VIs' flags */
+    uint32_t rfa = ((rf & RW) ? VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK : 0) | ((rf & RR) ? VIA_FW_VI_CTX_ATTR_RDMA_READ_MASK : 0);
+    boot(16);
+    uint32_t p = new_ptag(), u = 0, u2 = 0, r = 0, r2 = 0;
+
+    /* CREATE: the exact ATTR words */
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &u), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_EN | ATTR_RQ | ATTR_ST(IDLE));
+    check_rel_bit(u, 0, 1);
+    CHECK_EQ_U(create(REL_DEL, 4096, p, rf, &r), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_RQ | ATTR_ST(IDLE) | rfa | ATTR_REL);
+    check_rel_bit(r, 1, 1);
+    CHECK_EQ_U(create(UNREL, 4096, p, RW, &u2), ST_OK);
+    check_rel_bit(u2, 0, 1);
+    CHECK_EQ_U(create(REL_DEL, 4096, p, 0, &r2), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r2].attr, ATTR_EN | ATTR_RQ | ATTR_ST(IDLE) | ATTR_REL);
+    check_rel_bit(r2, 1, 1);
+    check_rel_bit(u, 0, 1); /* the others untouched */
+
+    /* MODIFY within a level keeps it; between the levels it follows */
+    CHECK_EQ_U(modify(u, UNREL, 100, p, RW), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_EN | ATTR_ST(IDLE) | VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK);
+    check_rel_bit(u, 0, 2);
+    CHECK_EQ_U(modify(r, REL_DEL, 100, p, RW), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(IDLE) | VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK | ATTR_REL);
+    check_rel_bit(r, 1, 2);
+    CHECK_EQ_U(modify(u, REL_DEL, 4096, p, 0), ST_OK); /* UNRELIABLE -> RELIABLE_DELIVERY */
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_EN | ATTR_ST(IDLE) | ATTR_REL);
+    check_rel_bit(u, 1, 3);
+    check_ctx(u);
+    CHECK_EQ_U(modify(r, UNREL, 4096, p, RW), ST_OK); /* RELIABLE_DELIVERY -> UNRELIABLE */
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(IDLE) | VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK);
+    check_rel_bit(r, 0, 3);
+    check_ctx(r);
+    /* a refused MODIFY commits nothing and leaves it */
+    if (rdma_read_ok(REL_DEL) && !rdma_read_ok(UNREL)) {
+        CHECK_EQ_U(modify(r, UNREL, 4096, p, RR), ST_INVALID_RDMAREAD);
+        check_rel_bit(r, 0, 3);
+    }
+    CHECK_EQ_U(modify(u, UNREL, 0, p, 0), ST_INVALID_MTU);
+    check_rel_bit(u, 1, 3);
+    /* and back: u unreliable, r reliable again */
+    CHECK_EQ_U(modify(u, UNREL, 4096, p, 0), ST_OK);
+    check_rel_bit(u, 0, 4);
+    CHECK_EQ_U(modify(r, REL_DEL, 4096, p, rf), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(IDLE) | rfa | ATTR_REL);
+    check_rel_bit(r, 1, 4);
+
+    /* CONNECT_LOOPBACK: each end keeps its level's bit */
+    CHECK_EQ_U(connect(u, u2), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_EN | ATTR_ST(CONNECTED));
+    check_rel_bit(u, 0, 5);
+    check_rel_bit(u2, 0, 2);
+    CHECK_EQ_U(connect(r, r2), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(CONNECTED) | rfa | ATTR_REL);
+    CHECK_EQ_U(fake_ctx.e[r2].attr, ATTR_EN | ATTR_ST(CONNECTED) | ATTR_REL);
+    check_rel_bit(r, 1, 5);
+    check_rel_bit(r2, 1, 2);
+    /* DISCONNECT: both ends to ERROR (stopped there: the flush never
+     * ends), then, flushed, to IDLE; the bit in every commit */
+    fake_ctx.e[r2].queued = 1;
+    fake_ctx.e[u2].queued = 1;
+    fake_ctx.flush_reads = FAKE_CTX_FLUSH_NEVER;
+    CHECK_EQ_U(disconnect(r), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(ERROR) | rfa | ATTR_REL);
+    CHECK_EQ_U(fake_ctx.e[r2].attr, ATTR_EN | ATTR_ST(ERROR) | ATTR_REL);
+    check_rel_bit(r, 1, 6);
+    check_rel_bit(r2, 1, 3);
+    CHECK_EQ_U(disconnect(u), VIA_ADMIN_ST_INTERNAL);
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_EN | ATTR_ST(ERROR));
+    CHECK_EQ_U(fake_ctx.e[u2].attr, ATTR_EN | ATTR_ST(ERROR) | VIA_FW_VI_CTX_ATTR_RDMA_WRITE_MASK);
+    check_rel_bit(u, 0, 6);
+    check_rel_bit(u2, 0, 3);
+    fake_ctx.flush_reads = 1;
+    CHECK_EQ_U(disconnect(r), ST_OK);
+    CHECK_EQ_U(disconnect(r2), ST_OK);
+    CHECK_EQ_U(disconnect(u), ST_OK);
+    CHECK_EQ_U(disconnect(u2), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(IDLE) | rfa | ATTR_REL);
+    check_rel_bit(r, 1, 7);
+    check_rel_bit(r2, 1, 4);
+    check_rel_bit(u, 0, 7);
+    check_rel_bit(u2, 0, 4);
+
+    /* a break of a connected pair (ERROR through cm_break) keeps it */
+    CHECK_EQ_U(connect(r, r2), ST_OK);
+    CHECK_EQ_U(connect(u, u2), ST_OK);
+    cm_break(r);
+    cm_break(u);
+    CHECK_EQ_U(vi_state(r2), ERROR);
+    CHECK_EQ_U(vi_state(u2), ERROR);
+    check_rel_bit(r, 1, 9);
+    check_rel_bit(r2, 1, 6);
+    check_rel_bit(u, 0, 9);
+    check_rel_bit(u2, 0, 6);
+    CHECK_EQ_U(disconnect(r), ST_OK);
+    CHECK_EQ_U(disconnect(r2), ST_OK);
+    CHECK_EQ_U(disconnect(u), ST_OK);
+    CHECK_EQ_U(disconnect(u2), ST_OK);
+    check_rel_bit(r, 1, 10);
+    check_rel_bit(u, 0, 10);
+
+    /* CONNECT_REMOTE, the remote end's DISCONNECT (ERROR) */
+    CHECK_EQ_U(connect_remote(r, 3, 7), ST_OK);
+    CHECK_EQ_U(connect_remote(u, 3, 8), ST_OK);
+    check_rel_bit(r, 1, 11);
+    check_rel_bit(u, 0, 11);
+    CHECK_EQ_U(vi_remote_disconnected(r), ST_OK);
+    CHECK_EQ_U(vi_remote_disconnected(u), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(ERROR) | rfa | ATTR_REL);
+    check_rel_bit(r, 1, 12);
+    check_rel_bit(u, 0, 12);
+    CHECK_EQ_U(disconnect(r), ST_OK);
+    CHECK_EQ_U(disconnect(u), ST_OK);
+    check_rel_bit(r, 1, 13);
+    check_rel_bit(u, 0, 13);
+
+    /* the connection manager's commits: PENDING, CONNECTED, back IDLE */
+    CHECK_EQ_U(vi_cm_pending(r), ST_OK);
+    CHECK_EQ_U(vi_cm_pending(u), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_EN | ATTR_ST(PENDING) | rfa | ATTR_REL);
+    check_rel_bit(r, 1, 14);
+    check_rel_bit(u, 0, 14);
+    CHECK_EQ_U(vi_cm_idle(r), ST_OK);
+    CHECK_EQ_U(vi_cm_idle(u), ST_OK);
+    check_rel_bit(r, 1, 15);
+    check_rel_bit(u, 0, 15);
+    CHECK_EQ_U(vi_cm_connect(r, 4, 9), ST_OK);
+    CHECK_EQ_U(vi_cm_connect(u, 4, 10), ST_OK);
+    check_rel_bit(r, 1, 16);
+    check_rel_bit(u, 0, 16);
+
+    /* every state set from below */
+    static const uint32_t states[] = {ERROR, IDLE, PENDING, CONNECTED, ERROR, IDLE};
+    for (size_t k = 0; k < sizeof states / sizeof states[0]; k++) {
+        CHECK_EQ_U(vi_set_state(r, states[k]), ST_OK);
+        CHECK_EQ_U(vi_set_state(u, states[k]), ST_OK);
+        CHECK_EQ_U(fake_ctx.e[r].state, states[k]);
+        check_rel_bit(r, 1, 17 + (uint32_t)k);
+        check_rel_bit(u, 0, 17 + (uint32_t)k);
+    }
+    check_ctx(r);
+    check_ctx(u);
+
+    /* DESTROY clears it (the whole ATTR word but RESET_Q); the id's next
+     * VI, unreliable, does not inherit it, and a reliable one sets it */
+    uint32_t cr = fake_ctx.e[r].commits, cu = fake_ctx.e[u].commits;
+    CHECK_EQ_U(destroy(r), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[r].attr, ATTR_RQ);
+    check_rel_bit(r, 0, cr + 1);
+    CHECK_EQ_U(destroy(u), ST_OK);
+    CHECK_EQ_U(fake_ctx.e[u].attr, ATTR_RQ);
+    check_rel_bit(u, 0, cu + 1);
+    check_ctx(r);
+    uint32_t n = 0xFFFFu;
+    CHECK_EQ_U(create(UNREL, 4096, p, 0, &n), ST_OK);
+    CHECK_EQ_U(n, r < u ? r : u); /* the lowest free id */
+    CHECK_EQ_U(fake_ctx.e[n].attr, ATTR_EN | ATTR_RQ | ATTR_ST(IDLE));
+    check_rel_bit(n, 0, (n == r ? cr : cu) + 2);
+    uint32_t n2 = 0xFFFFu;
+    CHECK_EQ_U(create(REL_DEL, 4096, p, 0, &n2), ST_OK);
+    CHECK_EQ_U(n2, r < u ? u : r);
+    CHECK_EQ_U(fake_ctx.e[n2].attr, ATTR_EN | ATTR_RQ | ATTR_ST(IDLE) | ATTR_REL);
+    check_rel_bit(n2, 1, (n2 == r ? cr : cu) + 2);
+    for (uint32_t v = 0; v < 16; v++)
+        check_ctx(v);
+}
+
+#undef ATTR_ST
+#undef ATTR_REL
+#undef ATTR_RQ
+#undef ATTR_EN
+#undef REL_DEL
 
 /* ------------------------------------------------- connection manager */
 
@@ -1811,6 +2058,11 @@ static void brk_check_error(uint32_t vi, uint32_t commits_before, uint32_t reset
     CHECK_EQ_U(e->mtu, 4096);
     CHECK_EQ_U(e->rdma_write, (flags & RW) != 0);
     CHECK_EQ_U(e->rdma_read, (flags & RR) != 0);
+    /* RELIABLE kept as the level: ERROR does not change it */
+    uint32_t rel = 0, mts = 0, fl = 0;
+    CHECK_EQ_U(vi_cm_attrs(vi, &rel, &mts, &fl), ST_OK);
+    CHECK_EQ_U(e->reliable, reliable_want(rel));
+    CHECK_EQ_U(e->attr, ctx_attr_want(ERROR, rel, flags));
 }
 
 /* The level the data path breaks connections on (RDMA read's), with its
@@ -2140,6 +2392,7 @@ int main(void)
     TEST_RUN(test_args_len);
     TEST_RUN(test_reboot);
     TEST_RUN(test_commits);
+    TEST_RUN(test_ctx_reliable);
     TEST_RUN(test_commit_timeout);
     TEST_RUN(test_connect);
     TEST_RUN(test_connect_remote);
