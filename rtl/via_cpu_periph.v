@@ -535,7 +535,7 @@ always @* begin
                             `VIA_FW_REG_CM_RX_POP:    rdata_next = 32'd0;
                             `VIA_FW_REG_VI_CTX_BREAK: begin
                                 rdata_next[`VIA_FW_VI_CTX_BREAK_VALID_RANGE] = brk_valid;
-                                rdata_next[`VIA_FW_VI_CTX_BREAK_VI_RANGE] = brk_vi;
+                                rdata_next[`VIA_FW_VI_CTX_BREAK_VI_RANGE] = brk_valid ? brk_vi : 16'd0;
                             end
                             `VIA_FW_REG_CM_RX_DATA0:  rdata_next = cm_rx_data[31:0];
                             `VIA_FW_REG_CM_RX_DATA1:  rdata_next = cm_rx_data[63:32];

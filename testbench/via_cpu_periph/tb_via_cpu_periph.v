@@ -127,7 +127,7 @@ wire [23:0]  aerr_push_data;
 reg  [23:0]  aerr_last = 24'd0;
 integer      cmr_pops = 0, host_events = 0, aerr_pushes = 0;
 always @(posedge clk) begin
-    if (cmr_ready) begin
+    if (cmr_ready && !rst) begin   // (the model's registers are random until the reset)
         if (!cmr_valid) begin
             $fatal(1, "tb_via_cpu_periph: cm_rx_ready without a message");
         end
@@ -242,6 +242,7 @@ via_cpu_periph #(
     .ctx_reset_q(ctx_reset_q),
     .ctx_rdma_write(ctx_rdma_write),
     .ctx_rdma_read(ctx_rdma_read),
+    .ctx_reliable(ctx_reliable),
     .ctx_ptag(ctx_ptag),
     .ctx_max_transfer(ctx_max_transfer),
     .ctx_peer(ctx_peer),
@@ -262,8 +263,7 @@ via_cpu_periph #(
     .host_event(host_event),
     .aerr_push(aerr_push),
     .aerr_push_data(aerr_push_data),
-    // VI_CTX_BREAK: nothing pending (the co-simulation tests drive it)
-    .brk_valid(1'b0), .brk_vi(16'd0), .brk_new(1'b0), .brk_clr(), .brk_clr_vi(),
+    .brk_valid(brk_valid), .brk_vi(brk_vi), .brk_new(brk_new), .brk_clr(brk_clr), .brk_clr_vi(brk_clr_vi),
     .busy(busy)
 );
 
@@ -283,16 +283,30 @@ wire [1:0]  ctx_state;
 wire        ctx_reset_q;
 wire        ctx_rdma_write;
 wire        ctx_rdma_read;
+wire        ctx_reliable;
+// VI_CTX_BREAK: the data path's side (driven by the test below)
+reg         brk_valid = 1'b0, brk_new = 1'b0;
+reg  [15:0] brk_vi = 16'd0;
+wire        brk_clr;
+wire [15:0] brk_clr_vi;
+integer     brk_clrs = 0;
+reg  [15:0] brk_clr_last = 16'd0;
+always @(posedge clk) begin
+    if (brk_clr) begin
+        brk_clrs <= brk_clrs + 1;
+        brk_clr_last <= brk_clr_vi;
+    end
+end
 wire [15:0] ctx_ptag;
 wire [31:0] ctx_max_transfer;
 wire [15:0] ctx_peer;
-wire [84:0] ctx_word = {ctx_vi, ctx_enable, ctx_state, ctx_reset_q, ctx_rdma_write, ctx_rdma_read,
+wire [85:0] ctx_word = {ctx_vi, ctx_enable, ctx_state, ctx_reset_q, ctx_rdma_write, ctx_rdma_read, ctx_reliable,
                         ctx_ptag, ctx_max_transfer, ctx_peer};
 integer     cm_lat = 0;
 integer     cm_wait = 0;
 integer     cm_xfers = 0;
-reg  [84:0] cm_last = 85'd0;
-reg  [84:0] cm_hold = 85'd0;
+reg  [85:0] cm_last = 86'd0;
+reg  [85:0] cm_hold = 86'd0;
 reg         cm_was_waiting = 1'b0;
 
 always @* begin
@@ -643,14 +657,14 @@ integer    cmds, pulses;
 localparam [15:0] R_CVI = `VIA_FW_REG_VI_CTX_VI, R_CATTR = `VIA_FW_REG_VI_CTX_ATTR, R_CPTAG = `VIA_FW_REG_VI_CTX_PTAG,
                   R_CMTU = `VIA_FW_REG_VI_CTX_MTU, R_CPEER = `VIA_FW_REG_VI_CTX_PEER, R_CCMD = `VIA_FW_REG_VI_CTX_CMD,
                   R_CSTATUS = `VIA_FW_REG_VI_CTX_STATUS;
-localparam [31:0] C_ATTR_MASK = 32'h00030033;
+localparam [31:0] C_ATTR_MASK = 32'h00070033;
 reg [15:0] c_vi, c_ptag, c_peer;
 reg [31:0] c_attr, c_mtu;
-reg [84:0] c_exp;
+reg [85:0] c_exp;
 integer    xfers;
 
 // the ctx_* word a commit of these register values gives
-function [84:0] ctx_expect;
+function [85:0] ctx_expect;
     input [15:0] vi;
     input [31:0] attr;
     input [15:0] ptag;
@@ -659,7 +673,7 @@ function [84:0] ctx_expect;
     begin
         ctx_expect = {vi, attr[`VIA_FW_VI_CTX_ATTR_ENABLE_LSB], attr[`VIA_FW_VI_CTX_ATTR_STATE_RANGE],
                       attr[`VIA_FW_VI_CTX_ATTR_RESET_Q_LSB], attr[`VIA_FW_VI_CTX_ATTR_RDMA_WRITE_LSB],
-                      attr[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB], ptag, mtu, peer};
+                      attr[`VIA_FW_VI_CTX_ATTR_RDMA_READ_LSB], attr[`VIA_FW_VI_CTX_ATTR_RELIABLE_LSB], ptag, mtu, peer};
     end
 endfunction
 
@@ -1235,6 +1249,33 @@ initial begin
     if (aerr_pushes != i + 2) $fatal(1, "tb_via_cpu_periph: AERR_PUSH with byte 0 alone did not push");
     rd_check(`VIA_FW_REG_AERR_PUSH, 32'h0);
     $display("tb_via_cpu_periph: connection-management registers ok at %0t", $time);
+
+    // VI_CTX_BREAK: reads {VALID, the lowest pending VI}; a pulse on
+    // brk_new queues one EV_BREAK; a store clears (one brk_clr pulse with
+    // bits 15:0, byte 0 strobed); reads 0 with nothing pending
+    rd_check(`VIA_FW_REG_VI_CTX_BREAK, 32'h0);
+    rd_check(R_EVENT, 32'h0);
+    @(negedge clk);
+    brk_valid = 1'b1;
+    brk_vi = 16'd37;
+    brk_new = 1'b1;
+    @(negedge clk);
+    brk_new = 1'b0;
+    rd_check(`VIA_FW_REG_VI_CTX_BREAK, 32'h80000025);
+    rd_check(R_EVENT, `VIA_FW_EV_BREAK);
+    rd_check(R_EVENT, 32'h0);
+    i = brk_clrs;
+    wr(`VIA_FW_REG_VI_CTX_BREAK, 32'hFFFF0025, 4'hf);
+    repeat (2) @(posedge clk);
+    if (brk_clrs != i + 1 || brk_clr_last !== 16'd37)
+        $fatal(1, "tb_via_cpu_periph: VI_CTX_BREAK store: %0d clears, VI %0d", brk_clrs - i, brk_clr_last);
+    wr(`VIA_FW_REG_VI_CTX_BREAK, 32'h00000003, 4'he);
+    repeat (2) @(posedge clk);
+    if (brk_clrs != i + 1) $fatal(1, "tb_via_cpu_periph: VI_CTX_BREAK store without byte 0 cleared");
+    @(negedge clk);
+    brk_valid = 1'b0;
+    rd_check(`VIA_FW_REG_VI_CTX_BREAK, 32'h0);
+    $display("tb_via_cpu_periph: VI_CTX_BREAK ok at %0t", $time);
 
     $display("PASS");
     $finish;
