@@ -6,8 +6,9 @@
 #
 # -s runs one simulator only, -r sets the seed (default 1), NAME... runs only
 # those benches. -S passes +short to the Icarus runs: the benches that have
-# a short variant (via_dma_diag, via_fabric, via_vi_rx, via_vi_tx, via_cq, via_evt: fewer steps of
-# their longest random phases) run it there, the others ignore it; make test
+# a short variant (via_dma_diag, via_fabric, via_vi_rx, via_vi_tx, via_cq,
+# via_evt, via_axi_mux, via_desc_pipe, via_vi_queues: fewer steps of their
+# longest random phases) run it there, the others ignore it; make test
 # uses it (the Verilator runs stay whole; Icarus is 50 to 100 times slower). The runs go through sim-scripts/jobs.sh: JOBS at a time
 # (default: the number of CPUs, at most 4), longest first, each Verilator
 # build with one compile job, so that single-threaded Icarus runs and

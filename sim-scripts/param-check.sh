@@ -73,12 +73,14 @@ run_icarus() {  # mod param value -> output, status of build+run
 
 # (Yosys reads the module's file and finds the others by name in rtl/ and
 # rtl/generated/: reading every source for every case made it the slowest
-# part of `make lint`)
+# part of `make lint`. -defer and hierarchy's -chparam elaborate the module
+# once, with the bad value; read_verilog then chparam elaborated it with
+# its defaults first, then again: twice the time for the same message.)
 
 run_yosys() {  # mod param value -> output, status
-  local cmd="read_verilog -I rtl -I rtl/generated rtl/$1.v"
-  [ -n "$2" ] && cmd+="; chparam -set $2 $3 $1"
-  yosys -q -p "$cmd; hierarchy -libdir rtl -libdir rtl/generated -check -top $1" 2>&1
+  local chparam=""
+  [ -n "$2" ] && chparam=" -chparam $2 $3"
+  yosys -q -p "read_verilog -defer -I rtl -I rtl/generated rtl/$1.v; hierarchy -libdir rtl -libdir rtl/generated -check -top $1$chparam" 2>&1
 }
 
 first=1

@@ -8,7 +8,7 @@
 # (sim-scripts/synth-flat.ys, about 100 s more) and records that total in
 # docs/synthesis.md; without it the last recorded flattened total is kept.
 # -c is make test's check: the same script up to the end of the coarse
-# phase (synth -run begin:fine: elaboration, proc, the word-level
+# phase (synth -run coarse:fine: elaboration, proc, the word-level
 # optimizations, memories), then the same checks (latches, loops, drivers);
 # it writes no docs (about a quarter of the full flow's time: the gate
 # mapping and its optimizations are most of it). `make synth` runs the full
@@ -39,12 +39,14 @@ rm -f "$out/stat.txt" "$out/stat_flat.txt" "$out/rams.txt"
 
 start=$(date +%s)
 if [ $coarse -eq 1 ]; then
-  # synth.ys with the coarse phase only, its outputs beside the full flow's
+  # synth.ys with the coarse phase only, its outputs beside the full flow's.
+  # (synth's first step, begin, is `hierarchy -check -top via_nic`, which
+  # synth.ys has just run: coarse:fine skips the second elaboration.)
   script=$out/synth-coarse.ys
-  sed -e 's/^synth -top via_nic$/synth -top via_nic -run begin:fine/' \
+  sed -e 's/^synth -top via_nic$/synth -top via_nic -run coarse:fine/' \
       -e 's#build/synth/stat.txt#build/synth/stat_coarse.txt#' \
       -e 's#build/synth/rams.txt#build/synth/rams_coarse.txt#' sim-scripts/synth.ys > "$script"
-  grep -q -- '-run begin:fine' "$script" || { echo "synth: sim-scripts/synth.ys has no 'synth -top via_nic' line" >&2; exit 1; }
+  grep -q -- '-run coarse:fine' "$script" || { echo "synth: sim-scripts/synth.ys has no 'synth -top via_nic' line" >&2; exit 1; }
   if ! yosys -q -l "$out/yosys-coarse.log" "$script" >/dev/null 2>&1; then
     grep -E "ERROR|Assert|assert" "$out/yosys-coarse.log" >&2 || tail -n 20 "$out/yosys-coarse.log" >&2
     echo "synth: coarse check FAILED (log $out/yosys-coarse.log)" >&2

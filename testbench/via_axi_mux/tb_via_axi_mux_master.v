@@ -17,6 +17,8 @@
 // Checked every cycle: its own busy flag from the muxes equals "valid
 // presented or bursts accepted and not complete"; fairness: no request
 // waits for more than PORTS-1 grants to other ports.
+// +short (make test's run in Icarus): a third of the reads and of the
+// writes (at least one each); the read-back and every check stay.
 
 `timescale 1ns / 1ps
 
@@ -126,6 +128,7 @@ reg [7:0]            wq_len  [0:QN-1];
 integer wq_head, wq_count, w_beat, wr_out, wr_started, b_count;
 integer ar_wait, aw_wait;
 integer rb_bursts;
+integer n_reads, n_writes;   // N_READS, N_WRITES (+short: a third)
 reg [63:0] beat_addr;
 
 integer i, j, n, len, slot;
@@ -138,6 +141,8 @@ initial begin
     seed = 1;
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     seed = seed * 7919 + SALT * 104729 + PORT * 1299709 + 17;
+    n_reads = $test$plusargs("short") ? (N_READS + 2) / 3 : N_READS;
+    n_writes = $test$plusargs("short") ? (N_WRITES + 2) / 3 : N_WRITES;
     for (i = 0; i < WR_BYTES; i = i + 1) shadow[i] = 8'h00;
 end
 
@@ -228,7 +233,7 @@ always @(posedge clk) begin
 
         // ---- new AR: random reads, then the read-back of the write region
         if (!(arvalid && !arready) && rq_count < MAX_OUT && rnd(100) < VALID_PROB) begin
-            if (rd_started < N_READS) begin
+            if (rd_started < n_reads) begin
                 len = 1 + rnd(16);
                 a = rnd(RO_BYTES / BYTES - len + 1) * BYTES;
                 // never cross 4 KiB
@@ -238,7 +243,7 @@ always @(posedge clk) begin
                 rq_count = rq_count + 1;
                 rd_started = rd_started + 1;
                 araddr <= a; arlen <= len - 1; arvalid <= 1'b1;
-            end else if (b_count == N_WRITES && wr_started == N_WRITES && rb_next < rb_bursts) begin
+            end else if (b_count == n_writes && wr_started == n_writes && rb_next < rb_bursts) begin
                 a = WR_BASE + rb_next * 16 * BYTES;
                 len = (WR_BYTES - rb_next * 16 * BYTES) / BYTES;
                 if (len > 16) len = 16;
@@ -251,7 +256,7 @@ always @(posedge clk) begin
         end
 
         // ---- new AW: the data is generated (and applied to the shadow) now
-        if (!(awvalid && !awready) && wq_count < MAX_OUT && wr_started < N_WRITES && rnd(100) < VALID_PROB) begin
+        if (!(awvalid && !awready) && wq_count < MAX_OUT && wr_started < n_writes && rnd(100) < VALID_PROB) begin
             len = 1 + rnd(16);
             if (len * BYTES > WR_BYTES) len = WR_BYTES / BYTES;
             a = rnd(WR_BYTES / BYTES - len + 1) * BYTES;
@@ -279,8 +284,8 @@ always @(posedge clk) begin
             wvalid <= 1'b1;
         end
 
-        if (rd_started == N_READS && rd_checked == N_READS && rb_next == rb_bursts && rq_count == 0 &&
-            b_count == N_WRITES && !arvalid && !awvalid) begin
+        if (rd_started == n_reads && rd_checked == n_reads && rb_next == rb_bursts && rq_count == 0 &&
+            b_count == n_writes && !arvalid && !awvalid) begin
             done <= 1'b1;
         end
     end

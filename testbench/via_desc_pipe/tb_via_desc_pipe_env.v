@@ -22,9 +22,10 @@
 //   1-4. every directed case of the via_desc_fetch bench (good shapes, every
 //      check and the order between neighbours, every TPT error class, bus
 //      errors), one fetch at a time;
-//   5. pipelined random runs: RANDOM_FETCHES fetches of every shape and
-//      class (page-crossing descriptors, bus errors, one at a time in
-//      flight with the others) issued back to back, each at its own place;
+//   5. pipelined random runs: RANDOM_FETCHES fetches (+short: a quarter)
+//      of every shape and class (page-crossing descriptors, bus errors, one
+//      at a time in flight with the others) issued back to back, each at
+//      its own place;
 //   6. the fence (as the via_desc_fetch bench: INVALIDATE at 16 moments
 //      of one fetch); then 6 INVALIDATEs at random moments of pipelined
 //      random runs (translations of both epochs held; region A's fetches in
@@ -1539,10 +1540,10 @@ initial begin
         err_off = 32 + 16 * (MAX_SEGS - 1); fetch(va);
         if (res_kind !== RES_BUS || (MAX_SEGS > 2 && n_bursts - q_b0[(n_iss - 1) % QN] != 3)) `XFAIL("BUS (second page)")
 
-        // 5. random fetches against the model, pipelined
+        // 5. random fetches against the model, pipelined (+short: a quarter)
         x_sum_bursts = 0;
         t0 = n_bursts;
-        for (i = 0; i < RANDOM_FETCHES / PASSES; i = i + 1) begin
+        for (i = 0; i < ($test$plusargs("short") ? RANDOM_FETCHES / 4 : RANDOM_FETCHES) / PASSES; i = i + 1) begin
             random_fetch;
         end
         drain;

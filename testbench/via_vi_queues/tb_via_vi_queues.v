@@ -7,7 +7,9 @@
 //   a: POOL 256, MAX_INFLIGHT 4: the pool never fills (12 queues x 8)
 //   b: POOL 16, MAX_INFLIGHT 3: the pool fills all the time, so the
 //      fallback chain (fb, succ, pending, Next) carries much of the traffic
-// Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform), +debug.
+// Plusargs: +seed=N (default 1), +vcd=PATH (dump a waveform), +debug, +short
+// (a third of the random phase's posts, for make test's run in Icarus; the
+// run in the other simulator stays whole).
 // Prints PASS when both environments have finished; any failure is a $fatal.
 
 `timescale 1ns / 1ps
