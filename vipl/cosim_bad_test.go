@@ -139,6 +139,30 @@ func (e *badEnv) checkGuards(t *testing.T, what string, allowed ...span) {
 	e.fill()
 }
 
+// loopPair creates a VI with attributes from and one with to and joins
+// them (loopback).
+func (e *badEnv) loopPair(t *testing.T, from, to vipl.ViAttributes) (x, y *vipl.Vi) {
+	t.Helper()
+	ctx := ctxT(t)
+	x, err := e.n.CreateVi(ctx, from)
+	require.NoError(t, err)
+	y, err = e.n.CreateVi(ctx, to)
+	require.NoError(t, err)
+	require.NoError(t, x.ConnectLoopback(ctx, y))
+	return x, y
+}
+
+// staleHandle registers 4 KiB at offset off with attributes a and
+// deregisters it: a handle whose generation is gone.
+func (e *badEnv) staleHandle(t *testing.T, off int, a vipl.MemAttributes) vipl.MemHandle {
+	t.Helper()
+	ctx := ctxT(t)
+	h, err := e.n.RegisterMem(ctx, e.buf.VA+uint64(off), 4096, a)
+	require.NoError(t, err)
+	require.NoError(t, e.n.DeregisterMem(ctx, e.buf.VA+uint64(off), h))
+	return h
+}
+
 func (e *badEnv) seg(off, n int) vipl.DataSegment {
 	return vipl.DataSegment{Addr: e.buf.VA + uint64(off), Handle: e.h, Length: uint32(n)}
 }

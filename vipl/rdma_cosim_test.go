@@ -156,15 +156,9 @@ func TestCosimRdmaWriteProtection(t *testing.T) {
 	// a pair whose target VI does not enable RDMA write
 	plain := e.attrs
 	plain.EnableRdmaWrite = false
-	x, err := e.n.CreateVi(ctx, e.attrs)
-	require.NoError(t, err)
-	y, err := e.n.CreateVi(ctx, plain)
-	require.NoError(t, err)
-	require.NoError(t, x.ConnectLoopback(ctx, y))
+	x, y := e.loopPair(t, e.attrs, plain)
 	// a stale handle: registered, then deregistered
-	stale, err := e.n.RegisterMem(ctx, e.buf.VA+rdmaT, 4096, vipl.MemAttributes{Ptag: e.p, EnableRdmaWrite: true})
-	require.NoError(t, err)
-	require.NoError(t, e.n.DeregisterMem(ctx, e.buf.VA+rdmaT, stale))
+	stale := e.staleHandle(t, rdmaT, vipl.MemAttributes{Ptag: e.p, EnableRdmaWrite: true})
 
 	cases := []struct {
 		name     string
