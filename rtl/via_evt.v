@@ -206,12 +206,18 @@ assign busy = |v_timed || |v_fire || |irq_set;
 reg [NUM_VI-1:0] dis_vi;
 reg [NUM_CQ-1:0] dis_cq;
 integer k;
+// (the loops run only in a cycle where a vector raises: the simulator
+// evaluates this block every cycle)
 always @* begin
-    for (k = 0; k < NUM_VI; k = k + 1) begin
-        dis_vi[k] = v_fire[vec_vi[k]];
-    end
-    for (k = 0; k < NUM_CQ; k = k + 1) begin
-        dis_cq[k] = v_fire[vec_cq[k]];
+    dis_vi = {NUM_VI{1'b0}};
+    dis_cq = {NUM_CQ{1'b0}};
+    if (|v_fire) begin
+        for (k = 0; k < NUM_VI; k = k + 1) begin
+            dis_vi[k] = v_fire[vec_vi[k]];
+        end
+        for (k = 0; k < NUM_CQ; k = k + 1) begin
+            dis_cq[k] = v_fire[vec_cq[k]];
+        end
     end
 end
 

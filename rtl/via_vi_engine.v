@@ -756,18 +756,21 @@ reg  [15:0]       brk_low;
 integer           bk;
 always @(*) begin
     brk_low = 16'd0;
-    for (bk = NUM_VI - 1; bk >= 0; bk = bk - 1)
-        if (brk_bits[bk]) brk_low = bk[15:0];
+    if (|brk_bits) begin
+        for (bk = NUM_VI - 1; bk >= 0; bk = bk - 1)
+            if (brk_bits[bk]) brk_low = bk[15:0];
+    end
 end
 // (three sources: the receive engine's completions and front end, the
 // send engine's completions)
 reg  [NUM_VI-1:0] brk_set;
-integer           bs;
+// (one-hot decodes, not a loop over the VIs: this settles every cycle)
+localparam [NUM_VI-1:0] BRK_ONE = {{(NUM_VI-1){1'b0}}, 1'b1};
 always @(*) begin
-    for (bs = 0; bs < NUM_VI; bs = bs + 1)
-        brk_set[bs] = (rx_brk && {{(32-VI_WIDTH){1'b0}}, rx_brk_vi} == bs[31:0]) ||
-                      (rx_brk2 && {{(32-VI_WIDTH){1'b0}}, rx_brk2_vi} == bs[31:0]) ||
-                      (tx_brk && {{(32-VI_WIDTH){1'b0}}, tx_brk_vi} == bs[31:0]);
+    brk_set = {NUM_VI{1'b0}};
+    if (rx_brk)  brk_set = brk_set | (BRK_ONE << rx_brk_vi);
+    if (rx_brk2) brk_set = brk_set | (BRK_ONE << rx_brk2_vi);
+    if (tx_brk)  brk_set = brk_set | (BRK_ONE << tx_brk_vi);
 end
 wire [31:0] brk_clr_vi32 = {16'd0, brk_clr_vi};
 always @(posedge clk) begin

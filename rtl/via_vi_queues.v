@@ -226,6 +226,7 @@ localparam OP_DB = 3'd0, OP_HANDLE = 3'd1, OP_ADV = 3'd2, OP_REW = 3'd3,
 // ---------------------------------------------------------------- state
 reg [NUM_VI-1:0] enable_reg;
 reg [2*NUM_VI-1:0] state_reg;
+reg [NUM_VI-1:0] err_reg;        // per VI: state_reg holds ERROR (2'd3), kept beside it for the scheduler
 reg [NQ-1:0]     word_valid_reg;
 reg [NUM_VI-1:0] sready_reg;     // per VI: its send queue has an available item (VI enable aside)
 reg [NUM_VI-1:0] rready_reg;     // per VI: the same for its receive queue
@@ -339,45 +340,47 @@ wire          rxq_in_vi = ({1'b0, rxq_vi} < NUM_VI_W);
 wire          rxq_want  = rxq_valid && !rxq_rsp_valid;
 
 // scheduler: eligible queues (send queues, and the receive queues of VIs
-// in ERROR) and the round-robin pick over the queues. Vector operations and
-// a logarithmic search, not a loop over the queues: this logic settles
-// every cycle.
+// in ERROR) and the round-robin pick over the queues. Vector operations on
+// one bit per VI and a logarithmic search, not a loop over the queues:
+// this logic settles every cycle.
 localparam [NUM_VI-1:0] VI_ONE = {{(NUM_VI-1){1'b0}}, 1'b1};
-localparam [NQ-1:0]     Q_ONE  = {{(NQ-1){1'b0}}, 1'b1};
 wire [NUM_VI-1:0] blk_mask = blk_valid ? (VI_ONE << blk_vi) : {NUM_VI{1'b0}};
 // the scheduler hands out send queues (q 0), and the receive queues (q 1)
 // of VIs in ERROR, whose receives the send engine flushes; receive queues
 // of other VIs are taken on demand through the rxq port
-wire [NUM_VI-1:0] err_vi;
-wire [NQ-1:0]     elig;
-genvar gv;
-generate
-    for (gv = 0; gv < NUM_VI; gv = gv + 1) begin : g_elig
-        assign err_vi[gv] = state_reg[2 * gv +: 2] == 2'd3;
-        assign elig[2 * gv]     = sready_reg[gv] & enable_reg[gv] & ~blk_mask[gv];
-        assign elig[2 * gv + 1] = rready_reg[gv] & enable_reg[gv] & err_vi[gv] & ~blk_mask[gv];
-    end
-endgenerate
-// the round-robin pointer is a queue index: queues at or after it come
-// first
-wire [NQ-1:0]     rr_lo = (Q_ONE << rr_ptr_reg) - Q_ONE;   // queues before the pointer
-wire [NQ-1:0]     elig_hi = elig & ~rr_lo;
-wire              pick_found = |elig;
-wire [QW-1:0]     pick = lowest_q(|elig_hi ? elig_hi : elig);
+wire [NUM_VI-1:0] el_s = sready_reg & enable_reg & ~blk_mask;
+wire [NUM_VI-1:0] el_r = rready_reg & enable_reg & err_reg & ~blk_mask;
+wire              pick_found = |el_s || |el_r;
+// the round-robin pointer is a queue index (2 * VI + q): queues at or
+// after it come first. A send queue is there when its VI >= ceil(ptr / 2),
+// a receive queue when its VI >= floor(ptr / 2)
+wire [VI_WIDTH:0]   s_from = {1'b0, rr_ptr_reg[QW-1:1]} + {{VI_WIDTH{1'b0}}, rr_ptr_reg[0]};
+wire [VI_WIDTH-1:0] r_from = rr_ptr_reg[QW-1:1];
+wire [NUM_VI-1:0] s_hi = el_s & ~((VI_ONE << s_from) - VI_ONE);
+wire [NUM_VI-1:0] r_hi = el_r & ~((VI_ONE << r_from) - VI_ONE);
+wire              any_hi = |s_hi || |r_hi;
+wire [NUM_VI-1:0] s_c = any_hi ? s_hi : el_s;
+wire [NUM_VI-1:0] r_c = any_hi ? r_hi : el_r;
+wire [VI_WIDTH-1:0] s_v = lowest_v(s_c);
+wire [VI_WIDTH-1:0] r_v = lowest_v(r_c);
+// the lower queue index of the two candidates (send 2 * s_v, receive
+// 2 * s_v + 1); queue 0 when nothing is eligible
+wire              take_s = !(|r_c) || (|s_c && s_v <= r_v);
+wire [QW-1:0]     pick = take_s ? {s_v, 1'b0} : {r_v, 1'b1};
 
 // index of the lowest set bit of x (0 if none): halves the range each step
-function [QW-1:0] lowest_q(input [NQ-1:0] x);
-    reg [NQ-1:0] v;
-    reg [31:0]   step;
-    integer      s;
+function [VI_WIDTH-1:0] lowest_v(input [NUM_VI-1:0] x);
+    reg [NUM_VI-1:0] v;
+    reg [31:0]       step;
+    integer          s;
     begin
         v = x;
-        lowest_q = {QW{1'b0}};
-        for (s = QW - 1; s >= 0; s = s - 1) begin
+        lowest_v = {VI_WIDTH{1'b0}};
+        for (s = VI_WIDTH - 1; s >= 0; s = s - 1) begin
             step = 32'd1 << s;
-            if (step < NQ && (v & ((Q_ONE << step) - Q_ONE)) == {NQ{1'b0}}) begin
+            if (step < NUM_VI && (v & ((VI_ONE << step) - VI_ONE)) == {NUM_VI{1'b0}}) begin
                 v = v >> step;
-                lowest_q = lowest_q | step[QW-1:0];
+                lowest_v = lowest_v | step[VI_WIDTH-1:0];
             end
         end
     end
@@ -643,6 +646,7 @@ always @(posedge clk) begin
     if (rst) begin
         enable_reg     <= {NUM_VI{1'b0}};
         state_reg      <= {2*NUM_VI{1'b0}};
+        err_reg        <= {NUM_VI{1'b0}};
         word_valid_reg <= {NQ{1'b0}};
         sready_reg     <= {NUM_VI{1'b0}};
         rready_reg     <= {NUM_VI{1'b0}};
@@ -818,6 +822,7 @@ always @(posedge clk) begin
         if (grant_ctx && ctx_in_vi) begin
             enable_reg[vix(ctx_vi)] <= ctx_enable;
             state_reg[2 * vix(ctx_vi) +: 2] <= ctx_state;
+            err_reg[vix(ctx_vi)] <= ctx_state == 2'd3;
             if (ctx_reset_q) begin
                 // the queues' lists go back to the free list (two more
                 // cycles), then the words read as zero

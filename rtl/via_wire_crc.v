@@ -33,7 +33,13 @@ module via_wire_crc (
 
 reg  [31:0] reg_q;
 wire [31:0] start = init ? 32'hFFFF_FFFF : reg_q;
-wire [31:0] upd   = valid ? via_wire_crc32_d64(start, data, nbytes) : start;
+// (an if, not a ?: : the simulator then runs the XOR trees only on the
+// cycles that carry a beat)
+reg  [31:0] upd;
+always @(*) begin
+    upd = start;
+    if (valid) upd = via_wire_crc32_d64(start, data, nbytes);
+end
 
 always @(posedge clk) begin
     if (rst) begin
