@@ -364,9 +364,22 @@ wire [NUM_VI-1:0] r_c = any_hi ? r_hi : el_r;
 wire [VI_WIDTH-1:0] s_v = lowest_v(s_c);
 wire [VI_WIDTH-1:0] r_v = lowest_v(r_c);
 // the lower queue index of the two candidates (send 2 * s_v, receive
-// 2 * s_v + 1); queue 0 when nothing is eligible
+// 2 * r_v + 1); with nothing eligible, what a search of an empty vector
+// gives (PICK_NONE: the RAM's read address in idle cycles stays as it was)
 wire              take_s = !(|r_c) || (|s_c && s_v <= r_v);
-wire [QW-1:0]     pick = take_s ? {s_v, 1'b0} : {r_v, 1'b1};
+wire [QW-1:0]     pick = !pick_found ? PICK_NONE : take_s ? {s_v, 1'b0} : {r_v, 1'b1};
+
+// the search's result for an empty vector: every step below n (NQ)
+function [QW-1:0] pick_none(input integer n);
+    integer s;
+    begin
+        pick_none = {QW{1'b0}};
+        for (s = QW - 1; s >= 0; s = s - 1) begin
+            if ((1 << s) < n) pick_none = pick_none | (1 << s);
+        end
+    end
+endfunction
+localparam [QW-1:0] PICK_NONE = pick_none(NQ);
 
 // index of the lowest set bit of x (0 if none): halves the range each step
 function [VI_WIDTH-1:0] lowest_v(input [NUM_VI-1:0] x);
