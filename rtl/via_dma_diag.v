@@ -630,6 +630,16 @@ wire lk_fire = lk_valid_reg && lk_ready;
 wire rs_fire = rs_valid;
 wire rs_ok = rs_fire && rs_err == 3'd0;
 wire lk_free = !lk_valid_reg || lk_ready;
+
+// idle with nothing in flight and no command: the next-state logic below
+// leaves every register as it is (the defaults), so it is skipped; this
+// block is evaluated every cycle and the engine is idle most of the time
+wire at_rest = state_reg == STATE_IDLE && !start && !rs_valid
+    && rd_out_reg == 4'd0 && wr_out_reg == 4'd0
+    && !m_axi_arvalid_reg && !m_axi_awvalid_reg
+    && !lk_valid_reg && lk_out_reg == 3'd0
+    && w_cur_reg == 9'd0 && wq_cnt_reg == 2'd0 && !ramq_valid_reg
+    && !rx_valid_reg && !wx_valid_reg && !rn_valid_reg && !wn_valid_reg;
 // a side looks up while it holds or awaits fewer than two translations
 // (its current page and the next) and pages are left
 wire [2:0] rx_held = {2'd0, rx_valid_reg} + {2'd0, rn_valid_reg} + {1'b0, rx_pend_reg};
@@ -776,6 +786,8 @@ always @* begin
     w_push = 1'b0;
     wq_ep_next = wq_ep_reg;
 
+    // (at rest, nothing below changes a register: the simulator skips it)
+    if (!at_rest) begin
     if (rd_inflight > max_inflight_reg) begin
         max_inflight_next = rd_inflight;
     end
@@ -1129,6 +1141,7 @@ always @* begin
         wx_page_next = wn_page_next;
         wx_epoch_next = wn_epoch_next;
         wn_valid_next = 1'b0;
+    end
     end
 end
 
