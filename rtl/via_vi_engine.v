@@ -779,7 +779,7 @@ always @(posedge clk) begin
         brk_new_r <= 1'b0;
     end else begin
         brk_new_r <= |(brk_set & ~brk_bits);
-        brk_bits <= (brk_bits & ~((brk_clr && brk_clr_vi32 < NUM_VI_U) ? ({{(NUM_VI-1){1'b0}}, 1'b1} << (brk_clr_vi32 % NUM_VI)) : {NUM_VI{1'b0}})) | brk_set;
+        brk_bits <= (brk_bits & ~((brk_clr && brk_clr_vi32 < NUM_VI_U) ? (BRK_ONE << (brk_clr_vi32 % NUM_VI)) : {NUM_VI{1'b0}})) | brk_set;
     end
 end
 assign brk_valid = |brk_bits;

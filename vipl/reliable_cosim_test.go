@@ -37,6 +37,12 @@ func TestCosimReliableDeliveryBreak(t *testing.T) {
 		assertStatus(t, recvOK, recv, what)
 		assert.Equal(t, e.buf.Bytes[badSrcPage*4096+3:badSrcPage*4096+503], e.buf.Bytes[dst:dst+500], what)
 	}
+	// sendDone posts d on v and waits for its completion
+	sendDone := func(t *testing.T, v *vipl.Vi, d *vipl.Desc) {
+		require.NoError(t, v.PostSend(ctx, d))
+		_, err := v.SendWait(ctx, 1)
+		require.NoError(t, err)
+	}
 	type errCase struct {
 		name string
 		// run makes the error on from -> to and returns the descriptors
@@ -46,19 +52,15 @@ func TestCosimReliableDeliveryBreak(t *testing.T) {
 	cases := []errCase{
 		{"send without a receive posted", func(t *testing.T, from, to *vipl.Vi) map[*vipl.Desc]vipl.Status {
 			send := e.desc(t, 1, &vipl.Descriptor{Segments: []vipl.DataSegment{src}})
-			require.NoError(t, from.PostSend(ctx, send))
-			_, err := from.SendWait(ctx, 1)
-			require.NoError(t, err)
+			sendDone(t, from, send)
 			return map[*vipl.Desc]vipl.Status{send: sendOK}
 		}},
 		{"receive too short", func(t *testing.T, from, to *vipl.Vi) map[*vipl.Desc]vipl.Status {
 			recv := e.desc(t, 2, &vipl.Descriptor{Segments: []vipl.DataSegment{e.seg(dst, 100)}})
 			require.NoError(t, to.PostRecv(ctx, recv))
 			send := e.desc(t, 3, &vipl.Descriptor{Segments: []vipl.DataSegment{src}})
-			require.NoError(t, from.PostSend(ctx, send))
-			_, err := from.SendWait(ctx, 1)
-			require.NoError(t, err)
-			_, err = to.RecvWait(ctx, 1)
+			sendDone(t, from, send)
+			_, err := to.RecvWait(ctx, 1)
 			require.NoError(t, err)
 			return map[*vipl.Desc]vipl.Status{send: sendOK, recv: recvLength}
 		}},
@@ -66,17 +68,13 @@ func TestCosimReliableDeliveryBreak(t *testing.T) {
 			bad := src
 			bad.Handle ^= 0x00ABC000
 			send := e.desc(t, 4, &vipl.Descriptor{Segments: []vipl.DataSegment{bad}})
-			require.NoError(t, from.PostSend(ctx, send))
-			_, err := from.SendWait(ctx, 1)
-			require.NoError(t, err)
+			sendDone(t, from, send)
 			return map[*vipl.Desc]vipl.Status{send: sendProtection}
 		}},
 		{"a plain RDMA write the target refuses", func(t *testing.T, from, to *vipl.Vi) map[*vipl.Desc]vipl.Status {
 			w := e.desc(t, 5, &vipl.Descriptor{Op: vipl.OpRdmaWrite, Segments: []vipl.DataSegment{src},
 				Remote: vipl.AddressSegment{Addr: e.buf.VA + badGuardFirst*4096, Handle: e.h}}) // the region has no RDMA write
-			require.NoError(t, from.PostSend(ctx, w))
-			_, err := from.SendWait(ctx, 1)
-			require.NoError(t, err)
+			sendDone(t, from, w)
 			return map[*vipl.Desc]vipl.Status{w: want(0, vipl.CompletedRdmaWrite)}
 		}},
 	}
